@@ -1,0 +1,119 @@
+"""dtype objects (``minigrad.float32`` …) and PyTorch's type-promotion rules."""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+__all__ = ["dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
+           "get_default_dtype", "set_default_dtype", "result_type", "promote_types"]
+
+
+class dtype:
+    """A tensor element type; prints like PyTorch's (``torch.float32``)."""
+
+    __slots__ = ("name", "numpy", "is_floating_point", "is_signed", "itemsize", "_category", "_legacy")
+
+    def __init__(self, name, numpy_dtype, category, legacy):
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.itemsize = self.numpy.itemsize
+        self._category = category            # 0 bool, 1 integer, 2 floating point
+        self.is_floating_point = category == 2
+        self.is_signed = name not in ("bool", "uint8")
+        self._legacy = legacy                # 'Float' as in torch.FloatTensor, error texts
+
+    @property
+    def is_complex(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return self.name
+
+
+float16 = half = dtype("float16", np.float16, 2, "Half")
+float32 = float = dtype("float32", np.float32, 2, "Float")
+float64 = double = dtype("float64", np.float64, 2, "Double")
+uint8 = dtype("uint8", np.uint8, 1, "Byte")
+int8 = dtype("int8", np.int8, 1, "Char")
+int16 = short = dtype("int16", np.int16, 1, "Short")
+int32 = int = dtype("int32", np.int32, 1, "Int")
+int64 = long = dtype("int64", np.int64, 1, "Long")
+bool = dtype("bool", np.bool_, 0, "Bool")  # noqa: A001 - the PyTorch name
+
+_ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool)
+_FROM_NUMPY = {d.numpy: d for d in _ALL}
+_default_float = [float32]
+
+
+def from_numpy_dtype(np_dtype) -> dtype:
+    try:
+        return _FROM_NUMPY[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError("can't convert np.ndarray of type %s. The only supported types are: float64, "
+                        "float32, float16, int64, int32, int16, int8, uint8, and bool." % np.dtype(np_dtype)) from None
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of float tensors made from Python numbers (float32 unless changed)."""
+    return _default_float[0]
+
+
+def set_default_dtype(d: dtype) -> None:
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float[0] = d
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """The smallest dtype both ``a`` and ``b`` fit in (PyTorch's lattice, without complex)."""
+    if a is b:
+        return a
+    if a._category != b._category:
+        return a if a._category > b._category else b
+    if a._category == 1 and {a, b} == {uint8, int8}:
+        return int16
+    if a is uint8:
+        return b
+    if b is uint8:
+        return a
+    return a if a.itemsize >= b.itemsize else b
+
+
+def result_type(*operands) -> dtype:
+    """PyTorch's promotion: dimensioned tensors decide, unless a zero-dim tensor or a
+    Python number is of a higher category (bool < integer < floating point).
+
+    >>> import minigrad as torch
+    >>> result_type(torch.tensor([1, 2]), 1.5), result_type(torch.tensor([1.]), torch.tensor(1., dtype=torch.float64))
+    (torch.float32, torch.float32)
+    """
+    groups = [None, None, None]  # dimensioned tensors, zero-dim tensors, Python numbers
+    for op in operands:
+        if hasattr(op, "_data"):
+            d, g = op.dtype, (2 if op._wrapped_number else (1 if op._data.ndim == 0 else 0))
+        else:
+            d, g = scalar_dtype(op), 2
+        groups[g] = d if groups[g] is None else promote_types(groups[g], d)
+    result = None
+    for d in groups:
+        if d is None:
+            continue
+        if result is None:
+            result = d
+        elif d._category > result._category:
+            result = promote_types(result, d)
+    return result
+
+
+def scalar_dtype(value) -> dtype:
+    """The dtype PyTorch gives a Python number."""
+    if isinstance(value, (builtins.bool, np.bool_)):
+        return bool
+    if isinstance(value, (builtins.int, np.integer)):
+        return int64
+    return _default_float[0]

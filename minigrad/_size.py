@@ -1,0 +1,32 @@
+"""Size: the tuple returned by ``Tensor.shape`` and ``Tensor.size()``."""
+
+from __future__ import annotations
+
+__all__ = ["Size"]
+
+
+class Size(tuple):
+    """A tuple of dimensions that prints like PyTorch's.
+
+    >>> Size([2, 3])
+    torch.Size([2, 3])
+    >>> Size([2, 3]).numel()
+    6
+    """
+
+    __slots__ = ()
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __repr__(self) -> str:
+        return "torch.Size([%s])" % ", ".join(str(s) for s in self)
+
+    __str__ = __repr__
+
+    def __getitem__(self, item):
+        out = tuple.__getitem__(self, item)
+        return Size(out) if isinstance(item, slice) else out

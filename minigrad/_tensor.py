@@ -1,0 +1,443 @@
+"""Tensor: a numpy array plus what autograd needs (``requires_grad``, ``grad``, ``grad_fn``, versions, hooks).
+
+Every arithmetic method calls its op explicitly (``ops.Mul.apply(self, other)``), so
+"go to definition" on ``a * b`` lands on the op that holds both derivatives.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _dtype
+from ._size import Size
+from ._tensor_ops import TensorOps
+from ._tensor_str import tensor_repr
+from .autograd import grad_mode
+from .autograd.graph import AccumulateGrad
+from .utils.hooks import RemovableHandle, hook_dict
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, "
+    "use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
+    "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
+
+
+class Tensor(TensorOps):
+    """An n-dimensional array that can record the operations applied to it.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[2., 1.]], requires_grad=True)
+    >>> y = torch.tensor([[1., 2.], [3., 4.]])
+    >>> x @ y
+    tensor([[5., 8.]], grad_fn=<MmBackward0>)
+    """
+
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_version_counter", "_base",
+                 "_view_fn", "_backward_hooks", "_post_accumulate_hooks", "_accumulate_ref", "_wrapped_number",
+                 "_is_inference", "__weakref__", "__dict__")
+
+    _is_param = False
+
+    # -- construction -----------------------------------------------------------------
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
+    def __init__(self, *args, **kwargs):
+        """The legacy constructor: ``Tensor(data)`` is float32 data, ``Tensor(2, 3)`` an uninitialised shape."""
+        if kwargs:
+            raise TypeError("new() received an invalid combination of arguments - got (%s), but expected one of:\n"
+                            " * (*, torch.device device = None)\n * (torch.Storage storage)\n"
+                            " * (Tensor other)\n * (tuple of ints size, *, torch.device device = None)\n"
+                            " * (object data, *, torch.device device = None)"
+                            % ", ".join([type(a).__name__ for a in args] + ["%s=%s" % (k, type(v).__name__)
+                                                                           for k, v in kwargs.items()]))
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            data = args[0]._data
+        elif args and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+            data = np.zeros(tuple(int(a) for a in args), dtype=np.float32)
+        elif len(args) == 1 and isinstance(args[0], (tuple, Size)) and all(isinstance(a, int) for a in args[0]) \
+                and isinstance(args[0], Size):
+            data = np.zeros(tuple(args[0]), dtype=np.float32)
+        elif len(args) == 1:
+            data = np.array(_to_nested(args[0]), dtype=np.float32)
+        else:
+            data = np.zeros((0,), dtype=np.float32)
+        self._init(np.asarray(data, dtype=np.float32), False)
+
+    def _init(self, data, requires_grad):
+        self._data = data
+        self._requires_grad = requires_grad
+        self.grad_fn = None
+        self._output_nr = 0
+        self._grad = None
+        self._version_counter = [0]
+        self._base = None
+        self._view_fn = None
+        self._backward_hooks = None
+        self._post_accumulate_hooks = None
+        self._accumulate_ref = None
+        self._wrapped_number = False
+        self._is_inference = grad_mode._state.inference
+
+    @classmethod
+    def _make(cls, data: np.ndarray, requires_grad: bool = False) -> "Tensor":
+        """Wrap an ndarray without copying (the fast path every op uses)."""
+        t = object.__new__(cls)
+        t._init(data if type(data) is np.ndarray else np.asarray(data), requires_grad)
+        return t
+
+    # -- autograd attributes ------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value) -> None:
+        if self.grad_fn is not None:
+            if value:
+                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+            raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
+                               "computed variable in a subgraph that doesn't require differentiation use "
+                               "var_no_grad = var.detach().")
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        """Set ``requires_grad`` in place and return ``self``."""
+        if self.grad_fn is not None:
+            if requires_grad:
+                return self
+            raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
+                               "computed variable in a subgraph that doesn't require differentiation use "
+                               "var_no_grad = var.detach().")
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors not made by a recorded operation (every tensor with requires_grad=False)."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self.retains_grad and self._grad is None:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError("assigned grad expected to be a Tensor or None but got grad of type %s"
+                                % type(value).__name__)
+            if value.dtype is not self.dtype:
+                raise RuntimeError("attempting to assign a gradient with dtype '%s' to a tensor with grad_dtype "
+                                   "'%s'. The gradient must match the tensor's grad_dtype (defaults to the tensor's "
+                                   "dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or "
+                                   "None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "
+                                   "tensor and its gradient may break downstream systems that assume they match."
+                                   % (_c_name(value.dtype), self.dtype._legacy))
+            if value.shape != self.shape:
+                raise RuntimeError("attempting to assign a gradient of size '%s' to a tensor of size '%s'. Please "
+                                   "ensure that the gradient and the tensor are the same size"
+                                   % (list(value.shape), list(self.shape)))
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        node = self.grad_fn
+        return node is not None and bool(node._retain_grad) and self._output_nr in node._retain_grad \
+            and node._retain_grad[self._output_nr]() is self
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf's gradient in ``.grad`` during backward (a no-op on leaves)."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None:
+            return
+        node = self.grad_fn
+        if node._retain_grad is None:
+            node._retain_grad = {}
+        node._retain_grad[self._output_nr] = weakref.ref(self)
+
+    @property
+    def _version(self) -> int:
+        return self._version_counter[0]
+
+    def _set_grad_fn(self, node, output_nr: int) -> None:
+        self.grad_fn, self._output_nr, self._requires_grad = node, output_nr, True
+
+    def _gradient_edge(self):
+        """``(node, input_nr)`` through which a gradient reaches this tensor."""
+        if self.grad_fn is not None:
+            return self.grad_fn, self._output_nr
+        node = self._accumulate_ref() if self._accumulate_ref is not None else None
+        if node is None:
+            node = AccumulateGrad(self)
+            self._accumulate_ref = weakref.ref(node)
+        return node, 0
+
+    @property
+    def data(self) -> "Tensor":
+        """The same storage, detached and *not* version-tracked (prefer ``detach()``)."""
+        out = Tensor._make(self._data, False)
+        return out
+
+    @data.setter
+    def data(self, value: "Tensor") -> None:
+        self._data = value._data
+
+    @property
+    def volatile(self) -> bool:
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value) -> None:
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+
+    def is_inference(self) -> bool:
+        return self._is_inference
+
+    # -- hooks --------------------------------------------------------------------------
+    def register_hook(self, hook) -> RemovableHandle:
+        """``hook(grad)`` runs when this tensor's gradient is computed; a returned tensor replaces it.
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([1., 2.], requires_grad=True)
+        >>> h = x.register_hook(lambda g: g * 10)
+        >>> (x * 2).sum().backward(); x.grad
+        tensor([20., 20.])
+        """
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            return self.grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._backward_hooks is None:
+            self._backward_hooks = hook_dict()
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
+    def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+        """``hook(tensor)`` runs right after a leaf's ``.grad`` was updated."""
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = hook_dict()
+        handle = RemovableHandle(self._post_accumulate_hooks)
+        self._post_accumulate_hooks[handle.id] = hook
+        return handle
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        """Compute the gradient of this tensor with respect to the graph's leaves (a vector-Jacobian product).
+
+        ``gradient`` is the vector ``v`` in ``vᵀ·J`` and may be omitted for a one-element tensor.
+        """
+        from .autograd import backward as _backward
+
+        if inputs is not None:
+            inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+            if len(inputs) == 0:
+                raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # -- metadata -------------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype._FROM_NUMPY[self._data.dtype]
+
+    @property
+    def device(self):
+        from ._creation import device
+        return device("cpu")
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[_wrap_dim(dim, self.ndim)]
+
+    def data_ptr(self) -> int:
+        return self._data.__array_interface__["data"][0]
+
+    # -- conversion -------------------------------------------------------------------------
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError("a Tensor with %d elements cannot be converted to Scalar" % self._data.size)
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The data as an ndarray sharing memory (refused while the tensor requires grad)."""
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def _scalar(self, kind):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if self.requires_grad and not _warned_scalar[0]:
+            _warned_scalar[0] = True
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                          "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
+        return kind(self._data.reshape(()).item())
+
+    def __float__(self):
+        return self._scalar(float)
+
+    def __int__(self):
+        return self._scalar(int)
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __bool__(self):
+        if self._data.size != 1:
+            if self._data.size == 0:
+                raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __repr__(self) -> str:
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self._data.item().__format__(spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    __hash__ = object.__hash__
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._data, self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                               "because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        out = type(self)._make(self._data.copy(), self.requires_grad) if type(self) is Tensor else \
+            type(self)(Tensor._make(self._data.copy()), self.requires_grad)
+        if self._grad is not None:
+            out._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = out
+        return out
+
+    # -- detaching and copying -------------------------------------------------------------
+    def detach(self) -> "Tensor":
+        """A new leaf sharing data *and* version counter, outside the graph."""
+        out = Tensor._make(self._data, False)
+        out._version_counter = self._version_counter
+        return out
+
+    def detach_(self) -> "Tensor":
+        """Detach in place: drop ``grad_fn`` and ``requires_grad``; returns ``self``."""
+        if self._base is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+                               "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+                               "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+                               "function in torch/optim/optimizer.py as the solution.")
+        self.grad_fn, self._requires_grad = None, False
+        return self
+
+
+def _to_nested(data):
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_to_nested(d) for d in data]
+    return data
+
+
+def _rebuild(data, requires_grad):
+    return Tensor._make(data, requires_grad)
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """A possibly negative dim as an index, with PyTorch's error."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError("Dimension out of range (expected to be in range of [%d, %d], but got %d)" % (-n, n - 1, dim))
+    return dim + n if dim < 0 else dim
+
+
+def _c_name(d) -> str:
+    return {"float32": "float", "float64": "double", "float16": "half", "int64": "long"}.get(d.name, d.name)
+
+
+_warned_scalar = [False]

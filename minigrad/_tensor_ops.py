@@ -1,0 +1,836 @@
+"""The operator and math methods of Tensor; each calls its op in ``ops/`` explicitly."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _dtype
+from .autograd import grad_mode
+from .ops import elementwise as E
+from .ops import index as I
+from .ops import linalg as L
+from .ops import reduce as R
+from .ops import shape as S
+from .ops._util import operand, wrap_dim
+
+_LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+_VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+
+
+class TensorOps:
+    """Arithmetic, math, reductions, linear algebra, shapes, indexing and in-place variants."""
+
+    __slots__ = ()
+
+    # -- arithmetic -----------------------------------------------------------------------
+    def __add__(self, other):
+        return E.Add.apply(self, operand(other))
+
+    def __radd__(self, other):
+        return E.Add.apply(self, operand(other))
+
+    def __sub__(self, other):
+        return E.Sub.apply(self, operand(other))
+
+    def __rsub__(self, other):
+        return E.Rsub.apply(self, other)
+
+    def __mul__(self, other):
+        return E.Mul.apply(self, operand(other))
+
+    def __rmul__(self, other):
+        return E.Mul.apply(self, operand(other))
+
+    def __truediv__(self, other):
+        return E.Div.apply(self, operand(other))
+
+    def __rtruediv__(self, other):
+        return E.Mul.apply(E.Reciprocal.apply(self), operand(other))
+
+    def __floordiv__(self, other):
+        from .ops._util import promoted
+        a, b = promoted(self, operand(other))
+        return type(self)._make(np.floor_divide(a, b))
+
+    def __rfloordiv__(self, other):
+        from .ops._util import promoted
+        a, b = promoted(self, operand(other))
+        return type(self)._make(np.floor_divide(b, a))
+
+    def __mod__(self, other):
+        from .ops._util import promoted
+        a, b = promoted(self, operand(other))
+        return type(self)._make(np.mod(a, b))
+
+    def __pow__(self, exponent):
+        if isinstance(exponent, TensorOps):
+            return E.PowTensor.apply(self, exponent)
+        return E.Pow.apply(self, exponent)
+
+    def __rpow__(self, base):
+        return E.PowScalarBase.apply(base, self)
+
+    def __matmul__(self, other):
+        return L.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return L.matmul(operand(other), self)
+
+    def __neg__(self):
+        return E.Neg.apply(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return E.Abs.apply(self)
+
+    def add(self, other, *, alpha=1):
+        return E.Add.apply(self, operand(other), alpha)
+
+    def sub(self, other, *, alpha=1):
+        return E.Sub.apply(self, operand(other), alpha)
+
+    def mul(self, other):
+        return self * other
+
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode == "floor":
+            return self // other
+        if rounding_mode == "trunc":
+            return type(self)._make(np.trunc((self / other)._data))
+        return self / other
+
+    multiply, divide, subtract, true_divide = mul, div, sub, __truediv__
+
+    def neg(self):
+        return E.Neg.apply(self)
+
+    negative = neg
+
+    def reciprocal(self):
+        return E.Reciprocal.apply(self)
+
+    def pow(self, exponent):
+        return self ** exponent
+
+    def square(self):
+        return E.Pow.apply(self, 2)
+
+    # -- comparisons and logic (no gradient) ----------------------------------------------
+    def _compare(self, other, fn):
+        other = operand(other)
+        from .ops._util import check_broadcast, promoted
+        check_broadcast(self, other)
+        a, b = promoted(self, other)
+        return type(self)._make(np.asarray(fn(a, b)))
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        return self._compare(other, np.equal)
+
+    def __ne__(self, other):
+        if other is None:
+            return True
+        return self._compare(other, np.not_equal)
+
+    def __lt__(self, other):
+        return self._compare(other, np.less)
+
+    def __le__(self, other):
+        return self._compare(other, np.less_equal)
+
+    def __gt__(self, other):
+        return self._compare(other, np.greater)
+
+    def __ge__(self, other):
+        return self._compare(other, np.greater_equal)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __and__(self, other):
+        return self._compare(other, np.logical_and if self.dtype is _dtype.bool else np.bitwise_and)
+
+    def __or__(self, other):
+        return self._compare(other, np.logical_or if self.dtype is _dtype.bool else np.bitwise_or)
+
+    def __xor__(self, other):
+        return self._compare(other, np.logical_xor if self.dtype is _dtype.bool else np.bitwise_xor)
+
+    def __invert__(self):
+        return type(self)._make(np.logical_not(self._data) if self.dtype is _dtype.bool else np.invert(self._data))
+
+    def logical_not(self):
+        return type(self)._make(np.logical_not(self._data))
+
+    def isnan(self):
+        return type(self)._make(np.isnan(self._data))
+
+    def isinf(self):
+        return type(self)._make(np.isinf(self._data))
+
+    def isfinite(self):
+        return type(self)._make(np.isfinite(self._data))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return bool(np.allclose(self._data, operand(other)._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+    def equal(self, other):
+        return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
+
+    def any(self, dim=None, keepdim=False):
+        return type(self)._make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
+
+    def all(self, dim=None, keepdim=False):
+        return type(self)._make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
+
+    def argmax(self, dim=None, keepdim=False):
+        return _arg(self, np.argmax, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return _arg(self, np.argmin, dim, keepdim)
+
+    def sort(self, dim=-1, descending=False):
+        idx = np.argsort(-self._data if descending else self._data, axis=dim, kind="stable")
+        return _Pair("sort", self.gather(dim, type(self)._make(idx)), type(self)._make(idx))
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        values, indices = self.sort(dim, descending=largest)
+        return _Pair("topk", values.narrow(dim, 0, k), indices.narrow(dim, 0, k))
+
+    # -- unary math ---------------------------------------------------------------------------
+    def exp(self):
+        return E.Exp.apply(self)
+
+    def log(self):
+        return E.Log.apply(self)
+
+    def sin(self):
+        return E.Sin.apply(self)
+
+    def cos(self):
+        return E.Cos.apply(self)
+
+    def tanh(self):
+        return E.Tanh.apply(self)
+
+    def sigmoid(self):
+        return E.Sigmoid.apply(self)
+
+    def relu(self):
+        return E.Relu.apply(self)
+
+    def sqrt(self):
+        return E.Sqrt.apply(self)
+
+    def rsqrt(self):
+        return E.Sqrt.apply(self).reciprocal()
+
+    def abs(self):
+        return E.Abs.apply(self)
+
+    def sign(self):
+        return E.Sign.apply(self)
+
+    def clamp(self, min=None, max=None):
+        return E.Clamp.apply(self, min, max)
+
+    clip = clamp
+
+    def clamp_min(self, min):
+        return E.Clamp.apply(self, min, None)
+
+    def clamp_max(self, max):
+        return E.Clamp.apply(self, None, max)
+
+    def maximum(self, other):
+        return E.Maximum.apply(self, operand(other))
+
+    def minimum(self, other):
+        return E.Minimum.apply(self, operand(other))
+
+    def log1p(self):
+        return (self + 1).log()
+
+    def expm1(self):
+        return self.exp() - 1
+
+    def masked_fill(self, mask, value):
+        return E.Where.apply(mask._data, operand(value).to(self.dtype).expand(self.shape), self)
+
+    # -- reductions ------------------------------------------------------------------------------
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        x = self if dtype is None else self.to(dtype)
+        if dim is None:
+            return R.Sum.apply(x)
+        return R.SumDim.apply(x, dim, keepdim)
+
+    def mean(self, dim=None, keepdim=False, dtype=None):
+        x = self if dtype is None else self.to(dtype)
+        if dim is None:
+            return R.Mean.apply(x)
+        return R.MeanDim.apply(x, dim, keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        if dim is None:
+            return R.MaxAll.apply(self)
+        if isinstance(dim, TensorOps):
+            return self.maximum(dim)
+        return _Pair("max", *R.MaxDim.apply(self, dim, keepdim))
+
+    def min(self, dim=None, keepdim=False):
+        if dim is None:
+            return R.MinAll.apply(self)
+        if isinstance(dim, TensorOps):
+            return self.minimum(dim)
+        return _Pair("min", *R.MinDim.apply(self, dim, keepdim))
+
+    def amax(self, dim=None, keepdim=False):
+        return self.max() if dim is None else self.max(dim, keepdim).values
+
+    def logsumexp(self, dim, keepdim=False):
+        return R.LogSumExp.apply(self, dim, keepdim)
+
+    def softmax(self, dim, dtype=None):
+        return R.Softmax.apply(self if dtype is None else self.to(dtype), dim)
+
+    def log_softmax(self, dim, dtype=None):
+        return R.LogSoftmax.apply(self if dtype is None else self.to(dtype), dim)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return R.Var.apply(self, dim, _correction(unbiased, correction), keepdim)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return R.Std.apply(self, dim, _correction(unbiased, correction), keepdim)
+
+    def prod(self, dim=None, keepdim=False):
+        return R.Prod.apply(self, dim, keepdim)
+
+    def norm(self, p="fro", dim=None, keepdim=False):
+        p = 2 if p in ("fro", None) else p
+        return R.Norm.apply(self, float(p), dim, keepdim)
+
+    # -- linear algebra ------------------------------------------------------------------------------
+    def mm(self, other):
+        return L.Mm.apply(self, other)
+
+    def mv(self, vec):
+        return L.Mv.apply(self, vec)
+
+    def dot(self, other):
+        return L.Dot.apply(self, other)
+
+    def bmm(self, other):
+        return L.Bmm.apply(self, other)
+
+    def matmul(self, other):
+        return L.matmul(self, other)
+
+    def outer(self, other):
+        return self.reshape(-1, 1) * other
+
+    ger = outer
+
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        return L.Addmm.apply(self, mat1, mat2, beta, alpha)
+
+    # -- shape -------------------------------------------------------------------------------------------
+    def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+            raise NotImplementedError("view(dtype) is not supported by minigrad")
+        return S.View.apply(self, _shape_arg(shape))
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape(self, *shape):
+        shape = S.infer_shape(_shape_arg(shape), self.numel())
+        if S.view_array(self._data, shape) is not None:
+            return S.View.apply(self, shape)
+        return S.UnsafeView.apply(self, shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        if self.ndim == 0:
+            return self.reshape(1)
+        s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
+        if s == e:
+            return self
+        shape = self.shape[:s] + (int(np.prod(self.shape[s:e + 1])),) + self.shape[e + 1:]
+        return self.reshape(shape)
+
+    def unflatten(self, dim, sizes):
+        d = wrap_dim(dim, self.ndim)
+        return self.view(self.shape[:d] + tuple(sizes) + self.shape[d + 1:])
+
+    def transpose(self, dim0, dim1):
+        return S.Transpose.apply(self, dim0, dim1)
+
+    swapaxes = transpose
+
+    def t(self):
+        return S.T.apply(self)
+
+    @property
+    def T(self):
+        if self.ndim <= 1:
+            return self
+        return S.Permute.apply(self, tuple(range(self.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    def permute(self, *dims):
+        return S.Permute.apply(self, _shape_arg(dims))
+
+    def unsqueeze(self, dim):
+        return S.Unsqueeze.apply(self, dim)
+
+    def squeeze(self, dim=None):
+        if dim is None:
+            return S.Squeeze.apply(self)
+        return S.SqueezeDim.apply(self, dim)
+
+    def expand(self, *sizes):
+        return S.Expand.apply(self, _shape_arg(sizes))
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def broadcast_to(self, shape):
+        return self.expand(shape)
+
+    def repeat(self, *sizes):
+        return S.Repeat.apply(self, _shape_arg(sizes))
+
+    def split(self, split_size, dim=0):
+        d = wrap_dim(dim, self.ndim)
+        n = self.shape[d]
+        if isinstance(split_size, int):
+            sizes = [split_size] * (n // split_size) + ([n % split_size] if n % split_size else [])
+            return S.Split.apply(self, sizes or [0], d)
+        if sum(split_size) != n:
+            raise RuntimeError("split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at "
+                               "dimension %d), but got split_sizes=[%s]" % (n, d, ", ".join(map(str, split_size))))
+        return S.SplitWithSizes.apply(self, list(split_size), d)
+
+    def chunk(self, chunks, dim=0):
+        n = self.shape[wrap_dim(dim, self.ndim)]
+        return self.split(max(-(-n // chunks), 1), dim)
+
+    def unbind(self, dim=0):
+        return S.Unbind.apply(self, dim)
+
+    def narrow(self, dim, start, length):
+        d = wrap_dim(dim, self.ndim)
+        return self[(slice(None),) * d + (slice(start, start + length),)]
+
+    def select(self, dim, index):
+        d = wrap_dim(dim, self.ndim)
+        return self[(slice(None),) * d + (index,)]
+
+    def gather(self, dim, index):
+        from .ops.index import TakeAlongDim
+        return TakeAlongDim.apply(self, wrap_dim(dim, self.ndim), index._data)
+
+    def contiguous(self):
+        return self if self._data.flags.c_contiguous else E.Clone.apply(self)
+
+    def clone(self):
+        """A copy that stays in the graph (``CloneBackward0``)."""
+        return E.Clone.apply(self)
+
+    def to(self, *args, **kwargs):
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, _dtype.dtype):
+                dtype = a
+            elif isinstance(a, TensorOps):
+                dtype = a.dtype
+        if dtype is None or dtype is self.dtype:
+            return self
+        return E.ToCopy.apply(self, dtype)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return "torch.%sTensor" % self.dtype._legacy
+        return self.to(dtype)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def float(self):
+        return self.to(_dtype.float32)
+
+    def double(self):
+        return self.to(_dtype.float64)
+
+    def half(self):
+        return self.to(_dtype.float16)
+
+    def long(self):
+        return self.to(_dtype.int64)
+
+    def int(self):
+        return self.to(_dtype.int32)
+
+    def bool(self):
+        return self.to(_dtype.bool)
+
+    def cpu(self):
+        return self
+
+    def cuda(self, *args, **kwargs):
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    # -- indexing ----------------------------------------------------------------------------------
+    def __getitem__(self, key):
+        key, advanced = I.normalize_key(key, self.shape)
+        if advanced:
+            return I.Index.apply(self, key)
+        I.check_bounds(key, self.shape)
+        out, dim = self, 0
+        for item in key:                  # basic indexing: one view op per index item, as PyTorch records
+            if item is None:
+                out = out.unsqueeze(dim)
+                dim += 1
+            elif item is Ellipsis:
+                dim = out.ndim - sum(1 for k in key[key.index(Ellipsis) + 1:] if k is not None and k is not Ellipsis)
+            elif isinstance(item, slice):
+                if item != slice(None) and item.indices(out.shape[dim]) != (0, out.shape[dim], 1):
+                    if item.step is not None and item.step <= 0:
+                        raise ValueError("step must be greater than zero")
+                    out = I.Slice.apply(out, (slice(None),) * dim + (item,))
+                dim += 1
+            else:
+                out = I.Select.apply(out, (slice(None),) * dim + (int(item),))
+        if out is self:
+            out = S.View.apply(self, tuple(self.shape)) if self.requires_grad else _alias(self)
+        return out
+
+    def __setitem__(self, key, value):
+        key, _ = I.normalize_key(key, self.shape)
+        value = operand(value)
+        self._inplace(lambda x, v: I.CopySlices.apply(x, key, v.to(x.dtype)), value, leaf_message=_VIEW_OF_LEAF_INPLACE)
+
+    # -- in place -------------------------------------------------------------------------------------
+    def _inplace(self, compute, *others, leaf_message=_LEAF_INPLACE):
+        """Run ``compute(self, *others)`` out of place, then write the result into ``self``.
+
+        The one place in-place semantics live: PyTorch's leaf checks, the version bump,
+        and re-basing ``grad_fn`` (on ``self``, or on its base when ``self`` is a view).
+        """
+        recording = grad_mode._state.grad_enabled and (self.requires_grad or any(
+            getattr(o, "requires_grad", False) for o in others))
+        if self._is_inference and not grad_mode._state.inference:
+            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+                               "make a clone to get a normal tensor before doing inplace update.See "
+                               "https://github.com/pytorch/rfcs/pull/17 for more details.")
+        if grad_mode._state.grad_enabled and self.requires_grad:
+            base = self._base
+            if self.grad_fn is None and (base is None or base is self):
+                raise RuntimeError(leaf_message)
+            if base is not None and base.requires_grad and base.grad_fn is None:
+                raise RuntimeError(_VIEW_OF_LEAF_INPLACE)
+        if not recording:
+            with grad_mode.no_grad():
+                result = compute(self, *others)
+            _write(self, result)
+            return self
+        source = _alias_with_copy(self) if self.requires_grad else _alias(self)
+        result = compute(source, *others)
+        _write(self, result)
+        base = self._base
+        if base is not None and self._view_fn is not None:
+            from .autograd.function import replay_view
+            new_base = _ViewCopy.apply(_alias_with_copy(base), result, self._view_fn, replay_view)
+            base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+            node = _AsStrided.apply(_alias(base), self._view_fn, replay_view)
+            self.grad_fn, self._output_nr, self._requires_grad = node.grad_fn, 0, True
+        else:
+            self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, result._output_nr, True
+            if result.grad_fn is not None:
+                import weakref
+                result.grad_fn._outputs = (weakref.ref(self),)
+        return self
+
+    def add_(self, other, *, alpha=1):
+        return self._inplace(lambda x, y: E.Add.apply(x, y, alpha), operand(other))
+
+    def sub_(self, other, *, alpha=1):
+        return self._inplace(lambda x, y: E.Sub.apply(x, y, alpha), operand(other))
+
+    def mul_(self, other):
+        return self._inplace(E.Mul.apply, operand(other))
+
+    def div_(self, other):
+        return self._inplace(E.Div.apply, operand(other))
+
+    def pow_(self, exponent):
+        return self._inplace(lambda x: x ** exponent)
+
+    def clamp_(self, min=None, max=None):
+        return self._inplace(lambda x: E.Clamp.apply(x, min, max))
+
+    clip_ = clamp_
+
+    def relu_(self):
+        return self._inplace(E.Relu.apply)
+
+    def sigmoid_(self):
+        return self._inplace(E.Sigmoid.apply)
+
+    def tanh_(self):
+        return self._inplace(E.Tanh.apply)
+
+    def exp_(self):
+        return self._inplace(E.Exp.apply)
+
+    def neg_(self):
+        return self._inplace(E.Neg.apply)
+
+    def sqrt_(self):
+        return self._inplace(E.Sqrt.apply)
+
+    def addcmul_(self, t1, t2, *, value=1):
+        return self._inplace(lambda x, a, b: x + value * a * b, operand(t1), operand(t2))
+
+    def addcdiv_(self, t1, t2, *, value=1):
+        return self._inplace(lambda x, a, b: x + value * a / b, operand(t1), operand(t2))
+
+    def lerp_(self, end, weight):
+        return self._inplace(lambda x, e: x + weight * (e - x), operand(end))
+
+    def masked_fill_(self, mask, value):
+        return self._inplace(lambda x, v: E.Where.apply(mask._data, v.to(x.dtype).expand(x.shape), x), operand(value))
+
+    def zero_(self):
+        return self._inplace(_Zero.apply)
+
+    def fill_(self, value):
+        if isinstance(value, TensorOps):
+            return self._inplace(lambda x, v: _FillTensor.apply(x, v), value)
+        return self._inplace(lambda x: _Fill.apply(x, value))
+
+    def copy_(self, src, non_blocking=False):
+        src = operand(src)
+        return self._inplace(lambda x, s: _Copy.apply(x, s), src)
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    # random in-place fills (used by nn.init); data only, version bumped
+    def uniform_(self, a=0.0, b=1.0, generator=None):
+        from ._creation import _rng
+        return _fill_random(self, _rng(generator).uniform(a, b, self.shape))
+
+    def normal_(self, mean=0.0, std=1.0, generator=None):
+        from ._creation import _rng
+        return _fill_random(self, _rng(generator).normal(mean, std, self.shape))
+
+    def bernoulli_(self, p=0.5, generator=None):
+        from ._creation import _rng
+        return _fill_random(self, _rng(generator).random(self.shape) < p)
+
+    def exponential_(self, lambd=1.0, generator=None):
+        from ._creation import _rng
+        return _fill_random(self, _rng(generator).exponential(1.0 / lambd, self.shape))
+
+    def random_(self, low=0, high=None, generator=None):
+        from ._creation import _rng
+        if high is None:
+            low, high = 0, low
+        return _fill_random(self, _rng(generator).integers(low, high, self.shape))
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+class _Pair(tuple):
+    """``torch.return_types.max(values=..., indices=...)``."""
+
+    def __new__(cls, name, values, indices):
+        self = super().__new__(cls, (values, indices))
+        self.name = name
+        return self
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self):
+        return "torch.return_types.%s(\nvalues=%r,\nindices=%r)" % (self.name, self[0], self[1])
+
+
+def _arg(t, fn, dim, keepdim):
+    if dim is None:
+        return type(t)._make(np.asarray(fn(t._data), dtype=np.int64))
+    out = fn(t._data, axis=wrap_dim(dim, t.ndim))
+    if keepdim:
+        out = np.expand_dims(out, wrap_dim(dim, t.ndim))
+    return type(t)._make(np.asarray(out, dtype=np.int64))
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    return 0 if unbiased is False else 1
+
+
+def _shape_arg(shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return tuple(int(s) for s in shape)
+
+
+def _alias(t):
+    """A new tensor object for the same data, version counter and graph position."""
+    from ._tensor import Tensor
+
+    out = Tensor._make(t._data, t._requires_grad)
+    out.grad_fn, out._output_nr, out._version_counter = t.grad_fn, t._output_nr, t._version_counter
+    out._base, out._view_fn = t._base, t._view_fn
+    return out
+
+
+def _alias_with_copy(t):
+    """The value of ``t`` *before* an in-place write, still linked to ``t``'s place in the graph."""
+    from ._tensor import Tensor
+
+    out = Tensor._make(t._data.copy(), t._requires_grad)
+    out.grad_fn, out._output_nr = t.grad_fn, t._output_nr
+    return out
+
+
+def _write(target, result):
+    """Copy ``result``'s values into ``target``'s memory and bump its version (PyTorch's cast rule)."""
+    src = result._data
+    if not np.can_cast(src.dtype, target._data.dtype, casting="same_kind"):
+        raise RuntimeError("result type %s can't be cast to the desired output type %s"
+                           % (_dtype.from_numpy_dtype(src.dtype)._legacy, target.dtype._legacy))
+    if not target._data.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+    if src.shape != target._data.shape:
+        try:
+            np.broadcast_to(src, target._data.shape)
+        except ValueError:
+            raise RuntimeError("output with shape [%s] doesn't match the broadcast shape [%s]"
+                               % (", ".join(map(str, target.shape)), ", ".join(map(str, src.shape)))) from None
+    np.copyto(target._data, src, casting="unsafe")
+    target._version_counter[0] += 1
+
+
+def _fill_random(t, values):
+    with grad_mode.no_grad():
+        t._inplace(lambda x: type(t)._make(np.asarray(values, dtype=x._data.dtype)))
+    return t
+
+
+from .autograd.function import Function  # noqa: E402 - the small in-place ops below need it
+
+
+class _Zero(Function):
+    """``zero_()``.  Backward: 0 (the old values no longer matter)."""
+
+    node_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.zeros(x.shape, dtype=x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class _Fill(Function):
+    """``fill_(value)`` with a number.  Backward: 0 (the old values no longer matter)."""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return np.full(x.shape, value, dtype=x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, None
+
+
+class _FillTensor(Function):
+    """``fill_(tensor)`` with a 0-dim tensor.  Backward: the sum of grad goes to the value."""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return np.full(x.shape, value._data, dtype=x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, grad.sum()
+
+
+class _Copy(Function):
+    """``copy_(src)``.  Backward: grad to src (summed to its shape), 0 to the old values."""
+
+    node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, x, src):
+        return np.broadcast_to(src._data, x.shape).astype(x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, grad
+
+
+class _ViewCopy(Function):
+    """An in-place write through a view: the base's new node (PyTorch's ``CopySlices``)."""
+
+    node_name = "CopySlices"
+
+    @staticmethod
+    def forward(ctx, base, value, chain, replay):
+        ctx.chain, ctx.replay = chain, replay
+        out = base._data.copy()
+        replay(chain, out)[...] = value._data
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask = np.ones(grad.shape, dtype=bool)
+        ctx.replay(ctx.chain, mask)[...] = False
+        g_value = np.array(ctx.replay(ctx.chain, grad._data), copy=True)
+        from ._tensor import Tensor
+        return grad * Tensor._make(mask.astype(grad._data.dtype)), Tensor._make(g_value), None, None
+
+
+class _AsStrided(Function):
+    """The view re-taken from its re-based base.  Backward: grad placed in the view's slots."""
+
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, base, chain, replay):
+        ctx.chain, ctx.replay, ctx.shape, ctx.dtype = chain, replay, base.shape, base._data.dtype
+        return replay(chain, base._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from ._tensor import Tensor
+        out = np.zeros(ctx.shape, dtype=ctx.dtype)
+        ctx.replay(ctx.chain, out)[...] = grad._data
+        return Tensor._make(out), None, None

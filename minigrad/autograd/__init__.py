@@ -1,0 +1,169 @@
+"""``minigrad.autograd``: backward, grad, Function, grad modes, gradcheck and functional transforms."""
+
+from __future__ import annotations
+
+from . import graph
+from .function import Function, FunctionCtx, once_differentiable
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "Variable", "graph",
+           "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
+           "gradcheck", "gradgradcheck", "functional", "detect_anomaly", "set_detect_anomaly"]
+
+_warned_create_graph = [False]
+
+
+def _tensors(value, what):
+    from .._tensor import Tensor
+
+    if isinstance(value, Tensor):
+        return (value,)
+    return tuple(value)
+
+
+def _make_grads(outputs, grad_outputs, is_grads_batched=False):
+    """The seed gradients: 1 for a one-element output, else the given vectors (shape-checked)."""
+    import numpy as np
+
+    from .._tensor import Tensor
+
+    grads = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is None:
+            if out.requires_grad:
+                if out.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                g = Tensor._make(np.ones(out._data.shape, dtype=out._data.dtype), False)
+        elif not isinstance(g, Tensor):
+            raise TypeError("gradients can be either Tensors or None, but got %s" % type(g).__name__)
+        else:
+            if g.shape != out.shape:
+                raise RuntimeError("Mismatch in shape: grad_output[%d] has a shape of %r and output[%d] has a shape "
+                                   "of %r." % (i, g.shape, i, out.shape))
+            if g.dtype is not out.dtype:
+                g = g.to(out.dtype)
+        grads.append(g)
+    return grads
+
+
+def _check_roots(outputs):
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError("element %d of tensors does not require grad and does not have a grad_fn" % i)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    """Accumulate into the leaves' ``.grad`` the vector-Jacobian product of ``tensors`` with ``grad_tensors``."""
+    import warnings
+
+    from .engine import run_backward
+
+    tensors = _tensors(tensors, "tensors")
+    if grad_tensors is None:
+        grad_tensors = grad_variables
+    if grad_tensors is None:
+        grad_tensors = (None,) * len(tensors)
+    elif hasattr(grad_tensors, "_data"):
+        grad_tensors = (grad_tensors,)
+    else:
+        grad_tensors = tuple(grad_tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if inputs is not None:
+        inputs = _tensors(inputs, "inputs")
+        if len(inputs) == 0:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    if len(grad_tensors) != len(tensors):
+        raise RuntimeError("got %d tensors and %d gradients" % (len(tensors), len(grad_tensors)))
+    grads = _make_grads(tensors, grad_tensors)
+    _check_roots(tensors)
+    if create_graph and not _warned_create_graph[0]:
+        _warned_create_graph[0] = True
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
+            "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
+            "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters "
+            "to None after use to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
+    run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of ``outputs`` with respect to ``inputs``, returned (``.grad`` is not touched).
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> torch.autograd.grad((x ** 2).sum(), x)
+    (tensor([2., 4.]),)
+    """
+    from .. import _creation
+    from .engine import run_backward
+
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                         "allow_unused=False.")
+    allow_unused = allow_unused or materialize_grads
+    as_dict = isinstance(inputs, dict)
+    keys = list(inputs) if as_dict else None
+    input_list = tuple(inputs.values()) if as_dict else _tensors(inputs, "inputs")
+    outputs = _tensors(outputs, "outputs")
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    elif hasattr(grad_outputs, "_data"):
+        grad_outputs = (grad_outputs,)
+    else:
+        grad_outputs = tuple(grad_outputs)
+    for t in input_list:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _make_grads(outputs, grad_outputs)
+    _check_roots(outputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    result = run_backward(outputs, grads, retain_graph, create_graph, inputs=input_list, accumulate=False)
+    out = []
+    for i, (g, t) in enumerate(zip(result, input_list)):
+        if g is None:
+            if materialize_grads:
+                g = _creation.zeros_like(t)
+            elif not allow_unused:
+                raise RuntimeError("The differentiated Tensor at index %d appears to not have been used in the graph. "
+                                   "Set allow_unused=True if this is the desired behavior." % i)
+        out.append(g)
+    return dict(zip(keys, out)) if as_dict else tuple(out)
+
+
+def Variable(data, requires_grad=False, volatile=False):
+    """Legacy: ``Variable(t)`` is just the tensor (with ``requires_grad`` set)."""
+    import warnings
+
+    if volatile:
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+        requires_grad = False
+    out = data.detach() if data.requires_grad != requires_grad and data.grad_fn is not None else data
+    out.requires_grad_(requires_grad)
+    return out
+
+
+class detect_anomaly:
+    """Accepted for compatibility; prints PyTorch's warning."""
+
+    def __init__(self, check_nan=True):
+        import warnings
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+                      "enabled for debugging.", UserWarning, stacklevel=2)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def set_detect_anomaly(mode, check_nan=True):
+    return None
+
+
+from . import functional  # noqa: E402
+from .gradcheck import gradcheck, gradgradcheck  # noqa: E402

@@ -1,0 +1,304 @@
+"""The backward engine: iterative, dependency-counted, in PyTorch's node order.
+
+Phases of one backward pass:
+
+1. *Count dependencies*: walk the graph from the roots once and count, for every
+   node, how many edges point at it.  A node may run only when all of them have
+   delivered their gradient (that is what makes fan-out add up correctly).
+2. *Run*: a ready queue ordered like PyTorch's — the most recently created node
+   first, ``AccumulateGrad`` as soon as it is ready.  For each node: tensor hooks,
+   ``retain_grad``, node pre-hooks, the node's backward, node hooks; then its
+   gradients are added into the input buffers of ``next_functions``.
+3. *Free*: unless ``retain_graph``, each node's saved tensors are released right
+   after it ran, so a second backward that needs them raises.
+"""
+
+from __future__ import annotations
+
+import heapq
+import weakref
+
+import numpy as np
+
+from . import grad_mode
+from .graph import BackwardEvent, _backward_observers, register_node_created_hook
+
+
+def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True):
+    """Backpropagate ``grad_roots`` from ``roots``.
+
+    ``inputs`` restricts which tensors receive gradients.  With ``accumulate=True``
+    (``backward()``) their ``.grad`` is updated; with ``accumulate=False``
+    (``autograd.grad``) the gradients are returned instead, one per input
+    (None for an input the roots do not depend on).
+    """
+    edges = [t._gradient_edge() for t in roots]
+    if accumulate and inputs is not None:
+        for t in inputs:        # a non-leaf listed in inputs= gets .grad, as if retain_grad() was called
+            if t.grad_fn is not None:
+                t.retain_grad()
+    dependencies = _count_dependencies(edges)
+    targets = _capture_targets(inputs)
+    needed = _needed_nodes(edges, dependencies, targets) if inputs is not None else None
+    captured = [None] * (len(inputs) if inputs is not None else 0)
+    observe = bool(_backward_observers)
+    tagger = _tag_derivative_nodes() if create_graph else None
+
+    buffers, ready, order = {}, [], 0
+    for (node, nr), grad in zip(edges, grad_roots):
+        _add_to_buffer(buffers, node, nr, grad)
+    for node, _ in edges:
+        if dependencies.get(node, 0) == 0 and node not in [n for _, _, n in ready]:
+            heapq.heappush(ready, (-node._seq, order, node))
+            order += 1
+    if observe:
+        _emit("begin", detail=" ".join(str(id(n)) for n, _ in edges))
+    try:
+        with grad_mode.set_grad_enabled(create_graph):
+            while ready:
+                node = heapq.heappop(ready)[2]
+                grads = buffers.pop(node, None) or [None]
+                if needed is not None and node not in needed:
+                    continue
+                if tagger is not None:
+                    tagger.current = weakref.ref(node)
+                grad_inputs = _execute(node, grads, targets, captured, accumulate, create_graph, needed, observe)
+                if not retain_graph and not node._is_accumulate:
+                    node._release()
+                    if observe:
+                        _emit("release", node)
+                for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
+                    if next_node is None:
+                        continue
+                    if grad is not None:
+                        _add_to_buffer(buffers, next_node, nr, grad)
+                    dependencies[next_node] -= 1
+                    if dependencies[next_node] == 0:
+                        heapq.heappush(ready, (-next_node._seq, order, next_node))
+                        order += 1
+    except Exception as exc:
+        if observe:
+            _emit("error", detail="%s: %s" % (type(exc).__name__, exc))
+        raise
+    finally:
+        if tagger is not None:
+            tagger.handle.remove()
+    if observe:
+        _emit("end")
+    return captured
+
+
+# -- phase 1: the graph ---------------------------------------------------------------
+
+def _count_dependencies(edges):
+    """For every node reachable from the roots, the number of edges that point at it."""
+    dependencies, seen = {}, set()
+    stack = [node for node, _ in edges]
+    seen.update(stack)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return dependencies
+
+
+def _capture_targets(inputs):
+    """Map each input's node to ``[(index in inputs, output_nr), ...]``."""
+    targets = {}
+    for i, t in enumerate(inputs or ()):
+        node, nr = t._gradient_edge()
+        targets.setdefault(node, []).append((i, nr))
+    return targets
+
+
+def _needed_nodes(edges, dependencies, targets):
+    """The nodes on some path from a root to an input: only those need to run."""
+    remaining = dict(dependencies)
+    topo, stack = [], list({node: None for node, _ in edges if remaining.get(node, 0) == 0})
+    while stack:  # Kahn's algorithm: parents before children
+        node = stack.pop()
+        topo.append(node)
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                remaining[next_node] -= 1
+                if remaining[next_node] == 0:
+                    stack.append(next_node)
+    needed = set()
+    for node in reversed(topo):
+        if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
+            needed.add(node)
+    return needed
+
+
+def _add_to_buffer(buffers, node, nr, grad):
+    slots = buffers.get(node)
+    if slots is None:
+        n_outputs = len(node._output_meta) if hasattr(node, "_output_meta") else 1
+        slots = buffers[node] = [None] * max(n_outputs, nr + 1)
+    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+
+
+# -- phase 2: one node ----------------------------------------------------------------
+
+def _execute(node, grads, targets, captured, accumulate, create_graph, needed, observe):
+    """Run one node with its hooks; return the gradients for its ``next_functions``."""
+    grads = _tensor_hooks(node, grads, observe)
+    for index, nr in targets.get(node, ()):
+        captured[index] = grads[nr]
+    if node._is_accumulate:
+        return _accumulate_node(node, grads, targets, accumulate, create_graph, observe)
+    if needed is not None and node in targets and not any(n in needed for n, _ in node.next_functions if n):
+        return (None,) * len(node.next_functions)
+    if node._pre_hooks:
+        for fn in tuple(node._pre_hooks.values()):
+            result = fn(tuple(grads))
+            if result is not None:
+                grads = list(result)
+            if observe:
+                _emit("pre_hook", node, grads, detail=getattr(fn, "__name__", "hook"))
+    grad_outputs = tuple(grads)
+    if all(g is None for g in grads):
+        grad_inputs = (None,) * len(node.next_functions)
+    else:
+        if node._materialize_grads:
+            grads = _materialize(node, grads)
+        grad_inputs = node._apply(tuple(grads))
+    if observe:
+        _emit("node", node, grad_outputs, grad_inputs)
+    if node._post_hooks:
+        for fn in tuple(node._post_hooks.values()):
+            result = fn(grad_inputs, grad_outputs)
+            if result is not None:
+                grad_inputs = tuple(result)
+            if observe:
+                _emit("node_hook", node, grad_outputs, grad_inputs, detail=getattr(fn, "__name__", "hook"))
+    return grad_inputs
+
+
+def _tensor_hooks(node, grads, observe):
+    """Hooks registered with ``Tensor.register_hook`` then ``retain_grad``, per output slot."""
+    if node._is_accumulate:
+        var = node.variable
+        hooks = {0: var._backward_hooks} if var._backward_hooks else None
+    else:
+        hooks = node._tensor_pre_hooks
+    if hooks:
+        for nr, fns in hooks.items():
+            for fn in tuple(fns.values()):
+                if grads[nr] is None:
+                    continue
+                grads[nr] = _call_tensor_hook(fn, grads[nr])
+                if observe:
+                    _emit("tensor_hook", node, grads, detail=getattr(fn, "__name__", "hook"))
+    if node._retain_grad:
+        for nr, ref in node._retain_grad.items():
+            tensor = ref()
+            if tensor is not None and grads[nr] is not None:
+                _retain(tensor, grads[nr], grad_mode._state.grad_enabled)
+                if observe:
+                    _emit("retain_grad", node, grads, detail="output %d" % nr)
+    return grads
+
+
+def _call_tensor_hook(fn, grad):
+    from .._tensor import Tensor
+
+    result = fn(grad)
+    if result is None:
+        return grad
+    if not isinstance(result, Tensor):
+        raise TypeError("expected Variable, but hook returned '%s'" % type(result).__name__)
+    if result.shape != grad.shape:
+        raise RuntimeError("hook '%s' has changed the size of value" % getattr(fn, "__name__", "hook"))
+    return result
+
+
+def _accumulate_node(node, grads, targets, accumulate, create_graph, observe):
+    grad = grads[0]
+    var = node.variable
+    if grad is None or (node in targets and not accumulate):
+        return ()
+    before = var._grad
+    before_copy = None if before is None or not observe else before._data.copy()
+    _accumulate_into(var, grad, create_graph)
+    if observe:
+        _emit("node", node, (grad,), (), grad_before=before_copy, grad_after=var._grad._data.copy())
+    for fn in tuple(var._post_accumulate_hooks.values()) if var._post_accumulate_hooks else ():
+        fn(var)
+        if observe:
+            _emit("post_accumulate_hook", node, (grad,), detail=getattr(fn, "__name__", "hook"))
+    if node._post_hooks:
+        for fn in tuple(node._post_hooks.values()):
+            fn((), (grad,))
+            if observe:
+                _emit("node_hook", node, (grad,), (), detail=getattr(fn, "__name__", "hook"))
+    return ()
+
+
+def _accumulate_into(var, grad, create_graph):
+    """``var.grad += grad``: in place normally, as a new graph node under create_graph."""
+    from .._tensor import Tensor
+
+    if var._grad is None:
+        if create_graph and grad.requires_grad:
+            from ..ops.elementwise import CopyGrad
+            var._grad = CopyGrad.apply(grad)
+        else:
+            var._grad = Tensor._make(np.array(grad._data, dtype=var.dtype.numpy, copy=True), False)
+    elif create_graph or var._grad.requires_grad:
+        var._grad = var._grad + grad
+    else:
+        np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
+        var._grad._version_counter[0] += 1
+
+
+def _retain(tensor, grad, create_graph):
+    """What ``retain_grad()`` does at backward time: keep (add up) a non-leaf's gradient."""
+    from .._tensor import Tensor
+
+    if tensor._grad is None:
+        tensor._grad = grad if create_graph else Tensor._make(np.array(grad._data, copy=True), False)
+    elif create_graph:
+        tensor._grad = tensor._grad + grad
+    else:
+        tensor._grad._data = tensor._grad._data + grad._data
+    
+
+def _materialize(node, grads):
+    """Zeros for outputs that received no gradient (multi-output nodes need all of them)."""
+    from .._tensor import Tensor
+
+    meta = getattr(node, "_output_meta", ())
+    return [Tensor._make(np.zeros(m[0], dtype=m[1].numpy), False) if g is None and m is not None else g
+            for g, m in zip(grads, meta)] if any(g is None for g in grads) else grads
+
+
+# -- observation ----------------------------------------------------------------------
+
+def _copy(g):
+    return None if g is None else np.array(g._data, copy=True)
+
+
+def _emit(kind, node=None, grad_outputs=(), grad_inputs=(), grad_before=None, grad_after=None, detail=""):
+    event = BackwardEvent(kind, None if node is None else id(node), "" if node is None else type(node).__name__,
+                          tuple(_copy(g) for g in grad_outputs), tuple(_copy(g) for g in grad_inputs),
+                          grad_before, grad_after, detail)
+    for fn in tuple(_backward_observers.values()):
+        fn(event)
+
+
+class _tag_derivative_nodes:
+    """Under create_graph, mark each new node with the forward node whose backward made it."""
+
+    def __init__(self):
+        self.current = None
+        self.handle = register_node_created_hook(self)
+
+    def __call__(self, node):
+        if self.current is not None:
+            node.metadata["differentiates"] = self.current

@@ -1,0 +1,383 @@
+"""``Function``: an operation with its forward and backward side by side.
+
+Every operation in minigrad — built-in (``ops/``) or written by a user — is a
+``Function``.  ``Function.apply`` is the one place where graph edges are created:
+it runs ``forward`` without recording, wraps the results in tensors and, when
+some input requires grad, creates the backward node (``MulBackward0``…) that
+links to the inputs' nodes through ``next_functions``.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from . import grad_mode
+from .graph import Node, _node_created_hooks, _notify_node_created
+
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
+
+_FREED = ("Trying to backward through the graph a second time (or directly access saved tensors after they "
+          "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
+          "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time "
+          "or if you need to access saved tensors after calling backward.")
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    An *output* of the node is not held directly (that would be a reference cycle,
+    output → grad_fn → saved output); its data and version counter are kept and a
+    tensor with ``grad_fn`` = the node is rebuilt on unpacking, as PyTorch does.
+    """
+
+    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad")
+
+    def __init__(self, tensor, output_nr=None):
+        if tensor._is_inference and not grad_mode._state.inference:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
+                "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+                "`torch.inference_mode()`.")
+        self.version_counter = tensor._version_counter
+        self.version = tensor._version_counter[0]
+        self.output_nr = output_nr
+        if output_nr is None:
+            self.tensor, self.data = tensor, None
+        else:
+            self.tensor, self.data = None, tensor._data
+            self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
+
+    def unpack(self, node):
+        from .._tensor import Tensor
+
+        if self.version_counter[0] != self.version:
+            raise RuntimeError(_version_message(self, node))
+        if self.output_nr is None:
+            return self.tensor
+        out = Tensor._make(self.data, self.requires_grad)
+        if self.requires_grad:
+            out.grad_fn, out._output_nr = node, self.output_nr
+        out._version_counter = self.version_counter
+        return out
+
+
+def _version_message(saved, node):
+    tensor = saved.tensor
+    shape = tuple(tensor.shape) if tensor is not None else saved.data.shape
+    legacy = (tensor.dtype if tensor is not None else saved.dtype)._legacy
+    where = ""
+    writer = node if saved.output_nr is not None else tensor.grad_fn
+    if writer is not None:
+        op = writer.name()
+        op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
+        where = ", which is output %d of %s," % (saved.output_nr or (tensor._output_nr if tensor is not None else 0), op)
+    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+            "[torch.%sTensor [%s]]%s is at version %d; expected version %d instead. Hint: enable anomaly detection "
+            "to find the operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            % (legacy, ", ".join(map(str, shape)), where, saved.version_counter[0], saved.version))
+
+
+class FunctionCtx:
+    """The ``ctx`` of ``forward``/``backward``; for a recorded op it *is* the graph node."""
+
+    def save_for_backward(self, *tensors) -> None:
+        """Keep tensors for backward (an op may also pass the ndarray it returns, to save its output)."""
+        from .._tensor import Tensor
+
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, (Tensor, np.ndarray)):
+                raise TypeError("save_for_backward can only save variables, but argument %d is of type %s"
+                                % (i, type(t).__name__))
+        self._to_save = tensors
+
+    @property
+    def saved_tensors(self) -> tuple:
+        if self._released:
+            raise RuntimeError(_FREED)
+        return tuple(s.unpack(self) if s is not None else None for s in self._saved)
+
+    def mark_dirty(self, *tensors) -> None:
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self._materialize_grads = bool(value)
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The node recorded for a ``Function``: named ``<Op>Backward0`` for built-ins, ``<Name>Backward`` else."""
+
+    _forward_cls = None
+    _saved = ()
+    _to_save = ()
+    _dirty = ()
+    _non_differentiable = ()
+    _materialize_grads = True
+    _saved_names = ()
+    _saved_attrs = ()
+
+    def __init__(self) -> None:
+        Node.__init__(self)
+        self.needs_input_grad = ()
+
+    def _apply(self, grad_outputs):
+        with grad_mode.set_grad_enabled(grad_mode._state.grad_enabled):
+            grads = self._forward_cls.backward(self, *grad_outputs)
+        return _check_grads(self, grads)
+
+    def _release(self) -> None:
+        self._released = True
+        self._saved = ()
+
+    # `_saved_<name>`: what torchviz-style tools read (see graph docs).
+    def __getattr__(self, attr):
+        if attr.startswith("_saved_"):
+            key = attr[len("_saved_"):]
+            names = type(self)._saved_names
+            if key in names:
+                if self._released:
+                    raise RuntimeError(_FREED)
+                saved = self._saved[names.index(key)]
+                return saved.unpack(self) if saved is not None else None
+            if key in type(self)._saved_attrs:
+                return self.__dict__.get(key)
+        raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, attr))
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | {"_saved_" + n for n in self._saved_names + self._saved_attrs})
+
+
+def _check_grads(node, grads):
+    """Check what backward returned: one gradient per forward argument (PyTorch's errors)."""
+    from .._tensor import Tensor
+
+    if not isinstance(grads, tuple):
+        grads = (grads,)
+    n_args = len(node._input_meta)
+    if len(grads) != n_args:
+        if len(grads) > n_args and all(g is None for g in grads[n_args:]):
+            grads = grads[:n_args]
+        else:
+            raise RuntimeError("function %s returned an incorrect number of gradients (expected %d, got %d)"
+                               % (node.name(), n_args, len(grads)))
+    out = []
+    for i, (g, meta) in enumerate(zip(grads, node._input_meta)):
+        if meta is None:
+            continue                                  # a non-tensor argument: no edge
+        if g is None:
+            out.append(None)
+            continue
+        if not isinstance(g, Tensor):
+            raise RuntimeError("expected Variable or None (got %s)" % type(g).__name__)
+        shape, dt = meta
+        if g.shape != shape:
+            g = _sum_to(g, shape, node, i)          # NOTE [broadcast]: undone here, once, for every op
+        if g.dtype is not dt:
+            g = g.to(dt)
+        out.append(g)
+    return tuple(out)
+
+
+def _sum_to(grad, shape, node, index):
+    """Sum ``grad`` down to ``shape``: the single place where broadcasting is undone."""
+    lead = grad.ndim - len(shape)
+    if lead < 0 or any(s != 1 and s != g for s, g in zip(shape, grad.shape[lead:])):
+        raise RuntimeError("Function %s returned an invalid gradient at index %d - got [%s] but expected shape "
+                           "compatible with [%s]" % (node.name(), index, ", ".join(map(str, grad.shape)),
+                                                     ", ".join(map(str, shape))))
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and grad.shape[lead + i] != 1)
+    if dims:
+        grad = grad.sum(dims, keepdim=True) if lead == 0 else grad.sum(dims, keepdim=True)
+    return grad.reshape(shape)
+
+
+class _FunctionMeta(type):
+    """Gives each Function its node class, e.g. ``Mul`` → ``MulBackward0``."""
+
+    def __init__(cls, name, bases, attrs):
+        super().__init__(name, bases, attrs)
+        node_name = attrs.get("node_name") or name + "Backward"
+        cls._node_cls = type(node_name, (BackwardCFunction,), {
+            "_forward_cls": cls,
+            "_saved_names": tuple(attrs.get("saved_names", ())),
+            "_saved_attrs": tuple(attrs.get("saved_attrs", ())),
+            "__module__": "minigrad.autograd.function",
+        })
+
+
+class Function(metaclass=_FunctionMeta):
+    """Base class for operations with a custom backward.
+
+    Subclass it with static ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)``
+    and call ``.apply(*args)``:
+
+    >>> import minigrad as torch
+    >>> class Square(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x * x
+    ...     @staticmethod
+    ...     def backward(ctx, grad_output):
+    ...         (x,) = ctx.saved_tensors
+    ...         return 2 * x * grad_output
+    >>> x = torch.tensor([3.], requires_grad=True)
+    >>> y = Square.apply(x); y.backward(); y.grad_fn.name(), x.grad
+    ('SquareBackward', tensor([6.]))
+    """
+
+    def __init__(self, *args, **kwargs):
+        import warnings
+
+        warnings.warn("%r should not be instantiated. Methods on autograd functions are all static, so you should "
+                      "invoke them on the class itself. Instantiating an autograd function will raise an error in a "
+                      "future version of PyTorch." % type(self), DeprecationWarning, stacklevel=2)
+
+    is_view = False   # True: outputs share memory and version counter with the first input
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd "
+            "function with static forward method. (Example: https://pytorch.org/docs/stable/autograd.html#torch."
+            "autograd.Function)")
+
+    @staticmethod
+    def forward(ctx, *args):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args):
+        """Run ``forward`` without recording, then record one node linking the inputs to the outputs."""
+        from .._tensor import Tensor
+
+        ctx = cls._node_cls()
+        tensor_args = [a for a in args if isinstance(a, Tensor)]
+        requires_grad = grad_mode._state.grad_enabled and any(t.requires_grad for t in tensor_args)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad and requires_grad for a in args)
+        with grad_mode.set_grad_enabled(False):
+            raw = cls.forward(ctx, *args)
+        is_tuple = isinstance(raw, tuple)
+        outputs = tuple(_as_output(r, ctx) for r in (raw if is_tuple else (raw,)))
+        if cls.is_view:
+            _link_views(outputs, args, cls)
+        if requires_grad:
+            _record(ctx, args, outputs)
+        elif ctx._to_save:
+            ctx._to_save = ()
+        return outputs if is_tuple else outputs[0]
+
+
+def _link_views(outputs, args, cls):
+    """Views share their base's memory and version counter, and remember how to re-take them."""
+    x = args[0]
+    base = x._base if x._base is not None else x
+    chain = (x._view_fn or ()) + ((cls, args[1:]),)
+    for i, out in enumerate(outputs):
+        out._base, out._version_counter = base, x._version_counter
+        out._view_fn = chain if len(outputs) == 1 else chain[:-1] + ((_Nth, (cls, args[1:], i)),)
+        if x.requires_grad and not grad_mode._state.grad_enabled:
+            out._requires_grad = True            # PyTorch's quirk: a view made under no_grad still says True
+
+
+class _ReplayCtx:
+    """A throwaway ctx for re-taking a view of another array (see ``replay_view``)."""
+
+    needs_input_grad = (False, False, False, False)
+
+    def save_for_backward(self, *args):
+        pass
+
+
+class _Nth:
+    @staticmethod
+    def forward(ctx, x, cls, args, i):
+        return cls.forward(ctx, x, *args)[i]
+
+
+def replay_view(chain, array):
+    """Take the same view of ``array`` as the chain of view ops took of the base."""
+    from .._tensor import Tensor
+
+    for cls, args in chain:
+        array = cls.forward(_ReplayCtx(), Tensor._make(array), *args)
+    return array
+
+
+def _as_output(value, ctx):
+    from .._tensor import Tensor
+
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, np.ndarray):
+        return Tensor._make(value, False)
+    if value is None or isinstance(value, (int, float, bool)):
+        return value
+    return Tensor._make(np.asarray(value), False)
+
+
+def _record(node, args, outputs):
+    """Create the graph edges: the node's ``next_functions`` and its outputs' ``grad_fn``."""
+    from .._tensor import Tensor
+
+    node._input_meta = tuple((a.shape, a.dtype) if isinstance(a, Tensor) else None for a in args)
+    node.next_functions = tuple(a._gradient_edge() if a.requires_grad else (None, 0)
+                                for a in args if isinstance(a, Tensor))
+    non_diff = node._non_differentiable
+    output_meta, refs = [], []
+    for nr, out in enumerate(outputs):
+        if not isinstance(out, Tensor):
+            output_meta.append(None)
+            continue
+        output_meta.append((out.shape, out.dtype))
+        if any(out is t for t in non_diff) or not out.dtype.is_floating_point:
+            continue
+        if out.is_leaf and out.requires_grad and any(out is d for d in node._dirty):
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+        out._set_grad_fn(node, nr)
+        refs.append(nr)
+    node._output_meta = tuple(output_meta)
+    node._outputs = tuple(weakref.ref(o) if isinstance(o, Tensor) else None for o in outputs)
+    if any(out is d for d in node._dirty for out in outputs if isinstance(out, Tensor)):
+        for d in node._dirty:
+            d._version_counter[0] += 1
+    if node._to_save:
+        node._saved = tuple(_save(t, outputs) for t in node._to_save)
+        node._to_save = ()
+    if _node_created_hooks:
+        _notify_node_created(node)
+
+
+def _save(value, outputs):
+    """Wrap one saved value: an output (by identity) is saved without a reference cycle."""
+    from .._tensor import Tensor
+
+    if value is None:
+        return None
+    for nr, out in enumerate(outputs):
+        if value is out or (isinstance(value, np.ndarray) and isinstance(out, Tensor) and value is out._data):
+            return SavedTensor(out, output_nr=nr)
+    if isinstance(value, np.ndarray):
+        value = Tensor._make(value, False)
+    return SavedTensor(value)
+
+
+def once_differentiable(fn):
+    """Decorator for ``backward``: run it without recording (no double backward through it)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with grad_mode.no_grad():
+            return fn(ctx, *args)
+    return wrapper

@@ -1,0 +1,188 @@
+"""The nodes of the backward graph, and the hooks that let a visualizer watch them.
+
+A node is what ``tensor.grad_fn`` holds: it knows how to turn the gradient of its
+outputs into gradients of its inputs, and ``next_functions`` links it to the nodes
+of those inputs.  A leaf that requires grad is represented by an ``AccumulateGrad``
+node whose ``variable`` is the leaf.
+
+Observation hooks (minigrad's own, documented in docs/architecture.md):
+``register_node_created_hook`` and ``register_backward_observer``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import Any, Callable, NamedTuple
+
+from ..utils.hooks import RemovableHandle, hook_dict
+
+__all__ = ["Node", "AccumulateGrad", "BackwardEvent", "register_node_created_hook",
+           "register_backward_observer", "increment_version"]
+
+_sequence = itertools.count()
+_ACCUMULATE_SEQUENCE_NR = 2**64 - 1   # AccumulateGrad runs as soon as it is ready, as in PyTorch
+
+# Observers: module-level dicts, so "nothing registered" costs one falsy check.
+_node_created_hooks = hook_dict()
+_backward_observers = hook_dict()
+
+
+class Node:
+    """Base class of every backward node (``grad_fn``)."""
+
+    _is_accumulate = False
+    _materialize_grads = True
+
+    def __init__(self) -> None:
+        self._seq = next(_sequence)
+        self.next_functions: tuple = ()
+        self._pre_hooks = None          # node pre-hooks: fn(grad_outputs)
+        self._post_hooks = None         # node hooks: fn(grad_inputs, grad_outputs)
+        self._tensor_pre_hooks = None   # {output_nr: hook dict} from Tensor.register_hook
+        self._retain_grad = None        # {output_nr: weakref to the tensor}
+        self._metadata = None
+        self._outputs = ()              # weak references to the output tensors
+        self._released = False
+
+    # -- identity -----------------------------------------------------------------
+    def name(self) -> str:
+        """The node's class name, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    @property
+    def metadata(self) -> dict:
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def output_tensors(self) -> tuple:
+        """The output tensors of this node, ``None`` for any already collected (minigrad only)."""
+        return tuple(ref() if ref is not None else None for ref in self._outputs)
+
+    @property
+    def saved_tensors_released(self) -> bool:
+        """True once a backward without ``retain_graph`` freed this node's saved tensors."""
+        return self._released
+
+    # -- hooks --------------------------------------------------------------------
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before the node; it may return replacement gradients."""
+        if self._pre_hooks is None:
+            self._pre_hooks = hook_dict()
+        return _add(self._pre_hooks, fn)
+
+    def register_hook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after the node; it may return replacements."""
+        if self._post_hooks is None:
+            self._post_hooks = hook_dict()
+        return _add(self._post_hooks, fn)
+
+    def _register_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        return _add(self._tensor_pre_hooks.setdefault(output_nr, hook_dict()), fn)
+
+    # -- to be provided by subclasses ---------------------------------------------
+    def _apply(self, grad_outputs: tuple) -> tuple:
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        self._released = True
+
+    def __repr__(self) -> str:
+        return "<%s object at %#x>" % (type(self).__name__, id(self))
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: it adds the arriving gradient into ``variable.grad``.
+
+    All uses of a leaf share one AccumulateGrad node while a graph holds it.
+    """
+
+    _is_accumulate = True
+
+    def __init__(self, variable) -> None:
+        super().__init__()
+        self._seq = _ACCUMULATE_SEQUENCE_NR
+        self.variable = variable
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def _apply(self, grad_outputs: tuple) -> tuple:
+        # The engine does the accumulation itself (it needs the grad before and after).
+        return ()
+
+
+def _add(hooks: dict, fn: Callable) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+# --------------------------------------------------------------------------------------
+# Observation hooks for visualizers (minigrad's own; PyTorch has no equivalent).
+# --------------------------------------------------------------------------------------
+
+class BackwardEvent(NamedTuple):
+    """One thing the engine did during a backward pass (see docs/architecture.md).
+
+    Carries ids and numpy copies only, never references into the graph.
+    """
+
+    kind: str
+    node_id: Any = None
+    name: str = ""
+    grad_outputs: tuple = ()
+    grad_inputs: tuple = ()
+    grad_before: Any = None
+    grad_after: Any = None
+    detail: str = ""
+
+
+def register_node_created_hook(fn: Callable) -> RemovableHandle:
+    """Call ``fn(node)`` each time an operation records a new node.
+
+    Keep only ``weakref.ref(node)`` or ids, so that the observer never keeps a graph alive.
+
+    >>> import minigrad as torch
+    >>> seen = []
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> with torch.autograd.graph.register_node_created_hook(lambda node: seen.append(node.name())):
+    ...     y = (x * 2).sum()
+    >>> seen
+    ['MulBackward0', 'SumBackward0']
+    """
+    return _add(_node_created_hooks, fn)
+
+
+def register_backward_observer(fn: Callable) -> RemovableHandle:
+    """Call ``fn(event)`` with a :class:`BackwardEvent` for every step of every backward pass.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> events = []
+    >>> with torch.autograd.graph.register_backward_observer(events.append):
+    ...     (x * 3).sum().backward()
+    >>> [e.name for e in events if e.kind == "node"]
+    ['SumBackward0', 'MulBackward0', 'AccumulateGrad']
+    """
+    return _add(_backward_observers, fn)
+
+
+def _notify_node_created(node: Node) -> None:
+    for fn in tuple(_node_created_hooks.values()):
+        fn(node)
+
+
+def _weak_outputs(tensors) -> tuple:
+    return tuple(weakref.ref(t) for t in tensors)
+
+
+def increment_version(tensor) -> None:
+    """Mark ``tensor`` as modified in place (what in-place ops do)."""
+    tensor._version_counter[0] += 1

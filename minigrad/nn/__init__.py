@@ -1,0 +1,1 @@
+"""``minigrad.nn`` (being written)."""

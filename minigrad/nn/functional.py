@@ -1,0 +1,1 @@
+"""``minigrad.nn.functional`` (being written)."""

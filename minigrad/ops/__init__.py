@@ -1,0 +1,15 @@
+"""The operations: one ``Function`` per op, forward and backward side by side.
+
+=================  =====================================================
+module             ops
+=================  =====================================================
+``elementwise``    add sub mul div neg pow exp log sin cos tanh sigmoid relu sqrt abs clamp maximum minimum where
+``reduce``         sum mean max min logsumexp softmax log_softmax var std prod norm
+``linalg``         mm mv dot bmm addmm matmul
+``shape``          view reshape transpose t permute (un)squeeze expand repeat cat stack split unbind
+``index``          x[i] x[a:b] x[idx] gather, x[i] = v
+``nn_ops``         the losses and activations of ``minigrad.nn.functional``
+=================  =====================================================
+"""
+
+from . import elementwise, index, linalg, reduce, shape  # noqa: F401

@@ -1,0 +1,61 @@
+"""Helpers shared by the ops: Python numbers as tensors, dtype promotion of operands."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+
+
+def operand(value, like=None):
+    """A Python number becomes a 0-dim "wrapped number" tensor (it does not upcast a tensor's dtype)."""
+    from .._tensor import Tensor
+
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float, np.number, np.bool_)):
+        d = _dtype.scalar_dtype(value)
+        t = Tensor._make(np.asarray(value, dtype=d.numpy), False)
+        t._wrapped_number = True
+        return t
+    if isinstance(value, np.ndarray):
+        return Tensor._make(value, False)
+    raise TypeError("unsupported operand type: '%s'" % type(value).__name__)
+
+
+def promoted(*tensors, floating=False):
+    """The operands' arrays cast to their common dtype (PyTorch's promotion rules)."""
+    d = _dtype.result_type(*tensors)
+    if floating and not d.is_floating_point:
+        d = _dtype.get_default_dtype()
+    return tuple(t._data if t._data.dtype == d.numpy else t._data.astype(d.numpy) for t in tensors)
+
+
+def broadcast_shape(a, b):
+    """The broadcast shape, with PyTorch's error naming the first dimension that disagrees."""
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    for i in range(n - 1, -1, -1):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            raise RuntimeError("The size of tensor a (%d) must match the size of tensor b (%d) at non-singleton "
+                               "dimension %d" % (a[i], b[i], i))
+    return tuple(max(x, y) if min(x, y) != 0 else 0 for x, y in zip(a, b))
+
+
+def check_broadcast(x, y):
+    if x._data.shape != y._data.shape:
+        broadcast_shape(x._data.shape, y._data.shape)
+
+
+def wrap_dim(dim, ndim):
+    from .._tensor import _wrap_dim
+    return _wrap_dim(dim, ndim)
+
+
+def dims_tuple(dim, ndim):
+    """``dim`` (an int, a sequence or None for all) as a sorted tuple of non-negative dims."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (int, np.integer)):
+        return (wrap_dim(int(dim), ndim),)
+    return tuple(sorted(wrap_dim(int(d), ndim) for d in dim))

@@ -1,0 +1,525 @@
+"""Elementwise ops: arithmetic, powers, exp/log, trigonometry, activations, clamping, comparisons' friends.
+
+Each op holds its forward (on ndarrays) and its backward (with Tensor operations, so
+the same formula serves ``create_graph=True``).  Broadcast operands get gradients of
+the broadcast shape; the node sums them back to each operand's shape (``_check_grads``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._dtype import get_default_dtype
+from ..autograd.function import Function
+from ._util import check_broadcast, promoted
+
+
+class Add(Function):
+    """``x + alpha * y``.  Backward: d/dx = grad, d/dy = alpha * grad."""
+
+    node_name = "AddBackward0"
+    saved_attrs = ("alpha",)
+
+    @staticmethod
+    def forward(ctx, x, y, alpha=1):
+        check_broadcast(x, y)
+        ctx.alpha = alpha
+        a, b = promoted(x, y)
+        return a + b if alpha == 1 else a + alpha * b
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha), None
+
+
+class Sub(Function):
+    """``x - alpha * y``.  Backward: d/dx = grad, d/dy = -alpha * grad."""
+
+    node_name = "SubBackward0"
+    saved_attrs = ("alpha",)
+
+    @staticmethod
+    def forward(ctx, x, y, alpha=1):
+        check_broadcast(x, y)
+        ctx.alpha = alpha
+        a, b = promoted(x, y)
+        return a - b if alpha == 1 else a - alpha * b
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha), None
+
+
+class Rsub(Function):
+    """``other - x`` for a Python number ``other`` (``1 - x``).  Backward: d/dx = -grad."""
+
+    node_name = "RsubBackward1"
+    saved_attrs = ("alpha",)
+
+    @staticmethod
+    def forward(ctx, x, other):
+        from ._util import operand
+        ctx.alpha = 1
+        a, b = promoted(x, operand(other))
+        return b - a
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad, None
+
+
+class Mul(Function):
+    """Elementwise ``x * y``.  Backward: d/dx = grad * y, d/dy = grad * x."""
+
+    node_name = "MulBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        check_broadcast(x, y)
+        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
+        a, b = promoted(x, y)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        return (grad * y if ctx.needs_input_grad[0] else None,
+                grad * x if ctx.needs_input_grad[1] else None)
+
+
+class Div(Function):
+    """``x / y`` (true division).  Backward: d/dx = grad / y, d/dy = -grad * x / y²."""
+
+    node_name = "DivBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        check_broadcast(x, y)
+        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
+        a, b = promoted(x, y, floating=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return a / b
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        return (grad / y if ctx.needs_input_grad[0] else None,
+                -grad * x / (y * y) if ctx.needs_input_grad[1] else None)
+
+
+class Neg(Function):
+    """``-x``.  Backward: -grad."""
+
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.negative(x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+class Reciprocal(Function):
+    """``1 / x``.  Backward: -grad / x² = -grad * result²."""
+
+    node_name = "ReciprocalBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
+        with np.errstate(divide="ignore"):
+            out = np.reciprocal(a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -grad * result * result
+
+
+class Pow(Function):
+    """``x ** exponent`` for a number.  Backward: grad * exponent * x^(exponent-1) (0 where exponent is 0)."""
+
+    node_name = "PowBackward0"
+    saved_names = ("self",)
+    saved_attrs = ("exponent",)
+
+    @staticmethod
+    def forward(ctx, x, exponent):
+        ctx.save_for_backward(x)
+        ctx.exponent = exponent
+        a = x._data
+        if isinstance(exponent, float) and not x.dtype.is_floating_point:
+            a = a.astype(get_default_dtype().numpy)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.power(a, exponent if x.dtype.is_floating_point or isinstance(exponent, float)
+                            else int(exponent)).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        if ctx.exponent == 0:
+            return grad * 0
+        return grad * ctx.exponent * x ** (ctx.exponent - 1)
+
+
+class PowTensor(Function):
+    """``x ** y`` for tensors.  Backward: d/dx = grad * y * x^(y-1), d/dy = grad * x^y * log(x)."""
+
+    node_name = "PowBackward1"
+    saved_names = ("self", "exponent", "result")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        check_broadcast(x, y)
+        a, b = promoted(x, y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.power(a, b)
+        ctx.save_for_backward(x, y, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._creation import where, zeros_like
+        x, y, result = ctx.saved_tensors
+        gx = grad * y * x ** (y - 1) if ctx.needs_input_grad[0] else None
+        gy = None
+        if ctx.needs_input_grad[1]:
+            gy = grad * result * x.log()
+            gy = where((x == 0) & (y >= 0), zeros_like(gy), gy)   # PyTorch: 0 where the base is 0
+        return gx, gy
+
+
+class PowScalarBase(Function):
+    """``base ** x`` for a number ``base``.  Backward: grad * base^x * log(base)."""
+
+    node_name = "PowBackward2"
+    saved_names = ("result",)
+    saved_attrs = ("self",)
+
+    @staticmethod
+    def forward(ctx, base, x):
+        ctx.self = base
+        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
+        out = np.power(a.dtype.type(base), a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return None, grad * result * float(np.log(ctx.self))
+
+
+class Exp(Function):
+    """``e^x``.  Backward: grad * e^x (the saved result)."""
+
+    node_name = "ExpBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        out = np.exp(_float(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result
+
+
+class Log(Function):
+    """Natural logarithm.  Backward: grad / x."""
+
+    node_name = "LogBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / x
+
+
+class Sin(Function):
+    """``sin x``.  Backward: grad * cos x."""
+
+    node_name = "SinBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.sin(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cos()
+
+
+class Cos(Function):
+    """``cos x``.  Backward: -grad * sin x."""
+
+    node_name = "CosBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.cos(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return -grad * x.sin()
+
+
+class Tanh(Function):
+    """``tanh x``.  Backward: grad * (1 - tanh²x), from the saved result."""
+
+    node_name = "TanhBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        out = np.tanh(_float(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (1 - result * result)
+
+
+class Sigmoid(Function):
+    """``σ(x) = 1 / (1 + e^-x)``.  Backward: grad * σ(x) * (1 - σ(x)), from the saved result."""
+
+    node_name = "SigmoidBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        a = _float(x)
+        with np.errstate(over="ignore"):
+            out = (1 / (1 + np.exp(-a))).astype(a.dtype, copy=False)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result * (1 - result)
+
+
+class Relu(Function):
+    """``max(x, 0)``.  Backward: grad where the result is > 0, else 0 (so relu'(0) = 0)."""
+
+    node_name = "ReluBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        out = np.maximum(x._data, 0).astype(x._data.dtype, copy=False)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (result > 0)
+
+
+class Sqrt(Function):
+    """``√x``.  Backward: grad / (2√x) (inf at 0, as in PyTorch)."""
+
+    node_name = "SqrtBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(invalid="ignore"):
+            out = np.sqrt(_float(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad / (2 * result)
+
+
+class Abs(Function):
+    """``|x|``.  Backward: grad * sign(x) (0 at 0)."""
+
+    node_name = "AbsBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.abs(x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.sign()
+
+
+class Sign(Function):
+    """``sign(x)``.  Backward: 0 everywhere."""
+
+    node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.sign(x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class Clamp(Function):
+    """``min(max(x, min), max)``.  Backward: grad where min ≤ x ≤ max (boundaries included), else 0."""
+
+    node_name = "ClampBackward1"
+    saved_names = ("self",)
+    saved_attrs = ("min", "max")
+
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        if lo is None and hi is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        ctx.save_for_backward(x)
+        ctx.min, ctx.max = lo, hi
+        return np.clip(x._data, lo, hi).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        mask = np.ones(x.shape, dtype=bool)
+        if ctx.min is not None:
+            mask &= x._data >= ctx.min
+        if ctx.max is not None:
+            mask &= x._data <= ctx.max
+        return grad * _const(mask), None, None
+
+
+class Maximum(Function):
+    """``max(x, y)`` elementwise.  Backward: the grad goes to the larger; ties split it half and half."""
+
+    node_name = "MaximumBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        check_broadcast(x, y)
+        ctx.save_for_backward(x, y)
+        a, b = promoted(x, y)
+        return np.maximum(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        share = _const((x._data > y._data) + 0.5 * (x._data == y._data), grad)
+        return grad * share, grad * (1 - share)
+
+
+class Minimum(Function):
+    """``min(x, y)`` elementwise.  Backward: the grad goes to the smaller; ties split it half and half."""
+
+    node_name = "MinimumBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        check_broadcast(x, y)
+        ctx.save_for_backward(x, y)
+        a, b = promoted(x, y)
+        return np.minimum(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        share = _const((x._data < y._data) + 0.5 * (x._data == y._data), grad)
+        return grad * share, grad * (1 - share)
+
+
+class Where(Function):
+    """``condition ? x : y``.  Backward: grad to x where the condition holds, to y elsewhere."""
+
+    node_name = "WhereBackward0"
+    saved_attrs = ("condition",)
+
+    @staticmethod
+    def forward(ctx, condition, x, y):
+        ctx.condition = condition
+        a, b = promoted(x, y)
+        return np.where(condition, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        keep = _const(ctx.condition, grad)
+        return None, grad * keep, grad * (1 - keep)
+
+
+class Clone(Function):
+    """A copy that stays in the graph.  Backward: grad."""
+
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._data.copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class CopyGrad(Clone):
+    """The copy AccumulateGrad stores as ``.grad`` under ``create_graph=True``."""
+
+    node_name = "CopyBackwards"
+
+
+class ToCopy(Function):
+    """A dtype conversion (``x.double()``).  Backward: grad converted back (done by the node)."""
+
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dtype):
+        return x._data.astype(dtype.numpy)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+def _float(x):
+    """Float data for ops whose result is floating point even for integer inputs (``exp``, ``log``…)."""
+    return x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
+
+
+def _const(array, like=None):
+    """A constant tensor (no gradient) from an ndarray, in ``like``'s dtype if given."""
+    from .._tensor import Tensor
+
+    if like is not None:
+        array = np.asarray(array, dtype=like._data.dtype)
+    return Tensor._make(np.asarray(array), False)

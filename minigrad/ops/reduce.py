@@ -1,0 +1,352 @@
+"""Reductions: sum, mean, max/min, logsumexp, softmax/log_softmax, var/std, prod, norm."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._dtype import get_default_dtype
+from ..autograd.function import Function
+from ._util import dims_tuple, wrap_dim
+from .elementwise import _const
+
+
+def _restore(grad, shape, dims, keepdim):
+    """Put back the reduced dims of ``grad`` (as size 1) so it broadcasts against the input."""
+    if not keepdim:
+        for d in dims:
+            grad = grad.unsqueeze(d)
+    return grad
+
+
+def _sum_dtype(x):
+    return np.int64 if x.dtype.name in ("bool", "uint8", "int8", "int16", "int32", "int64") else x._data.dtype
+
+
+class Sum(Function):
+    """Sum of all elements.  Backward: grad expanded to the input's shape."""
+
+    node_name = "SumBackward0"
+    saved_attrs = ("self_sym_sizes",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.self_sym_sizes = tuple(x.shape)
+        return np.asarray(x._data.sum(dtype=_sum_dtype(x)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.expand(ctx.self_sym_sizes)
+
+
+class SumDim(Function):
+    """Sum over ``dim``.  Backward: grad with the reduced dims restored, expanded to the input's shape."""
+
+    node_name = "SumBackward1"
+    saved_attrs = ("dim", "keepdim", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dims_tuple(dim, x.ndim), keepdim, tuple(x.shape)
+        return np.asarray(x._data.sum(axis=ctx.dim, keepdims=keepdim, dtype=_sum_dtype(x)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _restore(grad, ctx.self_sym_sizes, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes), None, None
+
+
+def _check_mean_dtype(x):
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                           "complex dtype. Got: %s" % x.dtype._legacy)
+
+
+class Mean(Function):
+    """Mean of all elements.  Backward: grad / n, expanded."""
+
+    node_name = "MeanBackward0"
+    saved_attrs = ("self_sym_numel", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx, x):
+        _check_mean_dtype(x)
+        ctx.self_sym_sizes, ctx.self_sym_numel = tuple(x.shape), x.numel()
+        return np.asarray(x._data.mean(), dtype=x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.expand(ctx.self_sym_sizes) / max(ctx.self_sym_numel, 1)
+
+
+class MeanDim(Function):
+    """Mean over ``dim``.  Backward: grad / (number of reduced elements), restored and expanded."""
+
+    node_name = "MeanBackward1"
+    saved_attrs = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        _check_mean_dtype(x)
+        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dims_tuple(dim, x.ndim), keepdim, tuple(x.shape)
+        ctx.count = int(np.prod([x.shape[d] for d in ctx.dim])) if x.ndim else 1
+        return np.asarray(x._data.mean(axis=ctx.dim, keepdims=keepdim), dtype=x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = _restore(grad, ctx.self_sym_sizes, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes)
+        return g / max(ctx.count, 1), None, None
+
+
+class MaxAll(Function):
+    """The largest element.  Backward: grad shared evenly among all elements equal to the max."""
+
+    node_name = "MaxBackward1"
+    saved_names = ("self", "result")
+    reduce = staticmethod(np.max)
+
+    @staticmethod
+    def forward(ctx, x):
+        if x.numel() == 0:
+            raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                               "the reduction dim with the 'dim' argument.")
+        out = np.asarray(type(ctx)._forward_cls.reduce(x._data))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        hit = x._data == result._data
+        return grad * _const(hit / hit.sum(), grad)
+
+
+class MinAll(MaxAll):
+    """The smallest element.  Backward: grad shared evenly among all elements equal to the min."""
+
+    node_name = "MinBackward1"
+    reduce = staticmethod(np.min)
+
+
+class MaxDim(Function):
+    """``max(dim)``: values and indices.  Backward: grad to the (first) position of each max."""
+
+    node_name = "MaxBackward0"
+    saved_names = ("indices",)
+    saved_attrs = ("dim", "keepdim", "self_sym_sizes")
+    arg = staticmethod(np.argmax)
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        d = wrap_dim(dim, x.ndim)
+        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = d, keepdim, tuple(x.shape)
+        a = x._data if x.ndim else x._data.reshape(1)
+        idx = np.expand_dims(type(ctx)._forward_cls.arg(a, axis=d if x.ndim else 0), d if x.ndim else 0)
+        values = np.take_along_axis(a, idx, axis=d if x.ndim else 0)
+        if not keepdim or x.ndim == 0:
+            values, idx = values.reshape(_drop(a.shape, d, x.ndim)), idx.reshape(_drop(a.shape, d, x.ndim))
+        ctx.save_for_backward(idx.astype(np.int64))
+        ctx.mark_non_differentiable_index = True
+        return values, idx.astype(np.int64)
+
+    @staticmethod
+    def backward(ctx, grad, grad_indices):
+        from .index import gather_backward
+        (indices,) = ctx.saved_tensors
+        return gather_backward(grad, indices, ctx.dim, ctx.keepdim, ctx.self_sym_sizes), None, None
+
+
+class MinDim(MaxDim):
+    node_name = "MinBackward0"
+    arg = staticmethod(np.argmin)
+
+
+def _drop(shape, d, ndim):
+    return () if ndim == 0 else tuple(s for i, s in enumerate(shape) if i != d)
+
+
+class LogSumExp(Function):
+    """``log Σ e^x`` over ``dim``.  Backward: grad * e^(x - result) (the softmax)."""
+
+    node_name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        ctx.dim, ctx.keepdim = dims_tuple(dim, x.ndim), keepdim
+        a = x._data
+        m = np.max(a, axis=ctx.dim, keepdims=True) if a.size else np.zeros_like(a)
+        m = np.where(np.isfinite(m), m, 0)
+        out = np.log(np.sum(np.exp(a - m), axis=ctx.dim, keepdims=True)) + m
+        if not keepdim:
+            out = out.reshape(tuple(s for i, s in enumerate(a.shape) if i not in ctx.dim))
+        out = np.asarray(out, dtype=a.dtype)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
+        return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * (x - r).exp(), None, None
+
+
+class Softmax(Function):
+    """``e^x / Σ e^x`` along ``dim``.  Backward: y * (grad - Σ grad·y), y the saved result."""
+
+    node_name = "SoftmaxBackward0"
+    saved_names = ("result",)
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = wrap_dim(dim, x.ndim)
+        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
+        e = np.exp(a - np.max(a, axis=ctx.dim, keepdims=True))
+        out = (e / e.sum(axis=ctx.dim, keepdims=True)).astype(a.dtype, copy=False)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return y * (grad - (grad * y).sum(ctx.dim, keepdim=True)), None
+
+
+class LogSoftmax(Function):
+    """``x - log Σ e^x`` along ``dim``.  Backward: grad - e^result * Σ grad."""
+
+    node_name = "LogSoftmaxBackward0"
+    saved_names = ("result",)
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = wrap_dim(dim, x.ndim)
+        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
+        shifted = a - np.max(a, axis=ctx.dim, keepdims=True)
+        out = (shifted - np.log(np.exp(shifted).sum(axis=ctx.dim, keepdims=True))).astype(a.dtype, copy=False)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True), None
+
+
+class Var(Function):
+    """Variance with Bessel's ``correction``.  Backward: grad * 2 (x - mean) / (n - correction)."""
+
+    node_name = "VarBackward0"
+    saved_names = ("self",)
+    saved_attrs = ("correction", "dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
+        ctx.save_for_backward(x)
+        n = int(np.prod([x.shape[d] for d in ctx.dim])) if x.ndim else 1
+        ctx.n = n
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(np.var(x._data, axis=ctx.dim, ddof=correction, keepdims=keepdim), dtype=x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        centered = x - x.mean(ctx.dim, keepdim=True)
+        return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * centered * (2.0 / (ctx.n - ctx.correction)), \
+            None, None, None
+
+
+class Std(Function):
+    """Standard deviation.  Backward: grad * (x - mean) / ((n - correction) * std)."""
+
+    node_name = "StdBackward0"
+    saved_names = ("self", "result")
+    saved_attrs = ("correction", "dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
+        ctx.n = int(np.prod([x.shape[d] for d in ctx.dim])) if x.ndim else 1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.asarray(np.std(x._data, axis=ctx.dim, ddof=correction, keepdims=keepdim), dtype=x._data.dtype)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        centered = x - x.mean(ctx.dim, keepdim=True)
+        r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
+        g = _restore(grad, x.shape, ctx.dim, ctx.keepdim)
+        return g * centered / (r * (ctx.n - ctx.correction)), None, None, None
+
+
+class Prod(Function):
+    """Product of elements (over ``dim`` or all).  Backward: grad * (product of all the other elements)."""
+
+    node_name = "ProdBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        ctx.dim, ctx.keepdim = (None if dim is None else wrap_dim(dim, x.ndim)), keepdim
+        out = np.asarray(np.prod(x._data, axis=ctx.dim, keepdims=keepdim and dim is not None))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        dims = dims_tuple(ctx.dim, x.ndim)
+        keep = ctx.keepdim and ctx.dim is not None
+        g = _restore(grad, x.shape, dims, keep)
+        if not np.any(x._data == 0):
+            return g * _restore(result, x.shape, dims, keep) / x, None, None
+        # With zeros, divide-by-x fails: multiply the exclusive prefix and suffix products instead.
+        a = x._data if ctx.dim is not None else x._data.reshape(-1)
+        axis = ctx.dim if ctx.dim is not None else 0
+        ones = np.ones_like(np.take(a, [0], axis=axis))
+        before = np.cumprod(np.concatenate([ones, np.take(a, range(a.shape[axis] - 1), axis=axis)], axis), axis)
+        after = np.flip(np.cumprod(np.flip(np.concatenate([np.take(a, range(1, a.shape[axis]), axis=axis), ones],
+                                                          axis), axis), axis), axis)
+        return g * _const((before * after).reshape(x.shape), g), None, None
+
+
+class Norm(Function):
+    """The vector p-norm (``p=2`` by default) over ``dim`` or all.  Backward (p=2): grad * x / norm (0 at 0)."""
+
+    node_name = "LinalgVectorNormBackward0"
+    saved_names = ("self", "result")
+    saved_attrs = ("ord", "dim", "keepdim")
+
+    @staticmethod
+    def forward(ctx, x, p, dim, keepdim):
+        ctx.ord, ctx.dim, ctx.keepdim = p, dims_tuple(dim, x.ndim), keepdim
+        a = np.abs(x._data)
+        if p == float("inf"):
+            out = a.max(axis=ctx.dim, keepdims=keepdim)
+        elif p == 1:
+            out = a.sum(axis=ctx.dim, keepdims=keepdim)
+        else:
+            out = (a ** p).sum(axis=ctx.dim, keepdims=keepdim) ** (1.0 / p)
+        out = np.asarray(out, dtype=x._data.dtype)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        g = _restore(grad, x.shape, ctx.dim, ctx.keepdim)
+        r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
+        p = ctx.ord
+        if p == 1:
+            return g * x.sign(), None, None, None
+        if p == float("inf"):
+            hit = _const(np.abs(x._data) == r._data, g)
+            return g * x.sign() * hit / hit.sum(ctx.dim, keepdim=True), None, None, None
+        safe = r + _const(r._data == 0, r)          # avoid 0/0: the gradient at 0 is 0
+        scale = _const(r._data != 0, r)
+        if p == 2:
+            return g * x / safe * scale, None, None, None
+        return g * x * x.abs() ** (p - 2) / safe ** (p - 1) * scale, None, None, None

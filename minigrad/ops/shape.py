@@ -1,0 +1,342 @@
+"""Shape ops: view/reshape, transpose/permute, (un)squeeze, expand, repeat, cat/stack, split/unbind.
+
+Ops marked ``is_view`` return a tensor sharing memory and version counter with their input
+(numpy views), as PyTorch's views do; ``Function.apply`` links them to their base.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+from ._util import wrap_dim
+
+
+def infer_shape(shape, numel):
+    """Resolve one ``-1`` in ``shape``, with PyTorch's errors."""
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([s for s in shape if s != -1])) if shape else 1
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError("shape '[%s]' is invalid for input of size %d" % (", ".join(map(str, shape)), numel))
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif known != numel:
+        raise RuntimeError("shape '[%s]' is invalid for input of size %d" % (", ".join(map(str, shape)), numel))
+    return shape
+
+
+def view_array(a, shape):
+    """``a`` with a new shape *without copying*, or None when that is impossible."""
+    v = a.view()
+    try:
+        v.shape = shape
+    except AttributeError:
+        return None
+    return v
+
+
+class View(Function):
+    """Same data, new shape.  Backward: grad reshaped to the input's shape."""
+
+    node_name = "ViewBackward0"
+    saved_attrs = ("self_sym_sizes",)
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.self_sym_sizes = tuple(x.shape)
+        out = view_array(x._data, infer_shape(shape, x.numel()))
+        if out is None:
+            raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_sym_sizes), None
+
+
+class UnsafeView(Function):
+    """A reshape that had to copy.  Backward: grad reshaped to the input's shape."""
+
+    node_name = "UnsafeViewBackward0"
+    saved_attrs = ("self_sym_sizes",)
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.self_sym_sizes = tuple(x.shape)
+        return np.reshape(x._data, infer_shape(shape, x.numel())).copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_sym_sizes), None
+
+
+class Transpose(Function):
+    """Swap two dims.  Backward: swap them back."""
+
+    node_name = "TransposeBackward0"
+    saved_attrs = ("dim0", "dim1")
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim0, dim1):
+        ctx.dim0, ctx.dim1 = wrap_dim(dim0, x.ndim), wrap_dim(dim1, x.ndim)
+        return np.swapaxes(x._data, ctx.dim0, ctx.dim1) if x.ndim > 1 else x._data.view()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.transpose(ctx.dim0, ctx.dim1), None, None
+
+
+class T(Function):
+    """``t()``: transpose of a tensor with at most 2 dims.  Backward: grad.t()."""
+
+    node_name = "TBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x):
+        if x.ndim > 2:
+            raise RuntimeError("t() expects a tensor with <= 2 dimensions, but self is %dD" % x.ndim)
+        return x._data.T
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.t()
+
+
+class Permute(Function):
+    """Reorder dims.  Backward: the inverse permutation."""
+
+    node_name = "PermuteBackward0"
+    saved_attrs = ("dims",)
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        dims = tuple(wrap_dim(d, x.ndim) for d in dims)
+        if len(dims) != x.ndim or sorted(dims) != list(range(x.ndim)):
+            raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                               "length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to "
+                               "len(dims) = %d" % (x.ndim, len(dims)))
+        ctx.dims = dims
+        return np.transpose(x._data, dims)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.permute(tuple(int(i) for i in np.argsort(ctx.dims))), None
+
+
+class Unsqueeze(Function):
+    """Insert a dim of size 1.  Backward: squeeze it out."""
+
+    node_name = "UnsqueezeBackward0"
+    saved_attrs = ("dim",)
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = wrap_dim(dim, x.ndim + 1)
+        return np.expand_dims(x._data, ctx.dim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.squeeze(ctx.dim), None
+
+
+class Squeeze(Function):
+    """Remove all dims of size 1.  Backward: grad reshaped to the input's shape."""
+
+    node_name = "SqueezeBackward0"
+    saved_attrs = ("self_sym_sizes",)
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.self_sym_sizes = tuple(x.shape)
+        return x._data.reshape(tuple(s for s in x.shape if s != 1))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_sym_sizes)
+
+
+class SqueezeDim(Function):
+    """Remove ``dim`` if it has size 1.  Backward: grad reshaped to the input's shape."""
+
+    node_name = "SqueezeBackward1"
+    saved_attrs = ("dim", "self_sym_sizes")
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.self_sym_sizes = tuple(x.shape)
+        ctx.dim = wrap_dim(dim, x.ndim) if x.ndim else 0
+        if x.ndim == 0 or x.shape[ctx.dim] != 1:
+            return x._data.view()
+        return np.squeeze(x._data, ctx.dim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_sym_sizes), None
+
+
+class SqueezeMatmul(SqueezeDim):
+    """The squeeze that ends a 1-D @ 2-D matmul."""
+
+    node_name = "SqueezeBackward4"
+
+
+class Expand(Function):
+    """Broadcast to a larger shape without copying.  Backward: grad summed back (by the node)."""
+
+    node_name = "ExpandBackward0"
+    saved_attrs = ("self_sym_sizes",)
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.self_sym_sizes = tuple(x.shape)
+        shape = tuple(shape)
+        lead = len(shape) - x.ndim
+        if lead < 0:
+            raise RuntimeError("expand(torch.FloatTensor{[%s]}, size=[%s]): the number of sizes provided (%d) must "
+                               "be greater or equal to the number of dimensions in the tensor (%d)"
+                               % (", ".join(map(str, x.shape)), ", ".join(map(str, shape)), len(shape), x.ndim))
+        target = tuple(x.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
+        for i, s in enumerate(x.shape):
+            if s != 1 and s != target[lead + i]:
+                raise RuntimeError("The expanded size of the tensor (%d) must match the existing size (%d) at "
+                                   "non-singleton dimension %d.  Target sizes: [%s].  Tensor sizes: [%s]"
+                                   % (target[lead + i], s, lead + i, ", ".join(map(str, shape)),
+                                      ", ".join(map(str, x.shape))))
+        return np.broadcast_to(x._data, target)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class Repeat(Function):
+    """Tile the tensor ``repeats`` times per dim.  Backward: sum the tiles."""
+
+    node_name = "RepeatBackward0"
+    saved_attrs = ("repeats", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx, x, repeats):
+        repeats = tuple(repeats)
+        if len(repeats) < x.ndim:
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
+                               "of tensor")
+        ctx.repeats, ctx.self_sym_sizes = repeats, tuple(x.shape)
+        return np.tile(x._data, repeats)
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape = (1,) * (len(ctx.repeats) - len(ctx.self_sym_sizes)) + ctx.self_sym_sizes
+        split = []
+        for r, s in zip(ctx.repeats, shape):
+            split += [r, s]
+        g = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
+        return g.reshape(ctx.self_sym_sizes), None
+
+
+class Cat(Function):
+    """Concatenate along ``dim``.  Backward: each input gets its slice of grad."""
+
+    node_name = "CatBackward0"
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        if not tensors:
+            raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        ref = next((t for t in tensors if t.ndim > 0), tensors[0])
+        if ref.ndim == 0:
+            raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+        ctx.dim = d = wrap_dim(dim, ref.ndim)
+        for i, t in enumerate(tensors):
+            if t.ndim != ref.ndim or any(a != b for j, (a, b) in enumerate(zip(t.shape, ref.shape)) if j != d):
+                raise RuntimeError("Sizes of tensors must match except in dimension %d. Expected size %d but got "
+                                   "size %d for tensor number %d in the list."
+                                   % (d, ref.shape[1 if d == 0 else 0], t.shape[1 if d == 0 else 0], i))
+        from ._util import promoted
+        ctx.sizes = [t.shape[d] for t in tensors]
+        return np.concatenate(promoted(*tensors), axis=d)
+
+    @staticmethod
+    def backward(ctx, grad):
+        out, start = [None], 0
+        for size in ctx.sizes:
+            out.append(grad.narrow(ctx.dim, start, size))
+            start += size
+        return tuple(out)
+
+
+class Stack(Function):
+    """Stack along a new ``dim``.  Backward: each input gets its slice of grad."""
+
+    node_name = "StackBackward0"
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        if not tensors:
+            raise RuntimeError("stack expects a non-empty TensorList")
+        for i, t in enumerate(tensors):
+            if t.shape != tensors[0].shape:
+                raise RuntimeError("stack expects each tensor to be equal size, but got [%s] at entry 0 and [%s] at "
+                                   "entry %d" % (", ".join(map(str, tensors[0].shape)), ", ".join(map(str, t.shape)), i))
+        ctx.dim = wrap_dim(dim, tensors[0].ndim + 1)
+        from ._util import promoted
+        return np.stack(promoted(*tensors), axis=ctx.dim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (None,) + tuple(grad.select(ctx.dim, i) for i in range(grad.shape[ctx.dim]))
+
+
+class Split(Function):
+    """Split into pieces of ``sizes`` along ``dim`` (views).  Backward: concatenate the pieces' grads."""
+
+    node_name = "SplitBackward0"
+    saved_attrs = ("dim", "split_size", "self_sym_sizes")
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, sizes, dim):
+        ctx.dim, ctx.split_size, ctx.self_sym_sizes = wrap_dim(dim, x.ndim), sizes, tuple(x.shape)
+        bounds = np.cumsum(sizes)[:-1]
+        return tuple(np.split(x._data, bounds, axis=ctx.dim))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        from .._creation import cat
+        return cat(grads, ctx.dim), None, None
+
+
+class SplitWithSizes(Split):
+    node_name = "SplitWithSizesBackward0"
+
+
+class Unbind(Function):
+    """Remove ``dim``, returning every slice (views).  Backward: stack the slices' grads."""
+
+    node_name = "UnbindBackward0"
+    saved_attrs = ("dim",)
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = wrap_dim(dim, x.ndim)
+        return tuple(np.take(x._data, i, axis=ctx.dim) if False else x._data[(slice(None),) * ctx.dim + (i,)]
+                     for i in range(x.shape[ctx.dim]))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        from .._creation import stack
+        return stack(grads, ctx.dim), None

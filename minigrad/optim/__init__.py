@@ -1,0 +1,1 @@
+"""``minigrad.optim`` (being written)."""

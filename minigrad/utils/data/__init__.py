@@ -1,0 +1,1 @@
+"""``minigrad.utils.data`` (being written)."""
