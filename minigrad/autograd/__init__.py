@@ -59,8 +59,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     from .engine import run_backward
 
     tensors = _tensors(tensors, "tensors")
-    if grad_tensors is None:
-        grad_tensors = grad_variables
+    if grad_variables is not None:
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=2)
+        if grad_tensors is None:
+            grad_tensors = grad_variables
     if grad_tensors is None:
         grad_tensors = (None,) * len(tensors)
     elif hasattr(grad_tensors, "_data"):

@@ -89,7 +89,7 @@ class FunctionCtx:
         from .._tensor import Tensor
 
         for i, t in enumerate(tensors):
-            if t is not None and not isinstance(t, (Tensor, np.ndarray)):
+            if t is not None and not isinstance(t, (Tensor, np.ndarray, np.generic)):
                 raise TypeError("save_for_backward can only save variables, but argument %d is of type %s"
                                 % (i, type(t).__name__))
         self._to_save = tensors
@@ -268,7 +268,8 @@ class Function(metaclass=_FunctionMeta):
         with grad_mode.set_grad_enabled(False):
             raw = cls.forward(ctx, *args)
         is_tuple = isinstance(raw, tuple)
-        outputs = tuple(_as_output(r, ctx) for r in (raw if is_tuple else (raw,)))
+        raw = tuple(_as_array(r, ctx) for r in (raw if is_tuple else (raw,)))
+        outputs = tuple(_as_output(r, ctx) for r in raw)
         if cls.is_view:
             _link_views(outputs, args, cls)
         if requires_grad:
@@ -312,6 +313,15 @@ def replay_view(chain, array):
     for cls, args in chain:
         array = cls.forward(_ReplayCtx(), Tensor._make(array), *args)
     return array
+
+
+def _as_array(value, ctx):
+    """numpy returns scalars for 0-dim results: make them arrays (and keep what forward saved pointing at them)."""
+    if isinstance(value, np.generic):
+        array = np.asarray(value)
+        ctx._to_save = tuple(array if s is value else s for s in ctx._to_save)
+        return array
+    return value
 
 
 def _as_output(value, ctx):

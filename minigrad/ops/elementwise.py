@@ -165,8 +165,8 @@ class Pow(Function):
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         if ctx.exponent == 0:
-            return grad * 0
-        return grad * ctx.exponent * x ** (ctx.exponent - 1)
+            return grad * 0, None
+        return grad * ctx.exponent * x ** (ctx.exponent - 1), None
 
 
 class PowTensor(Function):
