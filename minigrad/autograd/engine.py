@@ -57,7 +57,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
         with grad_mode.set_grad_enabled(create_graph):
             while ready:
                 node = heapq.heappop(ready)[2]
-                grads = buffers.pop(node, None) or [None]
+                grads = buffers.pop(node, None) or [None] * _n_outputs(node)
                 if needed is not None and node not in needed:
                     continue
                 if tagger is not None:
@@ -135,11 +135,15 @@ def _needed_nodes(edges, dependencies, targets):
     return needed
 
 
+def _n_outputs(node):
+    return len(node._output_meta) if hasattr(node, "_output_meta") else 1
+
+
 def _add_to_buffer(buffers, node, nr, grad):
+    """Add ``grad`` into slot ``nr`` of the node's input buffer (fan-in adds up here)."""
     slots = buffers.get(node)
     if slots is None:
-        n_outputs = len(node._output_meta) if hasattr(node, "_output_meta") else 1
-        slots = buffers[node] = [None] * max(n_outputs, nr + 1)
+        slots = buffers[node] = [None] * max(_n_outputs(node), nr + 1)
     slots[nr] = grad if slots[nr] is None else slots[nr] + grad
 
 

@@ -32,9 +32,15 @@ class SavedTensor:
     tensor with ``grad_fn`` = the node is rebuilt on unpacking, as PyTorch does.
     """
 
-    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad")
+    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
 
     def __init__(self, tensor, output_nr=None):
+        from .graph import _saved_tensors_hooks_stack
+
+        self.hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
+        if self.hooks is not None:       # saved_tensors_hooks: keep what pack returns, nothing else
+            self.tensor, self.output_nr = self.hooks[0](tensor), None
+            return
         if tensor._is_inference and not grad_mode._state.inference:
             raise RuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
@@ -53,6 +59,8 @@ class SavedTensor:
     def unpack(self, node):
         from .._tensor import Tensor
 
+        if self.hooks is not None:
+            return self.hooks[1](self.tensor)
         if self.version_counter[0] != self.version:
             raise RuntimeError(_version_message(self, node))
         if self.output_nr is None:

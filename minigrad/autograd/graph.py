@@ -18,7 +18,8 @@ from typing import Any, Callable, NamedTuple
 from ..utils.hooks import RemovableHandle, hook_dict
 
 __all__ = ["Node", "AccumulateGrad", "BackwardEvent", "register_node_created_hook",
-           "register_backward_observer", "increment_version"]
+           "register_backward_observer", "increment_version", "saved_tensors_hooks", "save_on_cpu",
+           "disable_saved_tensors_hooks"]
 
 _sequence = itertools.count()
 _ACCUMULATE_SEQUENCE_NR = 2**64 - 1   # AccumulateGrad runs as soon as it is ready, as in PyTorch
@@ -186,3 +187,61 @@ def _weak_outputs(tensors) -> tuple:
 def increment_version(tensor) -> None:
     """Mark ``tensor`` as modified in place (what in-place ops do)."""
     tensor._version_counter[0] += 1
+
+
+# --------------------------------------------------------------------------------------
+# Saved-tensor hooks: transform what forward saves (pack) and what backward reads (unpack).
+# --------------------------------------------------------------------------------------
+
+_saved_tensors_hooks_stack: list = []
+_saved_tensors_hooks_disabled: list = []
+
+
+class saved_tensors_hooks:
+    """Inside this context, each tensor saved for backward goes through ``pack_hook``; backward
+    gets ``unpack_hook(packed)`` back.
+
+    >>> import minigrad as torch
+    >>> packed = []
+    >>> def pack(t):
+    ...     packed.append(t.shape)
+    ...     return t
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+    ...     y = x * x
+    >>> packed
+    [torch.Size([2]), torch.Size([2])]
+    """
+
+    def __init__(self, pack_hook: Callable, unpack_hook: Callable) -> None:
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        if _saved_tensors_hooks_disabled:
+            raise RuntimeError(_saved_tensors_hooks_disabled[-1])
+        _saved_tensors_hooks_stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _saved_tensors_hooks_stack.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors already live on the CPU in minigrad: packing is the identity."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        super().__init__(lambda t: t, lambda t: t)
+
+
+class disable_saved_tensors_hooks:
+    """Make ``saved_tensors_hooks`` raise ``RuntimeError(error_message)`` inside this context."""
+
+    def __init__(self, error_message: str) -> None:
+        self.error_message = error_message
+
+    def __enter__(self):
+        _saved_tensors_hooks_disabled.append(self.error_message)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _saved_tensors_hooks_disabled.pop()
