@@ -96,6 +96,8 @@ def result_type(*operands) -> dtype:
     for op in operands:
         if hasattr(op, "_data"):
             d, g = op.dtype, (2 if op._wrapped_number else (1 if op._data.ndim == 0 else 0))
+            if g == 2 and d.is_floating_point:
+                d = _default_float[0]        # NOTE [wrapped numbers] (ops/_util.py): stored as float64
         else:
             d, g = scalar_dtype(op), 2
         groups[g] = d if groups[g] is None else promote_types(groups[g], d)

@@ -305,7 +305,9 @@ class TensorOps:
         return R.Std.apply(self, dim, _correction(unbiased, correction), keepdim)
 
     def prod(self, dim=None, keepdim=False):
-        return R.Prod.apply(self, dim, keepdim)
+        if dim is None:
+            return R.Prod.apply(self, None, False)
+        return R.ProdDim.apply(self, dim, keepdim)
 
     def norm(self, p="fro", dim=None, keepdim=False):
         p = 2 if p in ("fro", None) else p
@@ -346,9 +348,9 @@ class TensorOps:
 
     def reshape(self, *shape):
         shape = S.infer_shape(_shape_arg(shape), self.numel())
-        if S.view_array(self._data, shape) is not None:
-            return S.View.apply(self, shape)
-        return S.UnsafeView.apply(self, shape)
+        if S.view_array(self._data, shape) is None:
+            return S.UnsafeView.apply(E.Clone.apply(self), shape)     # a copy, recorded as PyTorch does
+        return (S.View if self._data.flags.c_contiguous else S.ReshapeAlias).apply(self, shape)
 
     def reshape_as(self, other):
         return self.reshape(other.shape)
@@ -513,9 +515,10 @@ class TensorOps:
         return out
 
     def __setitem__(self, key, value):
-        key, _ = I.normalize_key(key, self.shape)
+        key, advanced = I.normalize_key(key, self.shape)
         value = operand(value)
-        self._inplace(lambda x, v: I.CopySlices.apply(x, key, v.to(x.dtype)), value, leaf_message=_VIEW_OF_LEAF_INPLACE)
+        op = I.IndexPut if advanced else I.CopySlices
+        self._inplace(lambda x, v: op.apply(x, key, v.to(x.dtype)), value, leaf_message=_VIEW_OF_LEAF_INPLACE)
 
     # -- in place -------------------------------------------------------------------------------------
     def _inplace(self, compute, *others, leaf_message=_LEAF_INPLACE):

@@ -988,7 +988,8 @@ def record_backward_pass(roots: Any, gradient: Any = None, retain_graph: bool | 
     released = tuple(dict.fromkeys(
         ev.node_id for step in steps for ev in step.events if ev.kind == "release" and ev.node_id))
     return BackwardPass(snapshot=capture.snapshot, steps=steps, error=error, released=released,
-                        seeds=_seed_gradients(root_list, gradient), born=born, refs=_refs_for(capture, root_list))
+                        seeds=_seed_gradients(root_list, gradient), born=born,
+                        refs=_refs_for(capture, root_list))
 
 
 def _with_derivative_graph(before: _Capture, roots: list[Any], params: Any, steps: list[Step],
@@ -1139,11 +1140,12 @@ def _add_cut_edges(capture: _Capture, nodes: list[Any]) -> GraphSnapshot:
             data = getattr(value, "_data", None)
             if not _is_tensor(value) or value.requires_grad or data is None:
                 continue
-            source = next((nid for nid, out in outputs if nid != target and np.shares_memory(out, data)), None)
+            source = next((nid for nid, out in outputs
+                           if nid != target and np.shares_memory(out, data)), None)
             if source is None:
                 continue
             cut_id = f"n{len(snapshot.nodes) + len(extra_nodes)}"
-            extra_nodes.append(NodeInfo(id=cut_id, kind="tensor", name=f"{key} (detached)",
+            extra_nodes.append(NodeInfo(id=cut_id, kind="tensor", name=f"✂ cut: {key} detached",
                                         roles=("no-grad", "cut"), tensor=tensor_info(value)))
             edges.append(EdgeInfo(id=f"e{len(edges)}", source=source, target=cut_id, kind="dataflow",
                                   label="✂ cut"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import math
 import re
@@ -39,7 +40,7 @@ def _short(array: np.ndarray) -> str:
     """A few characters for an edge label: the value of a scalar, else values or a norm."""
     if array.size == 1:
         return f"{float(array.reshape(-1)[0].real):.4g}"
-    if array.size <= 3:
+    if array.size <= 2:
         return "[" + ", ".join(f"{float(v.real):.3g}" for v in array.reshape(-1)) + "]"
     return f"‖{float(np.linalg.norm(array.astype(np.float64).ravel())):.3g}‖ {tuple(array.shape)}"
 
@@ -91,12 +92,14 @@ def _error_info(error: BaseException | None, snapshot: GraphSnapshot,
     match = _INPLACE.search(message)
     if match:
         nr, name, version, expected = match.groups()
-        nodes = [n.id for n in snapshot.nodes if n.name == name or re.fullmatch(f"{name}Backward\\d*", n.name)]
+        nodes = [n.id for n in snapshot.nodes
+                 if n.name == name or re.fullmatch(f"{name}Backward\\d*", n.name)]
         hint = (f"In-place violation: output {nr} of {name} was saved for backward at version {expected}, "
                 f"then modified in place (now version {version}).")
         return text, hint, nodes
     if "backward through the graph a second time" in message:
-        return text, "The first backward() freed the saved tensors; pass retain_graph=True to it.", list(released)
+        hint = "The first backward() freed the saved tensors; pass retain_graph=True to it."
+        return text, hint, list(released)
     if "does not require grad" in message:
         return text, "The root is not part of a graph: nothing requires grad.", []
     if "grad can be implicitly created only for scalar" in message:
@@ -298,18 +301,32 @@ def _svg_css() -> str:
     return match.group(1).strip() if match else ""
 
 
-def _path_midpoint(d: str) -> tuple[float, float] | None:
-    """Middle of a Graphviz edge path (``M x,y C x,y x,y x,y ...``), at t=0.5 of its middle curve."""
+#: Where a gradient label sits along its edge (0: the input's end); as LABEL_AT in stepper.js.
+LABEL_AT = 0.35
+
+
+def _path_point(d: str, fraction: float = LABEL_AT) -> tuple[float, float] | None:
+    """The point at ``fraction`` of the length of a Graphviz edge path (``M x,y C x,y x,y x,y ...``)."""
     numbers = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", d)]
     points = list(zip(numbers[0::2], numbers[1::2]))
     if len(points) < 4:
         return points[0] if points else None
-    curves = (len(points) - 1) // 3
-    c = curves // 2
-    p0, p1, p2, p3 = points[3 * c: 3 * c + 4]
-    x = 0.125 * p0[0] + 0.375 * p1[0] + 0.375 * p2[0] + 0.125 * p3[0]
-    y = 0.125 * p0[1] + 0.375 * p1[1] + 0.375 * p2[1] + 0.125 * p3[1]
-    return x, y
+    samples = [points[0]]
+    for c in range((len(points) - 1) // 3):           # sample each cubic Bezier segment
+        p0, p1, p2, p3 = points[3 * c: 3 * c + 4]
+        for i in range(1, 9):
+            t = i / 8
+            w = ((1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t ** 3)
+            samples.append((sum(wi * p[0] for wi, p in zip(w, (p0, p1, p2, p3))),
+                            sum(wi * p[1] for wi, p in zip(w, (p0, p1, p2, p3)))))
+    lengths = [math.dist(a, b) for a, b in itertools.pairwise(samples)]
+    goal = fraction * sum(lengths)
+    for (a, b), length in zip(itertools.pairwise(samples), lengths):
+        if goal <= length and length > 0:
+            t = goal / length
+            return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        goal -= length
+    return samples[-1]
 
 
 def _flow_colour(t: float) -> str:
@@ -345,7 +362,7 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
     root.insert(0, style)
     root.set("class", (root.get("class", "") + " mg-svg").strip())
     flow_range = state["graph"].get("flow_range")
-    midpoints: dict[str, tuple[float, float]] = {}
+    anchors: dict[str, tuple[float, float]] = {}
     for g in root.iter(f"{q}g"):
         element_id, classes = g.get("id", ""), g.get("class", "").split()
         if "node" in classes and look["nodes"].get(element_id):
@@ -358,9 +375,9 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
         if "edge" in classes:
             path = g.find(f"{q}path")
             if path is not None:
-                point = _path_midpoint(path.get("d", ""))
+                point = _path_point(path.get("d", ""))
                 if point:
-                    midpoints[element_id] = point
+                    anchors[element_id] = point
             title = g.findtext(f"{q}title") or ""
             ends = [end.split(":")[0].strip() for end in title.split("->")]
             if any("mg-unborn" in look["nodes"].get(end, "") for end in ends):
@@ -370,18 +387,39 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
                 g.set("class", " ".join([*classes, cls]))
                 if grad_flow:
                     _style_flow(g, norm, flow_range)
-    labels = ET.SubElement(root.find(f"{q}g") or root, f"{q}g", {"class": "mg-grad-labels"})
-    for edge_id, text in look["labels"]:
-        if edge_id not in midpoints:
-            continue
-        x, y = midpoints[edge_id]
-        group = ET.SubElement(labels, f"{q}g", {"class": "mg-grad-label"})
-        width = 7.0 * len(text) + 6
-        ET.SubElement(group, f"{q}rect", {"x": f"{x + 3:.1f}", "y": f"{y - 10:.1f}", "width": f"{width:.1f}",
-                                          "height": "15", "rx": "3"})
-        label = ET.SubElement(group, f"{q}text", {"x": f"{x + 6:.1f}", "y": f"{y + 1:.1f}"})
+    graph_g = root.find(f"{q}g")
+    layer = ET.SubElement(root if graph_g is None else graph_g, f"{q}g", {"class": "mg-grad-labels"})
+    big = state.get("mode") == "presentation"
+    for edge_id, text, (x, y, w, h) in _label_boxes(look["labels"], anchors, big):
+        group = ET.SubElement(layer, f"{q}g", {"class": "mg-grad-label"})
+        ET.SubElement(group, f"{q}rect", {"x": f"{x:.1f}", "y": f"{y:.1f}", "width": f"{w:.1f}",
+                                          "height": f"{h:.1f}", "rx": "3", "data-edge": edge_id})
+        label = ET.SubElement(group, f"{q}text", {"x": f"{x + 4:.1f}", "y": f"{y + h * 0.78:.1f}"})
         label.text = text
     return ET.tostring(root, encoding="unicode")
+
+
+def _label_boxes(labels: list[tuple[str, str]], anchors: dict[str, tuple[float, float]],
+                 big: bool) -> list[tuple[str, str, tuple[float, float, float, float]]]:
+    """Place gradient labels as drawLabels() in stepper.js does: a box per label, moved down
+    past the labels already placed that it would cover."""
+    char_width, height = (10.5, 21.0) if big else (7.2, 15.0)
+    placed: list[tuple[float, float, float, float]] = []
+    out = []
+    for edge_id, text in labels:
+        if edge_id not in anchors:
+            continue
+        ax, ay = anchors[edge_id]
+        x, y, w = ax + 3, ay + 4 - height * 0.8, char_width * len(text) + 8
+        moved = True
+        while moved:
+            moved = False
+            for ox, oy, ow, oh in placed:
+                if x < ox + ow and ox < x + w and y < oy + oh and oy < y + height:
+                    y, moved = oy + oh + 2, True
+        placed.append((x, y, w, height))
+        out.append((edge_id, text, (x, y, w, height)))
+    return out
 
 
 def _style_flow(g: ET.Element, norm: float, flow_range: list[float] | None) -> None:
@@ -431,7 +469,8 @@ def html_document(state: dict[str, Any], title: str = "backward stepper") -> str
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{html.escape(title)}</title>\n<style>\nbody {{ margin: 12px; background: #fff; }}\n{css}\n</style>\n"
+        f"<title>{html.escape(title)}</title>\n"
+        f"<style>\nbody {{ margin: 12px; background: #fff; }}\n{css}\n</style>\n"
         "</head>\n<body>\n<main id=\"mg-app\"></main>\n"
         f"<script type=\"application/json\" id=\"mg-state\">{_script_json(state)}</script>\n"
         f"<script type=\"module\">\n{js}{boot}</script>\n</body>\n</html>\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,8 @@ class LiveGraphWidget(anywidget.AnyWidget):
         """Redraw now from the live graph."""
         snapshot = self._graph.snapshot(self.params)
         if snapshot is None:
-            self.svg, self.status = "", "no graph recorded yet: run an operation on a tensor that requires grad"
+            self.svg = ""
+            self.status = "no graph recorded yet: run an operation on a tensor that requires grad"
             return
         self.svg = strip_xml_prolog(to_svg(snapshot, theme=THEME_FOR_MODE[self.mode], legend=True))
         freed = sum("freed" in node.roles for node in snapshot.nodes)
@@ -147,10 +149,8 @@ class LiveGraphWidget(anywidget.AnyWidget):
         """Stop watching the graph and close the widget."""
         self._graph.close()
         if self._shell is not None:
-            try:
+            with contextlib.suppress(ValueError):
                 self._shell.events.unregister("post_run_cell", self._after_cell)
-            except ValueError:
-                pass
             self._shell = None
         super().close()
 

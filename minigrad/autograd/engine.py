@@ -93,7 +93,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
 def _count_dependencies(edges):
     """For every node reachable from the roots, the number of edges that point at it."""
     dependencies, seen = {}, set()
-    stack = [node for node, _ in edges]
+    stack = list(dict.fromkeys(node for node, _ in edges))   # once each, even if several roots share a node
     seen.update(stack)
     while stack:
         node = stack.pop()

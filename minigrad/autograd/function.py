@@ -106,7 +106,7 @@ class FunctionCtx:
     def saved_tensors(self) -> tuple:
         if self._released:
             raise RuntimeError(_FREED)
-        return tuple(s.unpack(self) if s is not None else None for s in self._saved)
+        return tuple(s.unpack(self) if s is not None else None for s in self._packed)
 
     def mark_dirty(self, *tensors) -> None:
         self._dirty = tensors
@@ -122,13 +122,13 @@ class BackwardCFunction(Node, FunctionCtx):
     """The node recorded for a ``Function``: named ``<Op>Backward0`` for built-ins, ``<Name>Backward`` else."""
 
     _forward_cls = None
-    _saved = ()
+    _packed = ()                # the SavedTensors (no `_saved` prefix: dir() lists only `_saved_<name>`)
     _to_save = ()
     _dirty = ()
     _non_differentiable = ()
     _materialize_grads = True
-    _saved_names = ()
-    _saved_attrs = ()
+    _tensor_fields = ()         # names of the saved tensors, read as `_saved_<name>`
+    _value_fields = ()          # names of saved non-tensor values (ctx attributes)
 
     _name_prefix = ""
 
@@ -146,24 +146,24 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def _release(self) -> None:
         self._released = True
-        self._saved = ()
+        self._packed = ()
 
     # `_saved_<name>`: what torchviz-style tools read (see graph docs).
     def __getattr__(self, attr):
         if attr.startswith("_saved_"):
             key = attr[len("_saved_"):]
-            names = type(self)._saved_names
+            names = type(self)._tensor_fields
             if key in names:
                 if self._released:
                     raise RuntimeError(_FREED)
-                saved = self._saved[names.index(key)]
+                saved = self._packed[names.index(key)]
                 return saved.unpack(self) if saved is not None else None
-            if key in type(self)._saved_attrs:
+            if key in type(self)._value_fields:
                 return self.__dict__.get(key)
         raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, attr))
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | {"_saved_" + n for n in self._saved_names + self._saved_attrs})
+        return sorted(set(super().__dir__()) | {"_saved_" + n for n in self._tensor_fields + self._value_fields})
 
 
 def _check_grads(node, grads):
@@ -221,8 +221,8 @@ class _FunctionMeta(type):
         node_name = attrs.get("node_name") or name + "Backward"
         cls._node_cls = type(node_name, (BackwardCFunction,), {
             "_forward_cls": cls,
-            "_saved_names": tuple(attrs.get("saved_names", ())),
-            "_saved_attrs": tuple(attrs.get("saved_attrs", ())),
+            "_tensor_fields": tuple(getattr(cls, "saved_names", ())),    # inherited by e.g. MinAll(MaxAll)
+            "_value_fields": tuple(getattr(cls, "saved_attrs", ())),
             "__module__": "minigrad.autograd.function",
             "_name_prefix": "torch::autograd::" if node_name in _CPP_NODES else "",
         })
@@ -379,7 +379,7 @@ def _record(node, args, outputs):
         for d in node._dirty:
             d._version_counter[0] += 1
     if node._to_save:
-        node._saved = tuple(_save(t, outputs) for t in node._to_save)
+        node._packed = tuple(_save(t, outputs) for t in node._to_save)
         node._to_save = ()
     if _node_created_hooks:
         _notify_node_created(node)

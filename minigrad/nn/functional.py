@@ -1,1 +1,526 @@
-"""``minigrad.nn.functional`` (being written)."""
+"""``minigrad.nn.functional``: layers, activations and losses as functions, with PyTorch's graphs and errors.
+
+Where PyTorch's loss is a composite of other ops (``l1_loss``, ``cross_entropy``), it is
+written here with the same ops, so ``grad_fn`` chains look the same in both libraries:
+
+>>> import minigrad as torch
+>>> import minigrad.nn.functional as F
+>>> logits = torch.tensor([[1., 2., 3.], [1., 1., 1.]], requires_grad=True)
+>>> loss = F.cross_entropy(logits, torch.tensor([2, 0]))
+>>> loss, loss.grad_fn.next_functions[0][0].name()
+(tensor(0.7531, grad_fn=<NllLossBackward0>), 'LogSoftmaxBackward0')
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .._creation import _rng
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..ops import elementwise as E
+from ..ops import linalg as L
+from ..ops import nn_ops as N
+from ..ops import shape as S
+
+__all__ = ["linear", "bilinear", "relu", "relu_", "leaky_relu", "hardtanh", "gelu", "sigmoid", "tanh",
+           "logsigmoid", "softmax", "log_softmax", "dropout", "embedding", "one_hot", "pad", "mse_loss", "l1_loss",
+           "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
+
+
+# -- layers ------------------------------------------------------------------------------------
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``, recorded as PyTorch records it.
+
+    A 2-D input with a bias is a single ``AddmmBackward0`` (bias, input, ``weight.t()``); other
+    ranks are flattened to 2-D and viewed back; without a bias it is ``MmBackward0``.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.linear(torch.ones(2, 3), torch.ones(4, 3), torch.zeros(4)).shape
+    torch.Size([2, 4])
+    """
+    if input.ndim == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D and %dD" % weight.ndim)
+    if bias is None:
+        if input.ndim <= 2:
+            return input.matmul(weight.t())                      # MmBackward0 (SqueezeBackward4 for 1-D)
+        flat = input.reshape(-1, input.shape[-1]).mm(weight.t())
+        return S.UnsafeView.apply(flat, tuple(input.shape[:-1]) + (weight.shape[0],))
+    if input.ndim == 2:
+        return L.Addmm.apply(bias, input, weight.t())
+    out = L.Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    return out.view(tuple(input.shape[:-1]) + (weight.shape[0],))
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``y[..., o] = input1 · weight[o] · input2 + bias[o]`` (``TrilinearBackward0``)."""
+    out = N.Trilinear.apply(input1.reshape(-1, input1.shape[-1]), weight, input2.reshape(-1, input2.shape[-1]))
+    out = out.reshape(tuple(input1.shape[:-1]) + (weight.shape[0],))
+    return out if bias is None else out + bias
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """The rows of ``weight`` picked by the integer tensor ``input`` (``EmbeddingBackward0``).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.embedding(torch.tensor([2, 0]), torch.arange(6.).view(3, 2))
+    tensor([[4., 5.],
+            [0., 1.]])
+    """
+    if input.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           "Long, Int; but got %s instead (while checking arguments for embedding)" % input.type())
+    if sparse:
+        raise NotImplementedError("minigrad has no sparse gradients: use sparse=False")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    if max_norm is not None:
+        _renormalize_rows(weight, input._data, max_norm, norm_type)
+    return N.Embedding.apply(weight, input._data, padding_idx, scale_grad_by_freq)
+
+
+def _renormalize_rows(weight, indices, max_norm, norm_type):
+    """Scale the looked-up rows whose norm exceeds ``max_norm`` down to it, in place (as PyTorch does)."""
+    rows = np.unique(indices)
+    data = weight._data
+    norms = np.linalg.norm(data[rows], ord=norm_type, axis=1)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    data[rows] *= scale[:, None].astype(data.dtype)
+    weight._version_counter[0] += 1
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """An int64 tensor with a trailing dim of size ``num_classes``: 1 at each index, 0 elsewhere.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.one_hot(torch.tensor([0, 2]))
+    tensor([[1, 0, 0],
+            [0, 0, 1]])
+    """
+    if tensor.dtype is not _dtype.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    data = tensor._data
+    if num_classes == -1:
+        if data.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(data.max()) + 1
+    if data.size and data.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if data.size and data.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._make((data[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def pad(input: Tensor, pad: list[int] | tuple[int, ...], mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pad with a constant; ``pad`` is ``(left, right)`` for the last dim, then the one before, …
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.pad(torch.ones(2), (1, 2))
+    tensor([0., 1., 1., 0., 0.])
+    """
+    if mode != "constant":
+        raise NotImplementedError("minigrad implements only mode='constant' padding")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           "padding length %d and input of dimension %d" % (len(pad), input.ndim))
+    return N.ConstantPadNd.apply(input, tuple(int(p) for p in pad), 0 if value is None else value)
+
+
+# -- activations ----------------------------------------------------------------------------------
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(x, 0)`` (``ReluBackward0``)."""
+    return input.relu_() if inplace else E.Relu.apply(input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    return input.relu_()
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``x`` where positive, ``negative_slope · x`` elsewhere (``LeakyReluBackward0``).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.leaky_relu(torch.tensor([-1., 2.]), 0.1)
+    tensor([-0.1000,  2.0000])
+    """
+    if inplace:
+        return input._inplace(lambda x: N.LeakyReluInplace.apply(x, negative_slope))
+    return N.LeakyRelu.apply(input, negative_slope)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """``clamp(x, min_val, max_val)`` with zero gradient at the bounds (``HardtanhBackward0``)."""
+    if inplace:
+        return input._inplace(lambda x: N.Hardtanh.apply(x, min_val, max_val))
+    return N.Hardtanh.apply(input, min_val, max_val)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """``x Φ(x)`` with Φ the standard normal CDF, or its tanh approximation (``GeluBackward0``).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.gelu(torch.tensor([-1., 0., 1.]))
+    tensor([-0.1587,  0.0000,  0.8413])
+    """
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return N.Gelu.apply(input, approximate)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return E.Sigmoid.apply(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return E.Tanh.apply(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """``log σ(x)``, computed without overflow (``LogSigmoidBackward0``)."""
+    return N.LogSigmoid.apply(input)
+
+
+def _implicit_dim(name: str, ndim: int) -> int:
+    warnings.warn("Implicit dimension choice for %s has been deprecated. Change the call to include dim=X as an "
+                  "argument." % name, UserWarning, stacklevel=4)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """``e^x / Σ e^x`` along ``dim`` (``SoftmaxBackward0``)."""
+    if dim is None:
+        dim = _implicit_dim("softmax", input.ndim)
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """``x - log Σ e^x`` along ``dim``, computed stably (``LogSoftmaxBackward0``)."""
+    if dim is None:
+        dim = _implicit_dim("log_softmax", input.ndim)
+    return input.log_softmax(dim, dtype=dtype)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)`` (training only).
+
+    The mask comes from the default generator, so ``manual_seed`` makes it reproducible. In
+    eval mode, or with ``p=0``, the input itself is returned.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> x = torch.ones(4)
+    >>> F.dropout(x, 0.5, training=False) is x
+    True
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    dtype = input._data.dtype
+    if p == 1:
+        mask = np.zeros((), dtype=dtype)
+    else:
+        mask = (_rng().random(input.shape) < 1 - p).astype(dtype) / dtype.type(1 - p)
+    keep = Tensor._make(mask)
+    return input.mul_(keep) if inplace else input * keep
+
+
+# -- losses ---------------------------------------------------------------------------------------
+
+_REDUCTIONS = {"none": N.NONE, "mean": N.MEAN, "sum": N.SUM}
+
+
+def _reduction(reduction: str, size_average=None, reduce=None) -> int:
+    """PyTorch's reduction enum, with its legacy ``size_average``/``reduce`` arguments."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if reduction == "elementwise_mean":
+        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+                      UserWarning, stacklevel=3)
+        reduction = "mean"
+    if reduction not in _REDUCTIONS:
+        raise ValueError("%s is not a valid value for reduction" % reduction)
+    return _REDUCTIONS[reduction]
+
+
+def _legacy_reduction(size_average, reduce, emit_warning: bool = True) -> str:
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    if emit_warning:
+        warnings.warn("size_average and reduce args will be deprecated, please use reduction='%s' instead."
+                      % reduction, UserWarning, stacklevel=4)
+    return reduction
+
+
+def _warn_size_mismatch(input: Tensor, target: Tensor) -> None:
+    if target.shape != input.shape:
+        warnings.warn("Using a target size (%s) that is different to the input size (%s). This will likely lead "
+                      "to incorrect results due to broadcasting. Please ensure they have the same size."
+                      % (target.shape, input.shape), UserWarning, stacklevel=3)
+
+
+def _broadcast_pair(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+    """``torch.broadcast_tensors`` for two: a tensor already of the common shape is returned as is."""
+    from ..ops._util import broadcast_shape
+
+    shape = broadcast_shape(a.shape, b.shape)
+    return (a if a.shape == shape else a.expand(shape)), (b if b.shape == shape else b.expand(shape))
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+             weight: Tensor | None = None) -> Tensor:
+    """Mean squared error ``(input - target)²``, reduced (``MseLossBackward0``).
+
+    A target of another shape is broadcast, with PyTorch's warning.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.mse_loss(torch.tensor([1., 2.], requires_grad=True), torch.tensor([1., 0.]))
+    tensor(2., grad_fn=<MseLossBackward0>)
+    """
+    _warn_size_mismatch(input, target)
+    enum = _reduction(reduction, size_average, reduce)
+    input, target = _broadcast_pair(input, target)
+    result_type = _dtype.result_type(input, target)
+    if not result_type.is_floating_point:
+        raise NotImplementedError('"mse_cpu" not implemented for \'%s\'' % result_type._legacy)
+    if weight is not None:
+        loss = (input - target) ** 2 * weight
+        return loss.mean() if enum == N.MEAN else loss.sum() if enum == N.SUM else loss
+    return N.MseLoss.apply(input, target, enum)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+            weight: Tensor | None = None) -> Tensor:
+    """Mean absolute error ``|input - target|``, reduced: ``MeanBackward0`` ← ``AbsBackward0`` ← ``SubBackward0``."""
+    _warn_size_mismatch(input, target)
+    enum = _reduction(reduction, size_average, reduce)
+    input, target = _broadcast_pair(input, target)
+    loss = (input - target).abs()
+    if weight is not None:
+        loss = loss * weight
+    return loss.mean() if enum == N.MEAN else loss.sum() if enum == N.SUM else loss
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of log-probabilities ``input`` (classes along dim 1) at class indices ``target``.
+
+    ``weight`` rescales each class; targets equal to ``ignore_index`` are left out, and
+    ``'mean'`` divides by the total weight of the rest (``NllLossBackward0``).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.nll_loss(torch.tensor([[-1., -2.], [-3., -0.5]]), torch.tensor([0, 1]))
+    tensor(0.7500)
+    """
+    return _nll_loss_nd(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)
+
+
+def _nll_loss_nd(input, target, weight, enum, ignore_index):
+    """PyTorch's dispatch: 1-D/2-D inputs → NllLoss, 4-D → NllLoss2d, other ranks reshaped to 4-D."""
+    if input.ndim < 1:
+        raise ValueError("Expected 1 or more dimensions (got %d)" % input.ndim)
+    if input.ndim != 1 and input.shape[0] != (target.shape[0] if target.ndim else 1):
+        raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
+                         % (input.shape[0], target.shape[0] if target.ndim else 1))
+    if input.ndim <= 2:
+        if target.ndim > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+            raise ValueError("For 1D input, 1D target must have size 1, but got target size: %d" % target.shape[0])
+        return _nll(N.NllLoss, input, target, weight, enum, ignore_index)
+    if input.ndim == 4:
+        if target.ndim != 3:
+            raise RuntimeError("only batches of spatial targets supported (3D tensors) but got targets of "
+                               "dimension: %d" % target.ndim)
+        if target.shape != input.shape[:1] + input.shape[2:]:
+            raise RuntimeError("size mismatch (got input: [%s] , target: [%s]"
+                               % (", ".join(map(str, input.shape)), ", ".join(map(str, target.shape))))
+        return _nll(N.NllLoss2d, input, target, weight, enum, ignore_index)
+    out_size = input.shape[:1] + input.shape[2:]
+    if target.shape[1:] != input.shape[2:]:
+        raise RuntimeError("Expected target size [%s], got [%s]"
+                           % (", ".join(map(str, out_size)), ", ".join(map(str, target.shape))))
+    n, c = input.shape[0], input.shape[1]
+    flat_input = input.contiguous().view(n, c, 1, -1)
+    flat_target = target.reshape(n, 1, -1)
+    out = _nll(N.NllLoss2d, flat_input, flat_target, weight, enum, ignore_index)
+    return out.view(out_size) if enum == N.NONE else out
+
+
+def _nll(op, input, target, weight, enum, ignore_index):
+    if target.dtype not in (_dtype.int64, _dtype.uint8):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got %s" % target.dtype._legacy)
+    n_classes = input.shape[0 if input.ndim == 1 else 1]
+    if weight is not None and (weight.ndim != 1 or weight.shape[0] != n_classes):
+        raise RuntimeError("weight tensor should be defined either for all %d classes or no classes but got weight "
+                           "tensor of shape: [%s]" % (n_classes, ", ".join(map(str, weight.shape))))
+    target_data = target._data.astype(np.int64, copy=False)
+    if input.ndim == 1 and target.ndim == 1:
+        target_data = target_data.reshape(())
+    return op.apply(input, target_data, None if weight is None else weight._data, enum, ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """Cross-entropy between logits ``input`` (classes along dim 1) and class indices or class probabilities.
+
+    With class indices it is ``nll_loss(log_softmax(input, 1), target)``: ``NllLossBackward0``
+    over ``LogSoftmaxBackward0``. A floating ``target`` of the input's shape holds class
+    probabilities. ``label_smoothing`` mixes the target with the uniform distribution.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.cross_entropy(torch.tensor([[2., 0.], [0., 2.]]), torch.tensor([0, 0]))
+    tensor(1.1269)
+    """
+    enum = _reduction(reduction, size_average, reduce)
+    class_dim = 0 if input.ndim == 1 else 1
+    if input.shape == target.shape:
+        if not target.dtype.is_floating_point:
+            raise RuntimeError("Expected floating point type for target with class probabilities, got %s"
+                               % target.dtype._legacy)
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        return _cross_entropy_probabilities(input, target, weight, enum, label_smoothing, class_dim)
+    log_probs = input.log_softmax(class_dim)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: %s" % label_smoothing)
+        return _cross_entropy_smoothed(log_probs, target, weight, enum, ignore_index, label_smoothing, class_dim)
+    return _nll_loss_nd(log_probs, target, weight, enum, ignore_index)
+
+
+def _class_weight_view(weight, ndim, class_dim):
+    """``weight`` shaped to broadcast along the class dim."""
+    shape = [1] * ndim
+    shape[class_dim] = weight.shape[0]
+    return weight.view(shape)
+
+
+def _cross_entropy_probabilities(input, target, weight, enum, label_smoothing, class_dim):
+    """``-Σ target · log_softmax(input)``, as PyTorch composes it (``DivBackward1`` ← ``NegBackward0`` ← …)."""
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: %s" % label_smoothing)
+    n_classes = input.shape[class_dim]
+    log_probs = input.log_softmax(class_dim)
+    if label_smoothing > 0:
+        target = N.MulScalar.apply(target, 1 - label_smoothing) + label_smoothing / n_classes
+    terms = log_probs * target
+    if weight is not None:
+        terms = terms * _class_weight_view(weight, input.ndim, class_dim)
+    if enum == N.NONE:
+        return -terms.sum(class_dim)
+    total = -terms.sum()
+    if enum == N.SUM:
+        return total
+    return N.DivScalar.apply(total, input.numel() // n_classes) if input.numel() else total * float("nan")
+
+
+def _cross_entropy_smoothed(log_probs, target, weight, enum, ignore_index, label_smoothing, class_dim):
+    """``(1 - ε) · nll + ε/C · Σ -log p``, as PyTorch composes it (``AddBackward0`` of two ``MulBackward1``)."""
+    n_classes = log_probs.shape[class_dim]
+    nll = _nll_loss_nd(log_probs, target, weight, enum, ignore_index)
+    if weight is not None:
+        smooth = -(log_probs * _class_weight_view(weight, log_probs.ndim, class_dim)).sum(class_dim)
+    else:
+        smooth = -log_probs.sum(class_dim)
+    ignored = target._data == ignore_index
+    smooth = N.MaskedFill.apply(smooth, ignored, 0.0)
+    if enum == N.MEAN:
+        if weight is not None:
+            kept = target._data[~ignored].astype(np.int64)
+            denominator = Tensor._make(np.asarray(weight._data[kept].sum(), dtype=weight._data.dtype))
+        else:
+            denominator = Tensor._make(np.asarray((~ignored).sum(), dtype=np.int64))
+        smooth = smooth.sum() / denominator
+    elif enum == N.SUM:
+        smooth = smooth.sum()
+    return N.MulScalar.apply(nll, 1 - label_smoothing) + N.MulScalar.apply(smooth, label_smoothing / n_classes)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+                         reduce=None, reduction: str = "mean") -> Tensor:
+    """Binary cross-entropy of probabilities ``input`` against ``target`` (``BinaryCrossEntropyBackward0``).
+
+    Each log is clamped at -100, so a probability of exactly 0 or 1 gives a finite loss.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.binary_cross_entropy(torch.tensor([0.5, 0.9]), torch.tensor([1., 1.]))
+    tensor(0.3993)
+    """
+    enum = _reduction(reduction, size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError("Using a target size (%s) that is different to the input size (%s) is deprecated. Please "
+                         "ensure they have the same size." % (target.shape, input.shape))
+    if target.dtype is not input.dtype:
+        raise RuntimeError("Found dtype %s but expected %s" % (target.dtype._legacy, input.dtype._legacy))
+    if weight is not None:
+        _no_grad_for(weight, "binary_cross_entropy", "weight")
+        if weight.ndim > input.ndim or any(w not in (1, s) for w, s in zip(weight.shape[::-1], input.shape[::-1])):
+            raise RuntimeError("Attempting to broadcast a dimension of length %d at -1! Mismatching argument at index "
+                               "1 had %s; but expected shape should be broadcastable to [%s]"
+                               % (weight.shape[-1], weight.shape, ", ".join(map(str, input.shape))))
+        weight = _expand_weight(weight, input.shape)
+    return N.BinaryCrossEntropy.apply(input, target, weight, enum)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     size_average=None, reduce=None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """Binary cross-entropy on logits: ``sigmoid`` and the loss in one stable step.
+
+    ``pos_weight`` multiplies the loss of positive targets (per class, broadcast along the
+    last dim) (``BinaryCrossEntropyWithLogitsBackward0``).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.binary_cross_entropy_with_logits(torch.zeros(3), torch.ones(3))
+    tensor(0.6931)
+    """
+    enum = _reduction(reduction, size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError("Target size (%s) must be the same as input size (%s)" % (target.shape, input.shape))
+    if not target.dtype.is_floating_point:
+        raise RuntimeError("result type %s can't be cast to the desired output type %s"
+                           % (input.dtype._legacy, target.dtype._legacy))
+    arrays = []
+    for name, extra in (("weight", weight), ("pos_weight", pos_weight)):
+        if extra is not None:
+            _no_grad_for(extra, "binary_cross_entropy_with_logits", name)
+            extra = _expand_weight(extra, input.shape)
+        arrays.append(extra)
+    return N.BinaryCrossEntropyWithLogits.apply(input, target, arrays[0], arrays[1], enum)
+
+
+def _no_grad_for(tensor, function, argument):
+    if tensor.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError("The function '%s' is not differentiable with respect to argument '%s'. This input "
+                           "cannot have requires_grad True." % (function, argument))
+
+
+def _expand_weight(weight, shape):
+    """A weight broadcast to the loss's shape, as an ndarray (the loss is not differentiated for it)."""
+    from ..ops._util import broadcast_shape
+
+    broadcast_shape(weight.shape, shape)
+    return np.broadcast_to(weight._data, np.broadcast_shapes(weight.shape, shape))
+

@@ -14,8 +14,10 @@ def operand(value, like=None):
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (bool, int, float, np.number, np.bool_)):
+        # NOTE [wrapped numbers]: a float keeps double precision (``x64 * 0.1`` is exact), as in PyTorch;
+        # in promotion it counts as the default float dtype (``_dtype.result_type``), so ``x32 * 0.1`` stays float32.
         d = _dtype.scalar_dtype(value)
-        t = Tensor._make(np.asarray(value, dtype=d.numpy), False)
+        t = Tensor._make(np.asarray(value, dtype=np.float64 if d.is_floating_point else d.numpy), False)
         t._wrapped_number = True
         return t
     if isinstance(value, np.ndarray):

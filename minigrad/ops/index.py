@@ -33,14 +33,28 @@ class Select(Index):
     """``x[i]`` along one dim (a view).  Backward: grad placed at i, zeros elsewhere."""
 
     node_name = "SelectBackward0"
+    saved_attrs = ("dim", "index", "self_sym_sizes")
     is_view = True
+
+    @staticmethod
+    def forward(ctx, x, key):                 # key: (slice(None),) * dim + (index,)
+        ctx.dim, ctx.index = len(key) - 1, key[-1]
+        return Index.forward(ctx, x, key)
 
 
 class Slice(Index):
     """``x[a:b:c]`` along one dim (a view).  Backward: grad placed in the slice, zeros elsewhere."""
 
     node_name = "SliceBackward0"
+    saved_attrs = ("dim", "start", "end", "step", "self_sym_sizes")
     is_view = True
+
+    @staticmethod
+    def forward(ctx, x, key):                 # key: (slice(None),) * dim + (slice(start, end, step),)
+        part = key[-1]
+        ctx.dim, ctx.start, ctx.step = len(key) - 1, part.start or 0, part.step or 1
+        ctx.end = 2**63 - 1 if part.stop is None else part.stop       # PyTorch saves "to the end" as INT64_MAX
+        return Index.forward(ctx, x, key)
 
 
 class IndexScatter(Function):
@@ -121,6 +135,12 @@ class CopySlices(Function):
         mask = np.ones(grad.shape, dtype=bool)
         mask[ctx.key] = False
         return grad * _const(mask, grad), None, Index.apply(grad, ctx.key)
+
+
+class IndexPut(CopySlices):
+    """``x[idx] = value`` with index tensors or a mask (PyTorch's ``index_put_``).  Backward: as CopySlices."""
+
+    node_name = "IndexPutBackward0"
 
 
 def normalize_key(key, shape):

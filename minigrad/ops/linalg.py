@@ -1,10 +1,11 @@
-"""Linear algebra: mm, mv, dot, bmm, addmm and the batched matmul.  Matmul does not promote dtypes."""
+"""Linear algebra: mm, mv, dot, bmm, addmm, and matmul (made of them for batches).  Matmul does not promote dtypes."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..autograd.function import Function
+from .shape import UnsafeView
 
 
 def _dims(shape):
@@ -136,42 +137,6 @@ class Addmm(Function):
             x.t().mm(g) if ctx.needs_input_grad[2] else None, None, None
 
 
-class BatchedMatmul(Function):
-    """``x @ y`` with batch dimensions (broadcast).  Backward: grad @ yᵀ and xᵀ @ grad, summed over broadcast batches."""
-
-    node_name = "UnsafeViewBackward0"
-    saved_names = ("self", "other")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        _same_dtype(x, y, "expected m1", "m2")
-        xs, ys = x.shape, y.shape
-        if xs[-1] != (ys[-2] if y.ndim > 1 else ys[0]):
-            raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: [%s, %d] but got: "
-                               "[%s, %d]." % (xs[0], xs[-1], ys[0], ys[-2] if y.ndim > 1 else ys[0]))
-        ctx.save_for_backward(x, y)
-        return np.matmul(x._data, y._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        gx = gy = None
-        if y.ndim == 1:
-            gx = grad.unsqueeze(-1) * y if ctx.needs_input_grad[0] else None
-            gy = (x * grad.unsqueeze(-1)).sum(tuple(range(x.ndim - 1))) if ctx.needs_input_grad[1] else None
-            return gx, gy
-        if x.ndim == 1:
-            gx = (grad.unsqueeze(-2) @ y.transpose(-1, -2)).sum(tuple(range(grad.ndim - 1))) \
-                if ctx.needs_input_grad[0] else None
-            gy = x.unsqueeze(-1) * grad.unsqueeze(-2) if ctx.needs_input_grad[1] else None
-            return gx, gy
-        if ctx.needs_input_grad[0]:
-            gx = grad.matmul(y.transpose(-1, -2))
-        if ctx.needs_input_grad[1]:
-            gy = x.transpose(-1, -2).matmul(grad)
-        return gx, gy
-
-
 def matmul(x, y):
     """Dispatch like ``torch.matmul``: dot, mv, mm, 1-D @ 2-D, or the batched product."""
     if x.ndim == 0 or y.ndim == 0:
@@ -188,4 +153,58 @@ def matmul(x, y):
         return SqueezeMatmul.apply(Mm.apply(x.unsqueeze(0), y), 0)
     if x.ndim == 2 and y.ndim == 2:
         return Mm.apply(x, y)
-    return BatchedMatmul.apply(x, y)
+    if _should_fold(x, y):
+        return _folded_matmul(x, y)
+    if x.ndim == 3 and y.ndim == 3 and x.shape[0] != y.shape[0]:
+        if x.shape[0] == 1 and x.requires_grad:     # PyTorch drops a batch of one that needs a gradient
+            return matmul(x.squeeze(0), y)
+        if y.shape[0] == 1 and y.requires_grad:
+            return matmul(x, y.squeeze(0))
+    return _batched_matmul(x, y)
+
+
+# With batch dimensions, matmul is made of other ops, recorded as PyTorch records them (so the
+# graph has the same nodes): the batches are folded into the rows of one mm/mv where that needs
+# no copy, or else both operands are expanded to the common batch shape and multiplied with bmm.
+
+def _should_fold(x, y):
+    """Fold when one operand has batch dims and the other is 1-D or 2-D (PyTorch's ``should_fold``)."""
+    big, small = (x, y) if x.ndim >= y.ndim else (y, x)
+    if not (big.ndim >= 3 and small.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True                  # a batched grad of `small` would be huge: fold even if it copies
+    if x.ndim == 2:
+        return False
+    rows = np.swapaxes(big._data, -1, -2) if big is y else big._data     # must fold without a copy
+    shape, strides = rows.shape, rows.strides
+    return rows.size == 0 or all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(rows.ndim - 2))
+
+
+def _folded_matmul(x, y):
+    """``(..., n, k) @ (k, m)`` as one ``(… · n, k) @ (k, m)`` mm (or mv), then the batch shape restored."""
+    transpose = y.ndim > x.ndim                # x @ Y  computed as  (Yᵀ @ xᵀ)ᵀ
+    big = y.mT if transpose else x
+    small = (x.t() if x.ndim == 2 else x) if transpose else y
+    rows = big.shape[:-1]
+    folded = big.reshape(int(np.prod(rows)), big.shape[-1])
+    if small.ndim == 1:
+        return UnsafeView.apply(Mv.apply(folded, small), rows)
+    out = UnsafeView.apply(Mm.apply(folded, small), rows + (small.shape[1],))
+    return out.mT.contiguous() if transpose else out
+
+
+def _batched_matmul(x, y):
+    """Expand both operands to the broadcast batch shape, flatten the batches and multiply with bmm."""
+    from ._util import broadcast_shape
+
+    n, k = (x.shape[-2] if x.ndim > 1 else 1), x.shape[-1]
+    k2, m = (y.shape[-2], y.shape[-1]) if y.ndim > 1 else (y.shape[0], 1)
+    batch = broadcast_shape(x.shape[:-2], y.shape[:-2] if y.ndim > 1 else ())
+    count = int(np.prod(batch))
+    xb = x.expand(batch + (n, k)).reshape(count, n, k)
+    if y.ndim == 1:
+        out = xb.bmm(y.expand(batch + (k2,)).reshape(count, k2).unsqueeze(2)).squeeze(-1)
+    else:
+        out = xb.bmm(y.expand(batch + (k2, m)).reshape(count, k2, m))
+    return UnsafeView.apply(out, batch + ((n,) if x.ndim > 1 else ()) + ((m,) if y.ndim > 1 else ()))

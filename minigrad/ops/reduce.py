@@ -313,6 +313,12 @@ class Prod(Function):
         return g * _const((before * after).reshape(x.shape), g), None, None
 
 
+class ProdDim(Prod):
+    """Product over one ``dim`` (PyTorch records it as a node of its own)."""
+
+    node_name = "ProdBackward1"
+
+
 class Norm(Function):
     """The vector p-norm (``p=2`` by default) over ``dim`` or all.  Backward (p=2): grad * x / norm (0 at 0)."""
 

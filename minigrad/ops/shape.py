@@ -58,8 +58,17 @@ class View(Function):
         return grad.reshape(ctx.self_sym_sizes), None
 
 
+class ReshapeAlias(View):
+    """``reshape`` of a non-contiguous tensor that could still be a view (PyTorch's ``_reshape_alias``)."""
+
+    node_name = "ReshapeAliasBackward0"
+
+
 class UnsafeView(Function):
-    """A reshape that had to copy.  Backward: grad reshaped to the input's shape."""
+    """Reshape a fresh temporary (a clone, an mm result) in place of a view.  Backward: grad reshaped back.
+
+    PyTorch's ``_unsafe_view``: no copy and not a view, which is safe because nobody else sees ``x``.
+    """
 
     node_name = "UnsafeViewBackward0"
     saved_attrs = ("self_sym_sizes",)
@@ -67,7 +76,7 @@ class UnsafeView(Function):
     @staticmethod
     def forward(ctx, x, shape):
         ctx.self_sym_sizes = tuple(x.shape)
-        return np.reshape(x._data, infer_shape(shape, x.numel())).copy()
+        return np.reshape(x._data, infer_shape(shape, x.numel()))
 
     @staticmethod
     def backward(ctx, grad):
@@ -309,7 +318,8 @@ class Split(Function):
 
     @staticmethod
     def forward(ctx, x, sizes, dim):
-        ctx.dim, ctx.split_size, ctx.self_sym_sizes = wrap_dim(dim, x.ndim), sizes, tuple(x.shape)
+        ctx.dim, ctx.self_sym_sizes = wrap_dim(dim, x.ndim), tuple(x.shape)
+        ctx.split_size, ctx.split_sizes = sizes[0], tuple(sizes)
         bounds = np.cumsum(sizes)[:-1]
         return tuple(np.split(x._data, bounds, axis=ctx.dim))
 
@@ -320,7 +330,10 @@ class Split(Function):
 
 
 class SplitWithSizes(Split):
+    """``split([sizes])``: as Split."""
+
     node_name = "SplitWithSizesBackward0"
+    saved_attrs = ("dim", "self_sym_sizes", "split_sizes")
 
 
 class Unbind(Function):
@@ -333,8 +346,7 @@ class Unbind(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.dim = wrap_dim(dim, x.ndim)
-        return tuple(np.take(x._data, i, axis=ctx.dim) if False else x._data[(slice(None),) * ctx.dim + (i,)]
-                     for i in range(x.shape[ctx.dim]))
+        return tuple(x._data[(slice(None),) * ctx.dim + (i,)] for i in range(x.shape[ctx.dim]))
 
     @staticmethod
     def backward(ctx, *grads):

@@ -1,1 +1,24 @@
-"""``minigrad.optim`` (being written)."""
+"""``minigrad.optim``: optimizers (``SGD``, ``Adam``, ``AdamW``, ``RMSprop``) and ``lr_scheduler``, as in ``torch.optim``.
+
+The training loop is PyTorch's:
+
+>>> import minigrad as torch
+>>> w = torch.tensor([3.0], requires_grad=True)
+>>> opt = torch.optim.SGD([w], lr=0.1)
+>>> for _ in range(3):
+...     opt.zero_grad()
+...     loss = (w ** 2).sum()
+...     loss.backward()
+...     opt.step()
+>>> w
+tensor([1.5360], requires_grad=True)
+"""
+
+from . import lr_scheduler
+from .adam import Adam
+from .adamw import AdamW
+from .optimizer import Optimizer
+from .rmsprop import RMSprop
+from .sgd import SGD
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "lr_scheduler"]

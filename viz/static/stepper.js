@@ -21,6 +21,7 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const SPEEDS = [0.5, 1, 2, 4, 8];  // steps per second for "play"
+const LABEL_AT = 0.35;  // where a gradient label sits along its edge (0: the input's end)
 
 // ---- model ------------------------------------------------------------------------------
 
@@ -148,7 +149,21 @@ function makePlan(svgEl, steps, graph) {
     const p = passes.findIndex((q) => i >= q.start && i < q.stop);
     return p < 0 ? 0 : p;
   });
-  return { nodes, edges, flows, passes, passOf, gradTexts, born, edgeEnds };
+  // label anchors on each edge that carries a gradient, measured once here (measuring per
+  // step would force a layout of the whole SVG). Edges run input -> consumer, and the
+  // inputs of one node are apart where the edges start, so the label sits at 35% of the path.
+  const middles = new Map();
+  flows.flat().forEach((f) => {
+    if (!f.edge || middles.has(f.edge)) return;
+    const path = f.edge.querySelector("path");
+    try {
+      const p = path.getPointAtLength(path.getTotalLength() * LABEL_AT);
+      middles.set(f.edge, { x: p.x, y: p.y });
+    } catch (e) {
+      middles.set(f.edge, null);
+    }
+  });
+  return { nodes, edges, flows, passes, passOf, gradTexts, born, edgeEnds, middles };
 }
 
 /** The pass shown at frame k (k steps applied). */
@@ -362,39 +377,49 @@ export function createStepper(el, model, options = {}) {
     }
   }
 
-  /** Put the value of each outgoing gradient on its edge, at the middle of the path. */
+  /** Put the value of each outgoing gradient on its edge. */
   function drawLabels(flows) {
     labels.replaceChildren();
     const big = model.get("mode") === "presentation";
+    // boxes are sized from the text length (monospace), not measured: no forced layout
+    const charWidth = big ? 10.5 : 7.2;
+    const height = big ? 21 : 15;
+    const placed = [];
     for (const f of flows) {
       if (!f.edge || !f.grad) continue;
-      const path = f.edge.querySelector("path");
-      if (!path || !path.getTotalLength) continue;
-      let point;
-      try {
-        point = path.getPointAtLength(path.getTotalLength() / 2);
-      } catch (e) {
-        continue;
+      const point = plan.middles.get(f.edge);
+      if (!point) continue;
+      const label = f.grad.short || f.grad.text;
+      const box = { x: point.x + 3, y: point.y + 4 - height * 0.8, w: charWidth * label.length + 8, h: height };
+      // move down past any label already placed that it would cover
+      for (let moved = true; moved;) {
+        moved = false;
+        for (const other of placed) {
+          const overlaps = box.x < other.x + other.w && other.x < box.x + box.w
+            && box.y < other.y + other.h && other.y < box.y + box.h;
+          if (overlaps) {
+            box.y = other.y + other.h + 2;
+            moved = true;
+          }
+        }
       }
+      placed.push(box);
       const group = document.createElementNS(SVG_NS, "g");
       group.setAttribute("class", "mg-grad-label");
       group.setAttribute("data-slot", String(f.slot));
       group.setAttribute("data-target", f.target);
-      const text = document.createElementNS(SVG_NS, "text");
-      text.textContent = f.grad.short || f.grad.text;
-      text.setAttribute("x", String(point.x + 6));
-      text.setAttribute("y", String(point.y + 4));
       const rect = document.createElementNS(SVG_NS, "rect");
+      rect.setAttribute("x", String(box.x));
+      rect.setAttribute("y", String(box.y));
+      rect.setAttribute("width", String(box.w));
+      rect.setAttribute("height", String(box.h));
+      rect.setAttribute("rx", "3");
+      const text = document.createElementNS(SVG_NS, "text");
+      text.textContent = label;
+      text.setAttribute("x", String(box.x + 4));
+      text.setAttribute("y", String(box.y + box.h * 0.78));
       group.append(rect, text);
       labels.appendChild(group);
-      const box = text.getBBox ? text.getBBox() : null;
-      const w = box && box.width ? box.width : (big ? 10 : 7) * text.textContent.length;
-      const hgt = box && box.height ? box.height : (big ? 18 : 13);
-      rect.setAttribute("x", String((box ? box.x : point.x + 6) - 3));
-      rect.setAttribute("y", String((box ? box.y : point.y - 8) - 2));
-      rect.setAttribute("width", String(w + 6));
-      rect.setAttribute("height", String(hgt + 4));
-      rect.setAttribute("rx", "3");
     }
   }
 
@@ -549,11 +574,11 @@ export function createStepper(el, model, options = {}) {
     if (timer) return stop();
     if ((model.get("step") || 0) >= total()) setStep(0);
     playBtn.classList.add("mg-playing");
-    playBtn.textContent = "⏸ pause";
+    playBtn.textContent = "❚❚ pause";
     timer = setInterval(() => {
-      const k = model.get("step") || 0;
-      if (k >= total()) return stop();
-      setStep(k + 1);
+      const k = (model.get("step") || 0) + 1;
+      setStep(k);
+      if (k >= total()) stop();
     }, 1000 / Number(speed.value || 1));
   }
   const restartIfPlaying = () => { if (timer) { stop(); play(); } };

@@ -1,0 +1,15 @@
+"""The layers of ``minigrad.nn``: every class here is also available as ``minigrad.nn.<Name>``."""
+
+from .activation import GELU, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleDict, ModuleList, Sequential
+from .dropout import Dropout
+from .flatten import Flatten, Unflatten
+from .linear import Bilinear, Identity, Linear
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .module import Module
+from .sparse import Embedding
+
+__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Linear", "Bilinear", "Flatten",
+           "Unflatten", "Dropout", "Embedding", "ReLU", "LeakyReLU", "Hardtanh", "Tanh", "Sigmoid", "LogSigmoid",
+           "GELU", "Softmax", "LogSoftmax", "MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
+           "BCEWithLogitsLoss"]

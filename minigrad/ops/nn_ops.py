@@ -1,0 +1,508 @@
+"""The losses and activations behind ``minigrad.nn.functional``, with PyTorch's node names.
+
+Each op holds its forward (on ndarrays) and its backward (with Tensor operations, so the
+same formula serves ``create_graph=True``).  ``reduction`` is PyTorch's enum: 0 ``'none'``,
+1 ``'mean'``, 2 ``'sum'``; the nodes save it as an int, as PyTorch's do.
+
+Inputs a loss is not differentiable for (class indices, class weights) are passed as
+ndarrays, so they get no entry in ``next_functions`` — as in PyTorch, where
+``NllLossBackward0`` has a single edge, to the log-probabilities.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..autograd.function import Function
+from ._util import promoted
+from .elementwise import _const
+
+NONE, MEAN, SUM = 0, 1, 2
+
+
+def _reduce(loss, reduction):
+    """Apply a loss reduction to an ndarray of per-element losses."""
+    if reduction == MEAN:
+        return np.asarray(loss.mean(), dtype=loss.dtype)
+    if reduction == SUM:
+        return np.asarray(loss.sum(), dtype=loss.dtype)
+    return loss
+
+
+# -- losses ---------------------------------------------------------------------------------
+
+class MseLoss(Function):
+    """``(x - t)²``, reduced.  Backward: d/dx = 2 (x - t) · grad (÷ N for mean), d/dt = -d/dx."""
+
+    node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
+    saved_attrs = ("reduction",)
+
+    @staticmethod
+    def forward(ctx, x, target, reduction):
+        ctx.save_for_backward(x, target)
+        ctx.reduction = reduction
+        a, b = promoted(x, target)
+        return _reduce(np.square(a - b), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, target = ctx.saved_tensors
+        norm = 2.0 / x.numel() if ctx.reduction == MEAN else 2.0
+        g = (x - target) * norm * grad
+        return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None
+
+
+class NllLoss(Function):
+    """Negative log-likelihood ``-w[t] · x[t]`` per sample, reduced.
+
+    ``x`` holds log-probabilities with classes along dim 1 (dim 0 for a single sample),
+    ``target`` class indices (an ndarray), ``weight`` per-class weights (an ndarray or None).
+    Samples whose target is ``ignore_index`` count for nothing; ``'mean'`` divides by the
+    total weight of the others.  Backward: ``-w[t]`` (÷ total weight for mean) · grad at each
+    target's slot, 0 elsewhere.
+    """
+
+    node_name = "NllLossBackward0"
+    saved_names = ("self",)
+    saved_attrs = ("target", "weight", "reduction", "ignore_index", "total_weight")
+
+    @staticmethod
+    def forward(ctx, x, target, weight, reduction, ignore_index):
+        ctx.save_for_backward(x)
+        ctx.target, ctx.weight = _const(target), _optional_const(weight)
+        dim = 0 if x.ndim == 1 else 1
+        valid = target != ignore_index
+        index = np.where(valid, target, 0)
+        bad = (index < 0) | (index >= x.shape[dim])
+        if bad.any():
+            raise IndexError("Target %d is out of bounds." % target[bad].flat[0])
+        w = valid.astype(x._data.dtype) if weight is None else weight.astype(x._data.dtype)[index] * valid
+        picked = np.take_along_axis(x._data, np.expand_dims(index, dim), axis=dim).squeeze(dim)
+        losses = -w * picked
+        total = w.sum(dtype=x._data.dtype)
+        ctx.reduction, ctx.ignore_index, ctx.total_weight = reduction, ignore_index, _const(total)
+        ctx.dim, ctx.index, ctx.w, ctx.shape = dim, index, w, x.shape
+        if reduction == MEAN:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.asarray(losses.sum() / total, dtype=x._data.dtype)
+        return _reduce(losses, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        w = ctx.w
+        if ctx.reduction == MEAN:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                w = w / ctx.total_weight._data
+        slots = np.zeros(ctx.shape, dtype=w.dtype)
+        np.put_along_axis(slots, np.expand_dims(ctx.index, ctx.dim), np.expand_dims(0.0 - w, ctx.dim), axis=ctx.dim)
+        if ctx.reduction == NONE:
+            grad = grad.unsqueeze(ctx.dim)
+        return grad * _const(slots, grad), None, None, None, None
+
+
+class NllLoss2d(NllLoss):
+    """``NllLoss`` for images: input ``(N, C, H, W)``, target ``(N, H, W)``."""
+
+    node_name = "NllLoss2DBackward0"
+
+
+class BinaryCrossEntropy(Function):
+    """``-w [t log x + (1 - t) log(1 - x)]`` with each log clamped at -100, reduced.
+
+    Backward: d/dx = w (x - t) / max(x (1 - x), 1e-12) · grad, d/dt = -w logit(x) · grad
+    (both ÷ N for mean).  ``weight`` is an ndarray (PyTorch does not differentiate for it).
+    """
+
+    node_name = "BinaryCrossEntropyBackward0"
+    saved_names = ("self", "target")
+    saved_attrs = ("reduction", "weight")
+
+    @staticmethod
+    def forward(ctx, x, target, weight, reduction):
+        a, t = x._data, target._data
+        if not ((a >= 0) & (a <= 1)).all():
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        ctx.save_for_backward(x, target)
+        ctx.reduction, ctx.weight = reduction, _optional_const(weight)
+        with np.errstate(divide="ignore"):
+            loss = (t - 1) * np.maximum(np.log1p(-a), -100) - t * np.maximum(np.log(a), -100)
+        if weight is not None:
+            loss = loss * weight
+        return _reduce(loss, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, target = ctx.saved_tensors
+        grad_x = grad_t = None
+        if ctx.needs_input_grad[0]:
+            grad_x = _weighted(grad * (x - target) / ((1 - x) * x).clamp(min=1e-12), ctx, x)
+        if ctx.needs_input_grad[1]:
+            grad_t = _weighted(((1 - x).log() - x.log()) * grad, ctx, x)
+        return grad_x, grad_t, None, None
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """``(1 - t) z - p log σ(z)`` with ``p = 1 + (pos_weight - 1) t``, times ``weight``, reduced.
+
+    Backward: d/dz = ((p_t + 1 - t) σ(z) - p_t) · grad with ``p_t = pos_weight · t``
+    (σ(z) - t without pos_weight); d/dt = (log σ(-z) - pos_weight log σ(z)) · grad (-z · grad
+    without); both times weight, ÷ N for mean.  ``weight`` and ``pos_weight`` are ndarrays.
+    """
+
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = ("self", "target")
+    saved_attrs = ("reduction", "weight", "pos_weight")
+
+    @staticmethod
+    def forward(ctx, z, target, weight, pos_weight, reduction):
+        ctx.save_for_backward(z, target)
+        ctx.reduction, ctx.weight, ctx.pos_weight = reduction, _optional_const(weight), _optional_const(pos_weight)
+        a, t = promoted(z, target)
+        log_sigmoid = _log_sigmoid(a)
+        if pos_weight is not None:
+            log_sigmoid = log_sigmoid * ((pos_weight - 1) * t + 1)
+        loss = (1 - t) * a - log_sigmoid
+        if weight is not None:
+            loss = loss * weight
+        return _reduce(loss, reduction).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        z, target = ctx.saved_tensors
+        grad_z = grad_t = None
+        if ctx.needs_input_grad[0]:
+            if ctx.pos_weight is None:
+                grad_z = (z.sigmoid() - target) * grad
+            else:
+                pt = ctx.pos_weight * target
+                grad_z = ((pt + 1 - target) * z.sigmoid() - pt) * grad
+            grad_z = _weighted(grad_z, ctx, z)
+        if ctx.needs_input_grad[1]:
+            if ctx.pos_weight is None:
+                grad_t = -z * grad
+            else:
+                grad_t = (LogSigmoid.apply(-z) - LogSigmoid.apply(z) * ctx.pos_weight) * grad
+            grad_t = _weighted(grad_t, ctx, z)
+        return grad_z, grad_t, None, None, None
+
+
+def _optional_const(array):
+    return None if array is None else _const(array)
+
+
+def _weighted(grad, ctx, x):
+    """The common tail of the BCE backwards: times the weight, ÷ N for mean."""
+    if ctx.weight is not None:
+        grad = grad * ctx.weight
+    if ctx.reduction == MEAN:
+        grad = grad / x.numel()
+    return grad
+
+
+# -- activations --------------------------------------------------------------------------------
+
+class LeakyRelu(Function):
+    """``x if x > 0 else slope · x``.  Backward: grad where x > 0, slope · grad elsewhere."""
+
+    node_name = "LeakyReluBackward0"
+    saved_names = ("self",)
+    saved_attrs = ("negative_slope",)
+
+    @staticmethod
+    def forward(ctx, x, negative_slope):
+        ctx.save_for_backward(x)
+        ctx.negative_slope = negative_slope
+        a = x._data
+        return np.where(a > 0, a, a * a.dtype.type(negative_slope))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * _const(np.where(x._data > 0, 1, ctx.negative_slope), grad), None
+
+
+class LeakyReluInplace(LeakyRelu):
+    """``leaky_relu_`` (in place): the same derivative, PyTorch's node name for the in-place form."""
+
+    node_name = "LeakyReluBackward1"
+
+
+class Hardtanh(Function):
+    """``clamp(x, min_val, max_val)``.  Backward: grad strictly inside (min_val, max_val), else 0."""
+
+    node_name = "HardtanhBackward0"
+    saved_names = ("self",)
+    saved_attrs = ("min_val", "max_val")
+
+    @staticmethod
+    def forward(ctx, x, min_val, max_val):
+        ctx.save_for_backward(x)
+        ctx.min_val, ctx.max_val = min_val, max_val
+        return np.clip(x._data, min_val, max_val)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        inside = (x._data > ctx.min_val) & (x._data < ctx.max_val)
+        return grad * _const(inside, grad), None, None
+
+
+class Gelu(Function):
+    """``x Φ(x)``, Φ the standard normal CDF (``approximate='tanh'``: its tanh approximation).
+
+    Backward: grad · (Φ(x) + x φ(x)), φ the normal density; for tanh, the derivative of
+    ``½ x (1 + tanh(√(2/π) (x + 0.044715 x³)))``.
+    """
+
+    node_name = "GeluBackward0"
+    saved_names = ("self",)
+    saved_attrs = ("approximate",)
+
+    @staticmethod
+    def forward(ctx, x, approximate):
+        ctx.save_for_backward(x)
+        ctx.approximate = approximate
+        a = x._data
+        if approximate == "tanh":
+            return (0.5 * a * (1 + np.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(a.dtype, copy=False)
+        return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)))).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        if ctx.approximate == "tanh":
+            inner = (x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI
+            t = inner.tanh()
+            slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * _KAPPA * x * x)
+            return grad * slope, None
+        cdf = 0.5 * (1 + Erf.apply(x * math.sqrt(0.5)))
+        pdf = (x * x * -0.5).exp() * (1 / math.sqrt(2 * math.pi))
+        return grad * (cdf + x * pdf), None
+
+
+class Erf(Function):
+    """The error function ``erf x``.  Backward: grad · 2/√π · e^(-x²)."""
+
+    node_name = "ErfBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return _erf(x._data).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (-x * x).exp() * (2 / math.sqrt(math.pi))
+
+
+class LogSigmoid(Function):
+    """``log σ(x) = min(x, 0) - log(1 + e^-|x|)`` (stable for any x).  Backward: grad · σ(-x)."""
+
+    node_name = "LogSigmoidBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return _log_sigmoid(x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (-x).sigmoid()
+
+
+def _log_sigmoid(a):
+    return (np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))).astype(a.dtype, copy=False)
+
+
+# -- lookups, padding and products --------------------------------------------------------------
+
+class Embedding(Function):
+    """Rows ``weight[indices]``.  Backward: each row's grad added into the row it came from.
+
+    ``padding_idx`` rows get no gradient; ``scale_grad_by_freq`` divides a row's gradient by
+    how often its index occurs in the batch.
+    """
+
+    node_name = "EmbeddingBackward0"
+    saved_attrs = ("indices", "padding_idx", "scale_grad_by_freq", "sparse", "weight_sym_argsize_0")
+
+    @staticmethod
+    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq):
+        if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
+            raise IndexError("index out of range in self")
+        ctx.indices, ctx.padding_idx, ctx.scale_grad_by_freq = indices, padding_idx, scale_grad_by_freq
+        ctx.sparse, ctx.weight_sym_argsize_0 = False, weight.shape[0]
+        return weight._data[indices]
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .index import IndexScatter
+
+        scale = np.ones(ctx.indices.shape)
+        if ctx.padding_idx is not None:
+            scale[ctx.indices == ctx.padding_idx] = 0
+        if ctx.scale_grad_by_freq:
+            counts = np.bincount(ctx.indices.reshape(-1), minlength=ctx.weight_sym_argsize_0)
+            scale = scale / counts[ctx.indices]
+        shape = (ctx.weight_sym_argsize_0,) + tuple(grad.shape[ctx.indices.ndim:])
+        rows = grad * _const(scale[..., None], grad)
+        return IndexScatter.apply(rows, ctx.indices, shape), None, None, None
+
+
+class ConstantPadNd(Function):
+    """Pad with a constant; ``pad`` lists (before, after) pairs from the last dim backwards.
+
+    Backward: the grad of the un-padded region (negative pads crop, and their grad is 0-padded).
+    """
+
+    node_name = "ConstantPadNdBackward0"
+    saved_attrs = ("pad",)
+
+    @staticmethod
+    def forward(ctx, x, pad, value):
+        ctx.pad = tuple(pad)
+        widths = _pad_widths(pad, x.ndim)
+        a = x._data[tuple(slice(max(-lo, 0), s - max(-hi, 0)) for (lo, hi), s in zip(widths, x.shape))]
+        return np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ConstantPadNd.apply(grad, tuple(-p for p in ctx.pad), 0), None, None
+
+
+def _pad_widths(pad, ndim):
+    """``F.pad``'s flat (last dim first) list as one (before, after) pair per dim."""
+    if len(pad) % 2 or len(pad) // 2 > ndim:
+        raise RuntimeError("Padding length must be divisible by 2 and at most twice the number of dimensions; "
+                           "got %d for a %d-dimensional input" % (len(pad), ndim))
+    pairs = [(int(pad[i]), int(pad[i + 1])) for i in range(0, len(pad), 2)]
+    return [(0, 0)] * (ndim - len(pairs)) + pairs[::-1]
+
+
+class Trilinear(Function):
+    """``out[b, o] = Σᵢⱼ x1[b, i] W[o, i, j] x2[b, j]`` (what ``nn.Bilinear`` records).
+
+    Backward: contract ``grad`` with the other two factors, for each of the three.
+    """
+
+    node_name = "TrilinearBackward0"
+    saved_names = ("i1", "i2", "i3")
+
+    @staticmethod
+    def forward(ctx, x1, w, x2):
+        ctx.save_for_backward(x1, w, x2)
+        return np.einsum("bi,oij,bj->bo", x1._data, w._data, x2._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, w, x2 = ctx.saved_tensors
+        n_out, n1, n2 = w.shape
+        g1 = gw = g2 = None
+        if ctx.needs_input_grad[0] or ctx.needs_input_grad[2]:
+            gW = grad.mm(w.reshape(n_out, n1 * n2)).reshape(-1, n1, n2)      # Σₒ grad[b, o] W[o]
+            g1 = gW.bmm(x2.unsqueeze(2)).squeeze(2) if ctx.needs_input_grad[0] else None
+            g2 = x1.unsqueeze(1).bmm(gW).squeeze(1) if ctx.needs_input_grad[2] else None
+        if ctx.needs_input_grad[1]:
+            outer = (x1.unsqueeze(2) * x2.unsqueeze(1)).reshape(-1, n1 * n2)  # x1[b, i] x2[b, j]
+            gw = grad.t().mm(outer).reshape(n_out, n1, n2)
+        return g1, gw, g2
+
+
+# -- the Scalar overloads PyTorch's C++ losses record ----------------------------------------
+
+class MulScalar(Function):
+    """``x * number`` as recorded inside PyTorch's C++ code (``mul.Scalar``).  Backward: grad · number."""
+
+    node_name = "MulBackward1"
+    saved_attrs = ("other",)
+
+    @staticmethod
+    def forward(ctx, x, other):
+        ctx.other = other
+        return x._data * x._data.dtype.type(other)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.other, None
+
+
+class DivScalar(Function):
+    """``x / number`` as recorded inside PyTorch's C++ code (``div.Scalar``).  Backward: grad / number."""
+
+    node_name = "DivBackward1"
+    saved_attrs = ("other",)
+
+    @staticmethod
+    def forward(ctx, x, other):
+        ctx.other = other
+        return x._data / x._data.dtype.type(other)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / ctx.other, None
+
+
+class MaskedFill(Function):
+    """``x`` with ``value`` where ``mask`` (an ndarray) holds.  Backward: grad where the mask does not hold."""
+
+    node_name = "MaskedFillBackward0"
+    saved_attrs = ("mask",)
+
+    @staticmethod
+    def forward(ctx, x, mask, value):
+        ctx.mask = mask
+        return np.where(mask, x._data.dtype.type(value), x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * _const(~ctx.mask, grad), None, None
+
+
+# -- erf in double precision (numpy has none) ---------------------------------------------------
+# Cephes' rational approximations (S. L. Moshier, ndtr.c): erf for |x| <= 1, erfc beyond.
+
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+_KAPPA = 0.044715
+_ERF_T = (9.60497373987051638749E0, 9.00260197203842689217E1, 2.23200534594684319226E3,
+          7.00332514112805075473E3, 5.55923013010394962768E4)
+_ERF_U = (1.0, 3.35617141647503099647E1, 5.21357949780152679795E2, 4.59432382970980127987E3,
+          2.26290000613890934246E4, 4.92673942608635921086E4)
+_ERFC_P = (2.46196981473530512524E-10, 5.64189564831068821977E-1, 7.46321056442269912687E0,
+           4.86371970985681366614E1, 1.96520832956077098242E2, 5.26445194995477358631E2,
+           9.34528527171957607540E2, 1.02755188689515710272E3, 5.57535335369399327526E2)
+_ERFC_Q = (1.0, 1.32281951154744992508E1, 8.67072140885989742329E1, 3.54937778887819891062E2,
+           9.75708501743205489753E2, 1.82390916687909736289E3, 2.24633760818710981792E3,
+           1.65666309194161350182E3, 5.57535340817727675546E2)
+_ERFC_R = (5.64189583547755073984E-1, 1.27536670759978104416E0, 5.01905042251180477414E0,
+           6.16021097993053585195E0, 7.40974269950448939160E0, 2.97886665372100240670E0)
+_ERFC_S = (1.0, 2.26052863220117276590E0, 9.39603524938001434673E0, 1.20489539808096656605E1,
+           1.70814450747565897222E1, 9.60896809063285878198E0, 3.36907645100081516050E0)
+
+
+def _polynomial(x, coefficients):
+    """Horner's rule, highest power first."""
+    out = np.full_like(x, coefficients[0])
+    for c in coefficients[1:]:
+        out = out * x + c
+    return out
+
+
+def _erf(a):
+    """``erf`` of an ndarray, to double precision."""
+    x = np.asarray(a, dtype=np.float64)
+    z = np.abs(x)
+    z2 = z * z
+    with np.errstate(over="ignore", invalid="ignore"):
+        inner = x * _polynomial(z2, _ERF_T) / _polynomial(z2, _ERF_U)
+        zc = np.minimum(z, 30.0)                    # beyond, erfc underflows to 0 (and inf/inf would be nan)
+        ratio = np.where(zc < 8, _polynomial(zc, _ERFC_P) / _polynomial(zc, _ERFC_Q),
+                         _polynomial(zc, _ERFC_R) / _polynomial(zc, _ERFC_S))
+        outer = np.copysign(1 - np.exp(-zc * zc) * ratio, x)
+    return np.where(z <= 1, inner, outer)

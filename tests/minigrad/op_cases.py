@@ -1,0 +1,362 @@
+"""The op table: every differentiable op of minigrad's core, once, with the inputs it is differentiable on.
+
+One row (an :class:`OpCase`) drives every per-op test in ``test_ops.py``:
+
+* float64 ``gradcheck`` and ``gradgradcheck`` (finite differences; no PyTorch needed),
+* the ``grad_fn`` name without PyTorch, and
+* parity with PyTorch (``torch`` marker): values, gradients, ``grad_fn`` names and the
+  ``next_functions`` structure.
+
+The same ``fn`` runs on both libraries: it only calls tensor methods and operators, and
+``lib(t)`` (the module ``t`` belongs to) for the few torch-level functions (``cat``, ``where``…).
+Inputs come from ``hypothesis.extra.numpy`` with a per-op domain (``elements``) and, where an op
+has kinks, ties or boundaries, a ``valid`` predicate that keeps the inputs away from them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from hypothesis import assume
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+# -- domains ------------------------------------------------------------------------------------------
+
+FLOATS = st.floats(-2, 2, allow_subnormal=False)
+POSITIVE = st.floats(0.2, 2)
+NONZERO = FLOATS.filter(lambda v: abs(v) > 1e-2)           # away from relu/abs kinks and 1/x poles
+#: Values on a 0.01 grid: with ``unique=True`` no two are closer than 0.01 (no ties for max, min, var).
+GRID = st.integers(-200, 200).map(lambda i: i / 100)
+#: The grid shifted by half a step: never equal to a GRID value (no ties for maximum/minimum).
+HALF_GRID = GRID.map(lambda v: v + 0.005)
+
+
+def away_from(*points: float) -> st.SearchStrategy[float]:
+    """FLOATS not within 1e-3 of the given points (clamp bounds, a where-condition's threshold)."""
+    return FLOATS.filter(lambda v: all(abs(v - p) > 1e-3 for p in points))
+
+#: Any shape an elementwise op accepts, 0-dim included.
+ANY_SHAPE = hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=3).map(lambda s: (s,))
+#: Two shapes that broadcast together (the gradient is summed back to each: NOTE [broadcast]).
+BROADCAST_2 = hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3, max_side=3).map(
+    lambda b: b.input_shapes)
+
+
+def lib(t: Any) -> Any:
+    """The library a tensor belongs to (``torch`` or ``minigrad``), for ``lib(a).cat(...)``."""
+    return sys.modules[type(t).__module__.split(".")[0]]
+
+
+@dataclass(frozen=True)
+class OpCase:
+    """One op: ``fn(*tensors)`` on inputs drawn from ``elements`` with ``shapes``.
+
+    ``elements``: a float strategy, or one per input.  ``shapes``: one shape per input, or a
+    strategy drawing such a tuple.  ``node``: the expected ``grad_fn`` name of the (first) output.
+    ``unique``: no repeated values in an input (with GRID: no ties).  ``valid(*arrays)``: False for
+    inputs at a non-differentiable point (``assume``d away; prefer a domain that has none).
+    """
+
+    name: str
+    fn: Callable[..., Any]
+    arity: int = 1
+    elements: Any = FLOATS
+    shapes: Any = ((2, 3),)
+    node: str | None = None
+    unique: bool = False
+    valid: Callable[..., bool] | None = None
+    gradgrad: bool = True
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def draw(self, data: st.DataObject) -> tuple[np.ndarray, ...]:
+        """Draw float64 input arrays for one example."""
+        shapes = data.draw(self.shapes, label="shapes") if isinstance(self.shapes, st.SearchStrategy) \
+            else self.shapes
+        shapes = tuple(shapes) + (shapes[-1],) * (self.arity - len(shapes))
+        elements = self.elements if isinstance(self.elements, tuple) else (self.elements,) * self.arity
+        arrays = tuple(data.draw(hnp.arrays(np.float64, shape, elements=el, unique=self.unique), label="input %d" % i)
+                       for i, (shape, el) in enumerate(zip(shapes, elements)))
+        if self.valid is not None:
+            assume(self.valid(*arrays))
+        return arrays
+
+
+# -- functions that need statements (in-place ops, item assignment) -----------------------------------
+
+def _iadd(a, b):
+    y = a * 1
+    y += b
+    return y
+
+
+def _imul(a, b):
+    y = a * 1
+    y *= b
+    return y
+
+
+def _isub(a, b):
+    y = a * 1
+    y -= b
+    return y
+
+
+def _itruediv(a, b):
+    y = a * 1
+    y /= b
+    return y
+
+
+def _setitem_row(a, b):
+    y = a * 1
+    y[0] = b
+    return y
+
+
+def _setitem_scalar(a):
+    y = a * 2
+    y[:, 1] = 0.5
+    return y
+
+
+def _setitem_mask(a, b):
+    y = a * 1
+    y[a > 0] = 0.0
+    return y * b
+
+
+def _setitem_index_tensor(a, b):
+    y = a.sin()
+    y[lib(a).tensor([2, 0])] = b
+    return y
+
+
+def _inplace_through_view(a):
+    y = a * 1
+    y[0].mul_(2)
+    return y
+
+
+def _inplace_view_of_view(a, b):
+    y = a * 1
+    y.t()[1].add_(b)
+    return y
+
+
+def _inplace_chain(a, b):
+    y = a.sin()
+    y.mul_(b).add_(1).div_(b)
+    return y
+
+
+def _zero_then_add(a, b):
+    y = a * 1
+    y.zero_()
+    return y + b
+
+
+def _fill_then_mul(a, b):
+    y = a * 1
+    y.fill_(2.0)
+    return y * b
+
+
+def _copy_into(a, b):
+    y = a * 1
+    y.copy_(b)
+    return y * a
+
+
+def _dot_twice(a, b):
+    return a.dot(b) + lib(a).dot(b, a)
+
+
+def _matmul_mixed(a, b):
+    """x @ N and N.T @ x in one graph (1-D @ 2-D and 2-D @ 1-D)."""
+    return (a @ b).sum() + (b.t() @ a).sum()
+
+
+# -- the table ------------------------------------------------------------------------------------------
+
+BINARY = dict(arity=2, shapes=BROADCAST_2)
+
+CASES: list[OpCase] = [
+    # arithmetic, with broadcasting, Python scalars and reversed forms
+    OpCase("add", lambda a, b: a + b, node="AddBackward0", **BINARY),
+    OpCase("add_scalar", lambda a: a + 2.5, node="AddBackward0", shapes=ANY_SHAPE),
+    OpCase("radd_scalar", lambda a: 2.5 + a, node="AddBackward0", shapes=ANY_SHAPE),
+    OpCase("add_alpha", lambda a, b: a.add(b, alpha=-3), node="AddBackward0", **BINARY),
+    OpCase("sub", lambda a, b: a - b, node="SubBackward0", **BINARY),
+    OpCase("sub_scalar", lambda a: a - 1.5, node="SubBackward0", shapes=ANY_SHAPE),
+    OpCase("rsub_scalar", lambda a: 1.5 - a, node="RsubBackward1", shapes=ANY_SHAPE),
+    OpCase("sub_alpha", lambda a, b: a.sub(b, alpha=0.5), node="SubBackward0", **BINARY),
+    OpCase("mul", lambda a, b: a * b, node="MulBackward0", **BINARY),
+    OpCase("mul_self", lambda a: a * a, node="MulBackward0", shapes=ANY_SHAPE),
+    OpCase("mul_scalar", lambda a: a * 3, node="MulBackward0", shapes=ANY_SHAPE),
+    OpCase("rmul_scalar", lambda a: -0.5 * a, node="MulBackward0", shapes=ANY_SHAPE),
+    OpCase("div", lambda a, b: a / b, node="DivBackward0", elements=(FLOATS, NONZERO), **BINARY),
+    OpCase("div_scalar", lambda a: a / 4, node="DivBackward0", shapes=ANY_SHAPE),
+    OpCase("rdiv_scalar", lambda a: 2 / a, node="MulBackward0", elements=NONZERO, shapes=ANY_SHAPE),
+    OpCase("neg", lambda a: -a, node="NegBackward0", shapes=ANY_SHAPE),
+    OpCase("neg_method", lambda a: a.neg(), node="NegBackward0"),
+    # powers: tensor ** number, tensor ** tensor, number ** tensor
+    OpCase("pow_int", lambda a: a ** 3, node="PowBackward0", shapes=ANY_SHAPE),
+    OpCase("pow_square", lambda a: a.square(), node="PowBackward0"),
+    OpCase("pow_half", lambda a: a ** 0.5, node="PowBackward0", elements=POSITIVE),
+    OpCase("pow_negative", lambda a: a ** -1.5, node="PowBackward0", elements=POSITIVE),
+    OpCase("pow_tensor", lambda a, b: a ** b, node="PowBackward1", elements=(POSITIVE, FLOATS), **BINARY),
+    OpCase("rpow_scalar", lambda a: 2 ** a, node="PowBackward2", shapes=ANY_SHAPE),
+    OpCase("pow_method", lambda a: a.pow(2), node="PowBackward0"),
+    # unary math and activations
+    OpCase("exp", lambda a: a.exp(), node="ExpBackward0", shapes=ANY_SHAPE),
+    OpCase("log", lambda a: a.log(), node="LogBackward0", elements=POSITIVE, shapes=ANY_SHAPE),
+    OpCase("sin", lambda a: a.sin(), node="SinBackward0", shapes=ANY_SHAPE),
+    OpCase("cos", lambda a: a.cos(), node="CosBackward0", shapes=ANY_SHAPE),
+    OpCase("tanh", lambda a: a.tanh(), node="TanhBackward0", shapes=ANY_SHAPE),
+    OpCase("sigmoid", lambda a: a.sigmoid(), node="SigmoidBackward0", shapes=ANY_SHAPE),
+    OpCase("sigmoid_fn", lambda a: lib(a).sigmoid(a), node="SigmoidBackward0"),
+    OpCase("relu", lambda a: a.relu(), node="ReluBackward0", elements=NONZERO, shapes=ANY_SHAPE),
+    OpCase("relu_fn", lambda a: lib(a).relu(a), node="ReluBackward0", elements=NONZERO),
+    OpCase("sqrt", lambda a: a.sqrt(), node="SqrtBackward0", elements=POSITIVE, shapes=ANY_SHAPE),
+    OpCase("abs", lambda a: a.abs(), node="AbsBackward0", elements=NONZERO, shapes=ANY_SHAPE),
+    OpCase("clamp", lambda a: a.clamp(-0.5, 1.0), node="ClampBackward1", elements=away_from(-0.5, 1.0), shapes=ANY_SHAPE),
+    OpCase("clamp_min", lambda a: a.clamp(min=0.25), node="ClampBackward1", elements=away_from(0.25)),
+    OpCase("clamp_max", lambda a: a.clamp(max=-0.25), node="ClampBackward1", elements=away_from(-0.25)),
+    OpCase("maximum", lambda a, b: lib(a).maximum(a, b), node="MaximumBackward0", elements=(GRID, HALF_GRID), **BINARY),
+    OpCase("minimum", lambda a, b: a.minimum(b), node="MinimumBackward0", elements=(GRID, HALF_GRID), **BINARY),
+    OpCase("where", lambda a, b: lib(a).where(a > 0, a, b), node="WhereBackward0", elements=NONZERO, **BINARY),
+    OpCase("where_scalar", lambda a: lib(a).where(a > 0, a.exp(), 0.0), node="WhereBackward0", elements=NONZERO),
+    # reductions: all, dim, keepdim
+    OpCase("sum", lambda a: a.sum(), node="SumBackward0", shapes=ANY_SHAPE),
+    OpCase("sum_dim", lambda a: a.sum(1), node="SumBackward1", shapes=((2, 3, 2),)),
+    OpCase("sum_dims_keepdim", lambda a: a.sum((0, 2), keepdim=True), node="SumBackward1", shapes=((2, 3, 2),)),
+    OpCase("sum_negative_dim", lambda a: a.sum(-1), node="SumBackward1"),
+    OpCase("mean", lambda a: a.mean(), node="MeanBackward0", shapes=ANY_SHAPE),
+    OpCase("mean_dim", lambda a: a.mean(0), node="MeanBackward1"),
+    OpCase("mean_dim_keepdim", lambda a: a.mean(-1, keepdim=True), node="MeanBackward1", shapes=((2, 3, 2),)),
+    OpCase("max", lambda a: a.max(), node="MaxBackward1", elements=GRID, unique=True, shapes=ANY_SHAPE),
+    OpCase("max_dim", lambda a: a.max(1).values, node="MaxBackward0", elements=GRID, unique=True),
+    OpCase("max_dim_keepdim", lambda a: a.max(dim=0, keepdim=True)[0], node="MaxBackward0", elements=GRID, unique=True),
+    OpCase("min", lambda a: a.min(), node="MinBackward1", elements=GRID, unique=True),
+    OpCase("min_dim", lambda a: a.min(-1).values, node="MinBackward0", elements=GRID, unique=True, shapes=((2, 3, 2),)),
+    OpCase("logsumexp", lambda a: a.logsumexp(1), node="LogsumexpBackward0"),
+    OpCase("logsumexp_keepdim", lambda a: a.logsumexp(0, keepdim=True), node="LogsumexpBackward0"),
+    OpCase("softmax", lambda a: a.softmax(1), node="SoftmaxBackward0"),
+    OpCase("softmax_dim0", lambda a: lib(a).softmax(a, 0), node="SoftmaxBackward0", shapes=((3, 2, 2),)),
+    OpCase("log_softmax", lambda a: a.log_softmax(-1), node="LogSoftmaxBackward0"),
+    OpCase("log_softmax_dim0", lambda a: a.log_softmax(0), node="LogSoftmaxBackward0", shapes=((3, 2),)),
+    OpCase("var", lambda a: a.var(), node="VarBackward0", elements=GRID, unique=True),
+    OpCase("var_dim", lambda a: a.var(1, keepdim=True), node="VarBackward0", elements=GRID, unique=True),
+    OpCase("var_biased", lambda a: a.var(0, unbiased=False), node="VarBackward0", elements=GRID, unique=True, shapes=((3, 2),)),
+    OpCase("std", lambda a: a.std(), node="StdBackward0", elements=GRID, unique=True),
+    OpCase("std_dim", lambda a: a.std(dim=0), node="StdBackward0", elements=GRID, unique=True, shapes=((3, 2),)),
+    OpCase("prod", lambda a: a.prod(), node="ProdBackward0", elements=NONZERO, shapes=ANY_SHAPE),
+    OpCase("prod_dim", lambda a: a.prod(1), node="ProdBackward1", elements=NONZERO),
+    OpCase("prod_dim_keepdim", lambda a: a.prod(0, keepdim=True), node="ProdBackward1", elements=NONZERO),
+    OpCase("norm", lambda a: a.norm(), node="LinalgVectorNormBackward0", elements=NONZERO),
+    OpCase("norm_dim", lambda a: a.norm(dim=1), node="LinalgVectorNormBackward0", elements=NONZERO),
+    OpCase("norm_p1", lambda a: a.norm(p=1), node="LinalgVectorNormBackward0", elements=NONZERO),
+    OpCase("norm_p3_keepdim", lambda a: a.norm(3, dim=0, keepdim=True), node="LinalgVectorNormBackward0",
+           elements=NONZERO),
+    # linear algebra
+    OpCase("mm", lambda a, b: a.mm(b), node="MmBackward0", arity=2, shapes=((2, 3), (3, 4))),
+    OpCase("mm_fn", lambda a, b: lib(a).mm(a, b), node="MmBackward0", arity=2, shapes=((1, 3), (3, 1))),
+    OpCase("matmul_2d", lambda a, b: a @ b, node="MmBackward0", arity=2, shapes=((3, 2), (2, 2))),
+    OpCase("matmul_dot", lambda a, b: a @ b, node="DotBackward0", arity=2, shapes=((3,), (3,))),
+    OpCase("matmul_mv", lambda a, b: a @ b, node="MvBackward0", arity=2, shapes=((2, 3), (3,))),
+    OpCase("matmul_vm", lambda a, b: a @ b, node="SqueezeBackward4", arity=2, shapes=((3,), (3, 2))),
+    OpCase("matmul_mixed", _matmul_mixed, node="AddBackward0", arity=2, shapes=((3,), (3, 2))),
+    OpCase("matmul_batched", lambda a, b: a @ b, node="UnsafeViewBackward0", arity=2, shapes=((2, 2, 3), (2, 3, 2))),
+    OpCase("matmul_batched_2d", lambda a, b: a @ b, node="UnsafeViewBackward0", arity=2, shapes=((2, 2, 3), (3, 2))),
+    OpCase("matmul_batched_1d", lambda a, b: a.matmul(b), node="UnsafeViewBackward0", arity=2,
+           shapes=((2, 2, 3), (3,))),
+    OpCase("matmul_1d_batched", lambda a, b: lib(a).matmul(a, b), node="UnsafeViewBackward0", arity=2,
+           shapes=((3,), (2, 3, 2))),
+    OpCase("matmul_broadcast_batch", lambda a, b: a @ b, node="UnsafeViewBackward0", arity=2,
+           shapes=((2, 1, 2, 3), (3, 3, 1))),
+    OpCase("bmm", lambda a, b: a.bmm(b), node="BmmBackward0", arity=2, shapes=((2, 2, 3), (2, 3, 2))),
+    OpCase("addmm", lambda c, a, b: lib(a).addmm(c, a, b), node="AddmmBackward0", arity=3,
+           shapes=((2, 4), (2, 3), (3, 4))),
+    OpCase("addmm_broadcast_alpha_beta", lambda c, a, b: c.addmm(a, b, beta=0.5, alpha=2), node="AddmmBackward0",
+           arity=3, shapes=((4,), (2, 3), (3, 4))),
+    OpCase("outer", lambda a, b: lib(a).outer(a, b), node="MulBackward0", arity=2, shapes=((3,), (2,))),
+    OpCase("dot", _dot_twice, node="AddBackward0", arity=2, shapes=((4,), (4,))),
+    # shapes and views
+    OpCase("view", lambda a: a.view(3, 2), node="ViewBackward0"),
+    OpCase("view_infer", lambda a: a.view(-1), node="ViewBackward0", shapes=((2, 3, 2),)),
+    OpCase("reshape", lambda a: a.reshape(6, 1), node="ViewBackward0"),
+    OpCase("reshape_copy", lambda a: a.t().reshape(6), node="UnsafeViewBackward0"),
+    OpCase("flatten", lambda a: a.flatten(), node="ViewBackward0", shapes=((2, 3, 2),)),
+    OpCase("flatten_start", lambda a: a.flatten(1), node="ViewBackward0", shapes=((2, 3, 2),)),
+    OpCase("transpose", lambda a: a.transpose(0, 2), node="TransposeBackward0", shapes=((2, 3, 2),)),
+    OpCase("t", lambda a: a.t(), node="TBackward0"),
+    OpCase("T", lambda a: a.T, node="PermuteBackward0"),
+    OpCase("permute", lambda a: a.permute(2, 0, 1), node="PermuteBackward0", shapes=((2, 3, 2),)),
+    OpCase("unsqueeze", lambda a: a.unsqueeze(1), node="UnsqueezeBackward0"),
+    OpCase("unsqueeze_negative", lambda a: a.unsqueeze(-1), node="UnsqueezeBackward0", shapes=ANY_SHAPE),
+    OpCase("squeeze", lambda a: a.squeeze(), node="SqueezeBackward0", shapes=((2, 1, 3, 1),)),
+    OpCase("squeeze_dim", lambda a: a.squeeze(1), node="SqueezeBackward1", shapes=((2, 1, 3),)),
+    OpCase("expand", lambda a: a.expand(4, 2, 3), node="ExpandBackward0", shapes=((2, 1),)),
+    OpCase("expand_keep", lambda a: a.expand(-1, 3) * a, node="MulBackward0", shapes=((2, 1),)),
+    OpCase("repeat", lambda a: a.repeat(2, 1, 2), node="RepeatBackward0"),
+    OpCase("cat", lambda a, b: lib(a).cat([a, b, a], dim=1), node="CatBackward0", arity=2, shapes=((2, 3), (2, 1))),
+    OpCase("cat_dim0", lambda a, b: lib(a).cat((a, b)), node="CatBackward0", arity=2, shapes=((2, 3), (1, 3))),
+    OpCase("stack", lambda a, b: lib(a).stack([a, b], dim=1), node="StackBackward0", arity=2),
+    OpCase("split", lambda a: a.split(2, dim=1), node="SplitBackward0"),
+    OpCase("split_piece", lambda a: a.split(1)[1] * 2, node="MulBackward0"),
+    OpCase("split_sizes", lambda a: a.split([1, 2], 1), node="SplitWithSizesBackward0"),
+    OpCase("chunk", lambda a: a.chunk(2, 1), node="SplitBackward0", shapes=((2, 4),)),
+    OpCase("unbind", lambda a: a.unbind(1), node="UnbindBackward0"),
+    OpCase("unbind_sum", lambda a: sum(a.unbind()), node="AddBackward0"),
+    OpCase("contiguous", lambda a: a.t().contiguous(), node="CloneBackward0"),
+    OpCase("clone", lambda a: a.clone(), node="CloneBackward0"),
+    # indexing
+    OpCase("index_int", lambda a: a[1], node="SelectBackward0"),
+    OpCase("index_negative_int", lambda a: a[:, -1], node="SelectBackward0"),
+    OpCase("index_int_int", lambda a: a[0, 2], node="SelectBackward0"),
+    OpCase("index_slice", lambda a: a[1:], node="SliceBackward0", shapes=((3, 2),)),
+    OpCase("index_slice_step", lambda a: a[:, ::2], node="SliceBackward0", shapes=((2, 4),)),
+    OpCase("index_none", lambda a: a[:, None], node="UnsqueezeBackward0"),
+    OpCase("index_ellipsis", lambda a: a[..., 1], node="SelectBackward0", shapes=((2, 3, 2),)),
+    OpCase("index_mixed_basic", lambda a: a[None, 1:, ..., 0], node="SelectBackward0", shapes=((3, 2, 2),)),
+    OpCase("index_tensor_repeats", lambda a: a[lib(a).tensor([2, 0, 2, 2])], node="IndexBackward0",
+           shapes=((3, 2),)),
+    OpCase("index_list", lambda a: a[[0, 1, 0], [2, 2, 1]], node="IndexBackward0"),
+    OpCase("index_tensor_dim1", lambda a: a[:, lib(a).tensor([[1, 1], [0, 2]])], node="IndexBackward0"),
+    OpCase("index_bool_mask", lambda a: a[a > 0], node="IndexBackward0", elements=NONZERO),
+    OpCase("index_bool_rows", lambda a: a[lib(a).tensor([True, False, True])], node="IndexBackward0",
+           shapes=((3, 2),)),
+    # item assignment and in-place ops on non-leaves
+    OpCase("setitem_row", _setitem_row, node="torch::autograd::CopySlices", arity=2, shapes=((3, 2), (2,))),
+    OpCase("setitem_scalar", _setitem_scalar, node="torch::autograd::CopySlices"),
+    OpCase("setitem_mask", _setitem_mask, node="MulBackward0", arity=2, elements=NONZERO),
+    OpCase("setitem_index_tensor", _setitem_index_tensor, node="IndexPutBackward0", arity=2,
+           shapes=((3, 2), (2, 2))),
+    OpCase("add_", lambda a, b: (a * 1).add_(b), node="AddBackward0", arity=2, shapes=((2, 3), (3,))),
+    OpCase("add_alpha_", lambda a, b: (a * 1).add_(b, alpha=2), node="AddBackward0", arity=2),
+    OpCase("sub_", lambda a, b: (a * 1).sub_(b), node="SubBackward0", arity=2, shapes=((2, 3), (2, 1))),
+    OpCase("mul_", lambda a, b: (a * 1).mul_(b), node="MulBackward0", arity=2),
+    OpCase("div_", lambda a, b: (a * 1).div_(b), node="DivBackward0", arity=2, elements=(FLOATS, NONZERO)),
+    OpCase("clamp_", lambda a: (a * 1).clamp_(-0.5, 0.5), node="ClampBackward1", elements=away_from(-0.5, 0.5)),
+    OpCase("iadd", _iadd, node="AddBackward0", arity=2),
+    OpCase("isub", _isub, node="SubBackward0", arity=2),
+    OpCase("imul", _imul, node="MulBackward0", arity=2),
+    OpCase("itruediv", _itruediv, node="DivBackward0", arity=2, elements=(FLOATS, NONZERO)),
+    OpCase("zero_", _zero_then_add, node="AddBackward0", arity=2),
+    OpCase("fill_", _fill_then_mul, node="MulBackward0", arity=2),
+    OpCase("copy_", _copy_into, node="MulBackward0", arity=2, shapes=((2, 3), (3,))),
+    OpCase("inplace_chain", _inplace_chain, node="DivBackward0", arity=2, elements=(FLOATS, NONZERO)),
+    OpCase("inplace_through_view", _inplace_through_view, node="torch::autograd::CopySlices"),
+    OpCase("inplace_view_of_view", _inplace_view_of_view, node="torch::autograd::CopySlices", arity=2,
+           shapes=((2, 3), (2,))),
+]
+
+CASES_BY_NAME = {case.name: case for case in CASES}
+assert len(CASES_BY_NAME) == len(CASES), "duplicate case names"
