@@ -19,6 +19,7 @@ measures the libraries and not the scheduler of a busy machine.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 import time
@@ -27,7 +28,9 @@ import time
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads for both libraries")
-    parser.add_argument("--repeats", type=int, default=15, help="timed repeats per measurement (best is kept)")
+    parser.add_argument(
+        "--repeats", type=int, default=15, help="timed repeats per measurement (best is kept)"
+    )
     parser.add_argument("--steps", type=int, default=20, help="training steps per repeat")
     parser.add_argument("--epochs", type=int, default=10, help="epochs of digits training")
     return parser.parse_args()
@@ -35,7 +38,7 @@ def parse_args():
 
 ARGS = parse_args()
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = str(ARGS.threads)     # before numpy/torch load their BLAS
+    os.environ[var] = str(ARGS.threads)  # before numpy/torch load their BLAS
 
 import numpy as np  # noqa: E402
 
@@ -55,7 +58,7 @@ def mlp(lib, sizes):
     """A ReLU MLP with weights from numpy (the same in both libraries)."""
     rng = np.random.default_rng(0)
     layers = []
-    for i, (n_in, n_out) in enumerate(zip(sizes, sizes[1:])):
+    for i, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
         layer = lib.nn.Linear(n_in, n_out)
         bound = 1 / np.sqrt(n_in)
         with lib.no_grad():
@@ -83,8 +86,11 @@ def step_benchmark(optimizer: str, steps: int, repeats: int) -> dict:
     runs = {}
     for name, lib in LIBRARIES.items():
         model = mlp(lib, [784, 256, 10])
-        opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9) if optimizer == "SGD" else \
-            lib.optim.Adam(model.parameters(), lr=1e-3)
+        opt = (
+            lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+            if optimizer == "SGD"
+            else lib.optim.Adam(model.parameters(), lr=1e-3)
+        )
         x, y = lib.from_numpy(x_np), lib.from_numpy(y_np)
         loss_fn = lib.nn.functional.cross_entropy
 
@@ -93,6 +99,7 @@ def step_benchmark(optimizer: str, steps: int, repeats: int) -> dict:
                 opt.zero_grad()
                 loss_fn(model(x), y).backward()
                 opt.step()
+
         run()  # warm-up
         runs[name] = run
     return {name: t / steps for name, t in best_of_interleaved(runs, repeats).items()}
@@ -103,8 +110,9 @@ def digits_benchmark(epochs: int) -> dict:
     from sklearn.model_selection import train_test_split
 
     data = load_digits()
-    x_train, x_test, y_train, y_test = train_test_split((data.data / 16.0).astype(np.float32), data.target,
-                                                        test_size=0.25, random_state=0)
+    x_train, x_test, y_train, y_test = train_test_split(
+        (data.data / 16.0).astype(np.float32), data.target, test_size=0.25, random_state=0
+    )
     results = {}
     for name, lib in LIBRARIES.items():
         model = mlp(lib, [64, 128, 10])
@@ -115,7 +123,7 @@ def digits_benchmark(epochs: int) -> dict:
         for _ in range(epochs):
             perm = lib.from_numpy(order(len(x_train)))
             for i in range(0, len(x_train), 64):
-                idx = perm[i:i + 64]
+                idx = perm[i : i + 64]
                 opt.zero_grad()
                 lib.nn.functional.cross_entropy(model(xs[idx]), ys[idx]).backward()
                 opt.step()
@@ -127,16 +135,29 @@ def digits_benchmark(epochs: int) -> dict:
 
 
 def main() -> None:
-    print("minigrad %s vs torch %s, numpy %s, %d thread(s)"
-          % (minigrad.__version__, torch.__version__, np.__version__, ARGS.threads))
+    print(
+        "minigrad %s vs torch %s, numpy %s, %d thread(s)"
+        % (minigrad.__version__, torch.__version__, np.__version__, ARGS.threads)
+    )
     for optimizer in ("SGD", "Adam"):
         t = step_benchmark(optimizer, ARGS.steps, ARGS.repeats)
-        print("MLP 784-256-10, batch 64, %-4s step: torch %7.0f us   minigrad %7.0f us   ratio %.2f"
-              % (optimizer, t["torch"] * 1e6, t["minigrad"] * 1e6, t["minigrad"] / t["torch"]))
+        print(
+            "MLP 784-256-10, batch 64, %-4s step: torch %7.0f us   minigrad %7.0f us   ratio %.2f"
+            % (optimizer, t["torch"] * 1e6, t["minigrad"] * 1e6, t["minigrad"] / t["torch"])
+        )
     r = digits_benchmark(ARGS.epochs)
-    print("digits MLP 64-128-10, %d epochs: torch %.1f ms/epoch (test acc %.3f)   minigrad %.1f ms/epoch "
-          "(test acc %.3f)   ratio %.2f" % (ARGS.epochs, r["torch"][0] * 1e3, r["torch"][1], r["minigrad"][0] * 1e3,
-                                           r["minigrad"][1], r["minigrad"][0] / r["torch"][0]))
+    print(
+        "digits MLP 64-128-10, %d epochs: torch %.1f ms/epoch (test acc %.3f)   minigrad %.1f ms/epoch "
+        "(test acc %.3f)   ratio %.2f"
+        % (
+            ARGS.epochs,
+            r["torch"][0] * 1e3,
+            r["torch"][1],
+            r["minigrad"][0] * 1e3,
+            r["minigrad"][1],
+            r["minigrad"][0] / r["torch"][0],
+        )
+    )
 
 
 if __name__ == "__main__":

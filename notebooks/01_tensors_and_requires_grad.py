@@ -35,6 +35,7 @@
 # %%
 import minigrad as torch  # the rest of the code reads exactly like PyTorch
 import viz
+
 from course_checks import check_accumulate_grad, check_grad_fn_names, check_requires_grad_table
 
 # %% [markdown]

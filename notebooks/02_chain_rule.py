@@ -30,6 +30,7 @@
 import minigrad as torch
 import viz
 import viz.plots
+
 from course_checks import check_hand_gradients, check_leaves_function, check_mul_rule
 
 # %% [markdown]
@@ -40,7 +41,7 @@ from course_checks import check_hand_gradients, check_leaves_function, check_mul
 # (`torch=torch` tells the plot to differentiate with minigrad).
 
 # %%
-viz.plots.plot_tangent(lambda x: x**3 - 2 * x, 1.5, torch=torch);
+ax = viz.plots.plot_tangent(lambda x: x**3 - 2 * x, 1.5, torch=torch)
 
 # %% [markdown]
 # ## The chain rule
@@ -73,11 +74,13 @@ print(e, d, L)
 # Start at the output, $\partial L/\partial L = 1$, and go backwards. Each step multiplies the
 # gradient that has arrived by the **local** derivative of one operation:
 #
-# | step | local derivative | gradient |
-# |---|---|---|
-# | $L = d\cdot f$ | $\partial L/\partial d = f = -2$, $\ \partial L/\partial f = d = 4$ | $\partial L/\partial d = -2$, $\ \partial L/\partial f = 4$ |
-# | $d = e + c$ | $\partial d/\partial e = 1$, $\ \partial d/\partial c = 1$ | $\partial L/\partial e = -2$, $\ \partial L/\partial c = -2$ |
-# | $e = a\cdot b$ | $\partial e/\partial a = b = -3$, $\ \partial e/\partial b = a = 2$ | $\partial L/\partial a = 6$, $\ \partial L/\partial b = -4$ |
+# 1. $L = d\cdot f$: the local derivatives are $\partial L/\partial d = f = -2$ and
+#    $\partial L/\partial f = d = 4$. So $\partial L/\partial d = -2$ and $\partial L/\partial f = 4$.
+# 2. $d = e + c$: local derivatives 1 and 1, so the gradient $-2$ passes on unchanged:
+#    $\partial L/\partial e = -2$, $\ \partial L/\partial c = -2$.
+# 3. $e = a\cdot b$: local derivatives $\partial e/\partial a = b = -3$ and
+#    $\partial e/\partial b = a = 2$, so $\partial L/\partial a = -2 \cdot (-3) = 6$ and
+#    $\partial L/\partial b = -2 \cdot 2 = -4$.
 #
 # A product sends the incoming gradient to each factor multiplied by the *other* factor; a sum
 # passes it on unchanged.

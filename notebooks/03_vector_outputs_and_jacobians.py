@@ -32,6 +32,7 @@ import matplotlib.pyplot as plt
 
 import minigrad as torch
 import viz
+
 from course_checks import check_jacobian, check_mm_fix, check_vjp
 
 # %% [markdown]
@@ -237,10 +238,9 @@ viz.step_backward(z, gradient=torch.Tensor([[1.0, 0]]), params={"leaf behind x":
 # Then run the same `mm` and backward.
 
 # %%
-# EXERCISE: define x as a leaf of shape (1, 2) that requires grad
-x = torch.tensor([[2.0, 1.0]], requires_grad=True)
-
 y = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+# EXERCISE: define x as a leaf of shape (1, 2) that requires grad, then z = torch.mm(x, y) and backward
+x = torch.tensor([[2.0, 1.0]], requires_grad=True)
 z = torch.mm(x, y)
 z.backward(torch.Tensor([[1.0, 0]]))
 print(x.is_leaf, x.grad, y.grad)

@@ -30,6 +30,7 @@
 # %%
 import minigrad as torch
 import viz
+
 from course_checks import check_accumulated_grad, check_autograd_grad, check_clip_hook
 
 # %% [markdown]

@@ -32,6 +32,7 @@
 import minigrad as torch
 import minigrad.nn as nn
 import viz
+
 from course_checks import check_frozen_model, check_tracking_quiz
 
 # %% [markdown]
@@ -74,7 +75,7 @@ def evaluate(t):
 
 print("decorated:", evaluate(x).requires_grad)
 
-with torch.no_grad():
+with torch.no_grad():  # noqa: SIM117 - nested on purpose: the inner block switches recording back on
     with torch.enable_grad():
         print("enable_grad inside no_grad:", (x * 2).requires_grad)
 
@@ -89,15 +90,15 @@ for training in (True, False):
 # Gradients do not flow through it: whatever is computed from it is, for autograd, a constant.
 #
 # The live graph below (`viz.live()`) redraws itself after each cell that records operations. Run
-# the next cells one by one and watch it grow; where `detach()` cut the graph it draws a dashed
-# "✂ cut" edge.
-
-# %%
-live = viz.live()
-live
+# the next cells one by one and watch it grow; where `detach()` cut the graph it draws a grey
+# "✂ cut" box: a value that entered the computation as a constant, with no gradient edge back.
 
 # %%
 w = torch.tensor([0.2, -0.1], requires_grad=True)
+live = viz.live(params={"w": w})
+live
+
+# %%
 h = (w * 3).exp()
 
 # %%
@@ -109,12 +110,11 @@ loss = (h * scale).sum()
 # is a constant for autograd. So `w.grad` is **half** the gradient of `(h * h).sum()`:
 
 # %%
-loss.backward()
+loss.backward(retain_graph=True)     # keep the saved values, so the live graph can still show the cut
 print("w.grad:               ", w.grad)
 print("gradient of (h*h).sum:", torch.autograd.grad(((w * 3).exp() ** 2).sum(), w)[0])
 print("scale.requires_grad:", scale.requires_grad, "  shares data with h:",
       scale.data_ptr() == h.data_ptr())
-live.close()                         # stop watching
 
 # %% [markdown]
 # Because `detach()` shares the data, `t.detach().numpy()` is the usual way to hand a tensor that
@@ -130,9 +130,8 @@ live.close()                         # stop watching
 # %%
 t = torch.zeros(2).requires_grad_()
 print(t)
-y = t * 2
 try:
-    y.requires_grad_(False)
+    (t * 2).requires_grad_(False)    # a computed tensor: refused
 except RuntimeError as error:
     print("RuntimeError:", error)
 
@@ -177,7 +176,8 @@ for p in model[0].parameters():
 inputs = torch.randn(5, 4)
 model(inputs).sum().backward()
 for name, p in model.named_parameters():
-    print(f"{name:9s} requires_grad={p.requires_grad!s:5s} grad={'None' if p.grad is None else tuple(p.grad.shape)}")
+    grad = None if p.grad is None else tuple(p.grad.shape)
+    print(f"{name:9s} requires_grad={p.requires_grad!s:5s} grad={grad}")
 
 # %% [markdown]
 # In the graph the frozen layer `0` has no `AccumulateGrad` nodes: `params=model` names the

@@ -30,6 +30,7 @@
 # %%
 import minigrad as torch
 import viz
+
 from course_checks import check_inplace_fix, check_inplace_quiz
 
 # %% [markdown]

@@ -34,6 +34,7 @@ import matplotlib.pyplot as plt
 
 import minigrad as torch
 import viz
+
 from course_checks import check_newton_minimum, check_second_derivative
 
 # %% [markdown]

@@ -29,6 +29,7 @@ from IPython.display import HTML
 
 import minigrad as torch
 import viz
+
 from course_checks import check_branch_grads, check_doubling_loop
 
 
@@ -144,30 +145,37 @@ viz.step_backward(h4, params={"w": w})
 #
 # For `x = torch.tensor([1., 2., 2.], requires_grad=True)`, predict how many `MulBackward0` nodes
 # `double_until_big(x)` records, and what `x.grad` is after `double_until_big(x).sum().backward()`.
-# Then verify with `count_nodes`.
+# Work it out first; then verify in the cell after the check.
 
 # %%
-# EXERCISE: the number of multiplications and x.grad
+# EXERCISE: your predictions: the number of multiplications, and x.grad
+n_mul = 9
+x_grad = [512.0, 512.0, 512.0]
+check_doubling_loop(n_mul, x_grad)
+
+# %%
 x = torch.tensor([1.0, 2.0, 2.0], requires_grad=True)
 y = double_until_big(x)
-n_mul = count_nodes(y, "MulBackward0")
+print(count_nodes(y, "MulBackward0"), "multiplications")
 y.sum().backward()
-check_doubling_loop(n_mul, x.grad)
+print(x.grad)
 
 # %% [markdown]
 # ### Exercise 2 · which branch?
 #
 # With `f` from the top of this notebook, what is $df/dx$ at $x = -2$, $x = 1.5$ and $x = 0$?
-# Careful at 0: which branch does Python take?
+# Careful at 0: which branch does Python take? Predict, check, then let autograd confirm.
 
 # %%
 # EXERCISE: {x: df/dx}
-answer = {}
+answer = {-2.0: -3.0, 1.5: 3.0, 0.0: -3.0}
+check_branch_grads(answer)
+
+# %%
 for value in (-2.0, 1.5, 0.0):
     x = torch.tensor(value, requires_grad=True)
     f(x).backward()
-    answer[value] = x.grad.item()
-check_branch_grads(answer)
+    print(f"df/dx at {value:4}: {x.grad.item()}")
 
 # %% [markdown]
 # > **The same in PyTorch.** PyTorch's autograd is define-by-run in exactly this way: the graph is

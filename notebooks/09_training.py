@@ -39,8 +39,9 @@ import minigrad.nn.functional as F
 import viz
 import viz.demos
 import viz.plots
-from course_checks import check_accuracy, check_bce_bias_grad, check_train_step, check_vanishing_layer
 from minigrad.utils.data import DataLoader, TensorDataset
+
+from course_checks import check_accuracy, check_bce_bias_grad, check_train_step, check_vanishing_layer
 
 # %% [markdown]
 # ## Part A · a single layer, by autograd and by formula
@@ -234,7 +235,8 @@ plt.show()
 # scaled for ReLU, makes them almost level.)
 #
 # The consequence for training: train both networks for two epochs and measure how much each weight
-# matrix has moved, relative to its size, $\lVert W_\text{after} - W_\text{before}\rVert / \lVert W_\text{before}\rVert$.
+# matrix has moved, relative to its size:
+# $\lVert W_\text{after} - W_\text{before}\rVert \,/\, \lVert W_\text{before}\rVert$.
 
 # %%
 def weights(net):

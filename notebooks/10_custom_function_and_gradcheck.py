@@ -31,6 +31,7 @@
 # %%
 import minigrad as torch
 import viz
+
 from course_checks import check_fixed_function, check_softplus_function
 
 # %% [markdown]
@@ -170,7 +171,8 @@ print(torch.autograd.gradcheck(WrongExp.apply, (x64,), raise_exception=False))
 
 # %%
 x64 = torch.tensor([-0.5, 0.5, 1.5], dtype=torch.float64, requires_grad=True)
-print("straight-through estimator:", torch.autograd.gradcheck(BinarizeSTE.apply, (x64,), raise_exception=False))
+ste_ok = torch.autograd.gradcheck(BinarizeSTE.apply, (x64,), raise_exception=False)
+print("straight-through estimator:", ste_ok)
 print("gradgradcheck of MyExp:    ", torch.autograd.gradgradcheck(MyExp.apply, (x64,)))
 
 # %% [markdown]

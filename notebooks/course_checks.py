@@ -1,4 +1,4 @@
-"""Self-checks for the course notebooks: ``check_<exercise>(answer)`` tells a learner whether an exercise is solved.
+"""Self-checks for the course notebooks: ``check_<exercise>(answer)`` says whether an exercise is solved.
 
 Every check either prints a short confirmation or raises an
 ``AssertionError`` whose message says what is wrong and gives a hint -- never the answer
@@ -15,6 +15,7 @@ Checks that must build tensors of their own take the library as an argument
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -52,6 +53,18 @@ __all__ = [
 
 def _fail(message: str) -> None:
     raise AssertionError(message)
+
+
+def _answer_required(check: Callable[..., None]) -> Callable[..., None]:
+    """A blanked exercise (``answer = ...``) gets "fill it in", never a traceback."""
+
+    @functools.wraps(check)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        if any(arg is Ellipsis for arg in (*args, *kwargs.values())):
+            _fail("the answer is still `...`: replace it with your own.")
+        check(*args, **kwargs)
+
+    return wrapper
 
 
 def _ok(message: str) -> None:
@@ -117,6 +130,7 @@ def _grad(tensor: Any) -> Any:
 _TABLE = {"a": (True, False), "b": (False, True), "c": (False, True), "d": (False, True), "e": (True, False)}
 
 
+@_answer_required
 def check_requires_grad_table(answer: Mapping[str, tuple[bool, bool]]) -> None:
     """Notebook 01: ``{name: (requires_grad, is_leaf)}`` for a, b, c, d, e."""
     answer = _mapping(answer, list(_TABLE), "answer")
@@ -139,6 +153,7 @@ _GRAD_FN_NAMES = {"x * w": "MulBackward0", "x.exp()": "ExpBackward0", "x.sum()":
                   "x / 2": "DivBackward0", "w * 2": None}
 
 
+@_answer_required
 def check_grad_fn_names(answer: Mapping[str, str | None]) -> None:
     """Notebook 01: the class name of each expression's ``grad_fn`` (None when there is none)."""
     answer = _mapping(answer, list(_GRAD_FN_NAMES), "answer")
@@ -152,6 +167,7 @@ def check_grad_fn_names(answer: Mapping[str, str | None]) -> None:
     return _ok("a grad_fn is named after the forward operation it differentiates.")
 
 
+@_answer_required
 def check_accumulate_grad(node: Any, leaf: Any) -> None:
     """Notebook 01: ``node`` is the AccumulateGrad node of ``leaf``, found through next_functions."""
     if node is None or node is Ellipsis:
@@ -172,6 +188,7 @@ def check_accumulate_grad(node: Any, leaf: Any) -> None:
 # --------------------------------------------------------------------------
 
 
+@_answer_required
 def check_hand_gradients(answer: Mapping[str, float]) -> None:
     """Notebook 02: ds/dx, ds/dy, ds/dz for q = x*y, r = q + z, s = r*r at x=3, y=-2, z=4."""
     answer = _mapping(answer, ["x", "y", "z"], "answer")
@@ -179,13 +196,15 @@ def check_hand_gradients(answer: Mapping[str, float]) -> None:
     ds_dr = 2 * r  # r is used twice in r * r: both contributions add up
     if _values(answer["z"], "answer['z']").item() == r:
         _fail("ds/dz: s = r*r uses r twice, so ds/dr = r + r, not r.")
-    _close(answer["z"], ds_dr * 1, "answer['z']", "Start with ds/dr (r appears twice in r*r), then dr/dz = 1.")
+    _close(answer["z"], ds_dr * 1, "answer['z']",
+           "Start with ds/dr (r appears twice in r*r), then dr/dz = 1.")
     _close(answer["x"], ds_dr * -2, "answer['x']", "ds/dx = ds/dr · dr/dq · dq/dx, and dq/dx = y.")
     _close(answer["y"], ds_dr * 3, "answer['y']", "ds/dy = ds/dr · dr/dq · dq/dy, and dq/dy = x.")
     return _ok("the chain rule multiplies local derivatives along the path, and r*r sends r two "
                "contributions that add up.")
 
 
+@_answer_required
 def check_leaves_function(leaves: Callable[[Any], list[Any]], torch: Any) -> None:
     """Notebook 02: ``leaves(t)`` returns the leaf tensors reachable from ``t.grad_fn`` (each once)."""
     a = torch.tensor(2.0, requires_grad=True)
@@ -211,6 +230,7 @@ def check_leaves_function(leaves: Callable[[Any], list[Any]], torch: Any) -> Non
     return _ok("walking next_functions reaches every AccumulateGrad, and .variable is its leaf.")
 
 
+@_answer_required
 def check_mul_rule(mul_rule: Callable[[Any, float], tuple[float, float]], torch: Any) -> None:
     """Notebook 02: ``mul_rule(node, grad)`` returns the gradients a MulBackward0 node sends to its inputs."""
     a = torch.tensor(3.0, requires_grad=True)
@@ -236,6 +256,7 @@ def check_mul_rule(mul_rule: Callable[[Any, float], tuple[float, float]], torch:
 # --------------------------------------------------------------------------
 
 
+@_answer_required
 def check_vjp(answer: Any) -> None:
     """Notebook 03: x.grad for f(x) = [x0*x1, x1 + x2**2] at x = [1, 2, 3] with v = [1, 10]."""
     jac = np.array([[2.0, 1.0, 0.0], [0.0, 1.0, 6.0]])
@@ -251,6 +272,7 @@ def check_vjp(answer: Any) -> None:
     return _ok("backward(v) computes vᵀJ without ever building J.")
 
 
+@_answer_required
 def check_jacobian(answer: Any) -> None:
     """Notebook 03: the Jacobian of g(x) = [x0*x1, x1*x2, x2*x0] at x = [1, 2, 3]."""
     want = np.array([[2.0, 1.0, 0.0], [0.0, 3.0, 2.0], [3.0, 0.0, 1.0]])
@@ -263,6 +285,7 @@ def check_jacobian(answer: Any) -> None:
     return _ok("each backward with a one-hot vector gives one row of the Jacobian.")
 
 
+@_answer_required
 def check_mm_fix(x: Any, y: Any) -> None:
     """Notebook 03: after the fix, x is a leaf of shape (1, 2) with the gradient of z.backward([[1, 0]])."""
     if x is None or x is Ellipsis:
@@ -277,8 +300,10 @@ def check_mm_fix(x: Any, y: Any) -> None:
               "z.backward(torch.tensor([[1., 0.]])) with this x?")
     _close(x.grad, [[1.0, 3.0]], "x.grad", "Did you call backward more than once? Gradients accumulate; "
            "set x.grad = None and run it once.")
-    _close(_grad(y), [[2.0, 0.0], [1.0, 0.0]], "y.grad", "y.grad accumulates too: recreate y or set y.grad = None.")
-    return _ok("a tensor made by view() is not a leaf; make the leaf with its final shape and its .grad fills in.")
+    _close(_grad(y), [[2.0, 0.0], [1.0, 0.0]], "y.grad",
+           "y.grad accumulates too: recreate y or set y.grad = None.")
+    return _ok("a tensor made by view() is not a leaf; make the leaf with its final shape "
+               "and its .grad fills in.")
 
 
 # --------------------------------------------------------------------------
@@ -286,6 +311,7 @@ def check_mm_fix(x: Any, y: Any) -> None:
 # --------------------------------------------------------------------------
 
 
+@_answer_required
 def check_accumulated_grad(answer: Any) -> None:
     """Notebook 04: x = 3; (x**2).backward(); (5*x).backward(); x.grad = ?"""
     got = _values(answer, "answer")
@@ -297,6 +323,7 @@ def check_accumulated_grad(answer: Any) -> None:
     return _ok("Two backward calls, two contributions: 2·x = 6 from x**2, plus 5 from 5*x.")
 
 
+@_answer_required
 def check_clip_hook(hook: Callable[[Any], Any], torch: Any) -> None:
     """Notebook 04: a tensor hook that clamps every gradient entry to [-1, 1]."""
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -313,6 +340,7 @@ def check_clip_hook(hook: Callable[[Any], Any], torch: Any) -> None:
     return _ok("a hook sees the gradient arriving at the tensor and may return a replacement.")
 
 
+@_answer_required
 def check_autograd_grad(answer: Any, a: Any) -> None:
     """Notebook 04: (dz/da, dz/db) for z = a**2 * b at a=3, b=4, via autograd.grad; a.grad untouched."""
     if not isinstance(answer, (tuple, list)) or len(answer) != 2:
@@ -332,6 +360,7 @@ def check_autograd_grad(answer: Any, a: Any) -> None:
 _TRACKING = {"a": False, "b": True, "c": True, "d": False, "e": False, "f": True}
 
 
+@_answer_required
 def check_tracking_quiz(answer: Mapping[str, bool]) -> None:
     """Notebook 05: requires_grad of a..f in the quiz cell."""
     answer = _mapping(answer, list(_TRACKING), "answer")
@@ -340,7 +369,7 @@ def check_tracking_quiz(answer: Mapping[str, bool]) -> None:
         "b": "a factory with requires_grad=True makes a leaf that requires grad, even under no_grad.",
         "c": "enable_grad() switches recording back on inside a no_grad block.",
         "d": "detach() returns a tensor outside the graph.",
-        "e": "set_grad_enabled(False) used as a function switches recording off until it is switched on again.",
+        "e": "set_grad_enabled(False), called as a function, switches recording off until switched on again.",
         "f": "requires_grad_() turns on tracking for a leaf.",
     }
     for name, want in _TRACKING.items():
@@ -350,6 +379,7 @@ def check_tracking_quiz(answer: Mapping[str, bool]) -> None:
                "change single tensors.")
 
 
+@_answer_required
 def check_frozen_model(model: Any, n_classes: int = 3) -> None:
     """Notebook 05: every layer frozen except a new last layer with ``n_classes`` outputs."""
     layers = list(model.children()) if hasattr(model, "children") else None
@@ -377,6 +407,7 @@ def check_frozen_model(model: Any, n_classes: int = 3) -> None:
 _INPLACE = {"A": "error", "B": "ok", "C": "error", "D": "ok", "E": "error"}
 
 
+@_answer_required
 def check_inplace_quiz(answer: Mapping[str, str]) -> None:
     """Notebook 06: "ok" or "error" for the snippets A..E."""
     answer = _mapping(answer, list(_INPLACE), "answer")
@@ -397,8 +428,9 @@ def check_inplace_quiz(answer: Mapping[str, str]) -> None:
                "(or on a leaf that requires grad).")
 
 
+@_answer_required
 def check_inplace_fix(x_grad: Any) -> None:
-    """Notebook 06: x.grad of the fixed snippet: y = sigmoid(x); z = y * 2 (out of place); z.sum().backward()."""
+    """Notebook 06: x.grad of the fixed snippet: y = sigmoid(x); z = y * 2; z.sum().backward()."""
     got = _values(x_grad, "x.grad")
     x = np.array([0.0, 1.0, -1.0])
     s = 1 / (1 + np.exp(-x))
@@ -415,6 +447,7 @@ def check_inplace_fix(x_grad: Any) -> None:
 # --------------------------------------------------------------------------
 
 
+@_answer_required
 def check_second_derivative(answer: Any) -> None:
     """Notebook 07: f''(1) for f(x) = sin(x) · x²."""
     want = math.sin(1.0) + 4 * math.cos(1.0)  # 2 sin x + 4x cos x - x² sin x at x = 1
@@ -426,6 +459,7 @@ def check_second_derivative(answer: Any) -> None:
     return _ok("with create_graph=True the derivative is a graph of its own, so it can be differentiated.")
 
 
+@_answer_required
 def check_newton_minimum(answer: Any) -> None:
     """Notebook 07: a local minimum of f(x) = x**4 - 3*x**2 + x found by Newton's method from x = 2."""
     x = float(_values(answer, "answer"))
@@ -446,6 +480,7 @@ def check_newton_minimum(answer: Any) -> None:
 # --------------------------------------------------------------------------
 
 
+@_answer_required
 def check_doubling_loop(n_mul: Any, x_grad: Any) -> None:
     """Notebook 08: the doubling loop on x = [1, 2, 2]: number of MulBackward0 nodes, and x.grad."""
     n = int(_values(n_mul, "n_mul"))
@@ -458,6 +493,7 @@ def check_doubling_loop(n_mul: Any, x_grad: Any) -> None:
     return _ok("the loop ran as many times as the data required, and the graph recorded every step.")
 
 
+@_answer_required
 def check_branch_grads(answer: Mapping[float, float]) -> None:
     """Notebook 08: f(x) = x**2 if x > 0 else -3*x; df/dx at x = -2, 1.5 and 0."""
     want = {-2.0: -3.0, 1.5: 3.0, 0.0: -3.0}
@@ -477,6 +513,7 @@ def check_branch_grads(answer: Mapping[float, float]) -> None:
 # --------------------------------------------------------------------------
 
 
+@_answer_required
 def check_bce_bias_grad(answer: Any, z: Any, y: Any) -> None:
     """Notebook 09: the gradient of mean BCE-with-logits w.r.t. the bias, by formula: (σ(z) − y) / n."""
     zs = _values(z, "z")
@@ -489,6 +526,7 @@ def check_bce_bias_grad(answer: Any, z: Any, y: Any) -> None:
     return _ok("for BCE with logits the gradient is simply (σ(z) − y)/n -- that is why this loss is popular.")
 
 
+@_answer_required
 def check_train_step(train_step: Callable[..., Any], torch: Any) -> None:
     """Notebook 09: ``train_step(model, optimizer, xb, yb) -> loss`` zeroes, backpropagates and steps."""
     xb = torch.tensor([[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]])
@@ -525,6 +563,7 @@ def check_train_step(train_step: Callable[..., Any], torch: Any) -> None:
     return _ok("zero_grad → forward → loss → backward → step: each step uses this batch's gradient only.")
 
 
+@_answer_required
 def check_accuracy(answer: Any, target: float = 0.9) -> None:
     """Notebook 09: validation accuracy (a fraction between 0 and 1) of at least ``target``."""
     acc = float(_values(answer, "accuracy"))
@@ -536,6 +575,7 @@ def check_accuracy(answer: Any, target: float = 0.9) -> None:
     return _ok(f"{acc:.1%} of the validation digits are classified correctly.")
 
 
+@_answer_required
 def check_vanishing_layer(answer: str, named_parameters: Any) -> None:
     """Notebook 09: the name of the weight with the smallest mean |grad| (after one backward)."""
     means = {}
@@ -562,8 +602,9 @@ def _softplus_reference(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.log1p(np.exp(values)), 1 / (1 + np.exp(-values))
 
 
+@_answer_required
 def check_softplus_function(function: Any, torch: Any) -> None:
-    """Notebook 10: a custom autograd.Function computing softplus(x) = log(1 + exp(x)), verified by gradcheck."""
+    """Notebook 10: an autograd.Function computing softplus(x) = log(1 + exp(x)), verified by gradcheck."""
     xs = np.array([-2.0, -0.5, 0.0, 0.7, 3.0])
     x = torch.tensor(xs.tolist(), dtype=torch.float64, requires_grad=True)
     if not hasattr(function, "apply"):
@@ -585,6 +626,7 @@ def check_softplus_function(function: Any, torch: Any) -> None:
     return _ok("forward and backward agree with finite differences (gradcheck passed).")
 
 
+@_answer_required
 def check_fixed_function(function: Any, torch: Any) -> None:
     """Notebook 10: the repaired ``ScaledSquare`` (out = k · x²) passes gradcheck for several k."""
     for k in (1.0, 3.0, -0.5):

@@ -1,4 +1,4 @@
-"""Command line: ``python -m viz render SCRIPT.py --var NAME -o OUT.svg`` and ``python -m viz gallery -o DIR``."""
+"""Command line: ``python -m viz render SCRIPT.py --var NAME -o OUT.svg``, ``python -m viz gallery``."""
 
 from __future__ import annotations
 

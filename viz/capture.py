@@ -101,7 +101,7 @@ def format_values(array: np.ndarray, max_values: int = MAX_VALUES) -> str:
     >>> format_values(np.array([[1.0, 2.0], [3.0, 4.5]]))
     '[[1, 2],\\n [3, 4.5]]'
     >>> format_values(np.arange(100.0))
-    'min 0  mean 49.5\\nmax 99  norm 574.5'
+    'min 0  mean 49.5\\nmax 99  norm 573'
     """
     array = np.asarray(array)
     if array.size <= max_values:
@@ -456,7 +456,7 @@ class _Walker:
             return self.tensor_ids[id(tensor)]
         name = self.naming.names.get(id(tensor))
         is_param = id(tensor) in self.naming.params
-        roles = (*extra_roles, *_tensor_roles(tensor, is_param))
+        roles = (*_tensor_roles(tensor, is_param), *extra_roles)  # "root" styles last, so it wins
         node_id = self.out.add_node(
             kind="tensor", name=name or "tensor", roles=roles,
             tensor=tensor_info(tensor, name, self.max_values),
@@ -587,18 +587,24 @@ class _Walker:
 
     def unused_params(self) -> None:
         """Named parameters that the graph never reached (frozen or unused) stand alone."""
-        for name, tensor in self.naming.ordered:
+        for _name, tensor in self.naming.ordered:
             if id(tensor) in self.naming.params and id(tensor) not in self.tensor_ids:
                 self.tensor_node(tensor, ("frozen",) if not tensor.requires_grad else ("unused",))
 
-    def saved_nodes(self) -> None:
+    def saved_nodes(self, view: str) -> None:
+        """One node per saved tensor, dotted to its owner; in the dataflow view a
+        saved tensor that is already drawn (an input) is linked instead of repeated."""
         for owner, tensors in self.saved:
             for key, value in tensors:
                 for i, tensor in enumerate(value if isinstance(value, list | tuple) else [value]):
                     label = key if not isinstance(value, list | tuple) else f"{key}[{i}]"
+                    if view == "dataflow" and id(tensor) in self.tensor_ids:
+                        self.out.add_edge(self.tensor_ids[id(tensor)], owner, "saved", label=label)
+                        continue
                     name = self.naming.names.get(id(tensor))
+                    roles = tuple(r for r in _tensor_roles(tensor, False) if r == "modified")
                     saved_id = self.out.add_node(
-                        kind="saved", name=label, roles=_tensor_roles(tensor, False),
+                        kind="saved", name=label, roles=roles,
                         tensor=tensor_info(tensor, name, self.max_values),
                         module=self.out.nodes[int(owner[1:])].module)
                     self.out.add_edge(saved_id, owner, "saved", label=label)
@@ -613,7 +619,7 @@ class _Walker:
         self.next_edges(view)
         self.derivative_edges()
         self.unused_params()
-        self.saved_nodes()
+        self.saved_nodes(view)
         root_ids = []
         for root in roots:
             key = id(root) if _is_tensor(root) else None
@@ -676,11 +682,13 @@ def capture_graph(*roots: Any, params: Any = None, view: str = "autograd", show_
 
     Examples
     --------
-    >>> import minigrad as torch                      # doctest: +SKIP
-    >>> x = torch.tensor([1., 2.], requires_grad=True)  # doctest: +SKIP
-    >>> snap = capture_graph((x * 2).sum(), params={"x": x})  # doctest: +SKIP
-    >>> [n.name for n in snap.nodes]                  # doctest: +SKIP
-    ['tensor', 'SumBackward0', 'MulBackward0', 'AccumulateGrad']
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> snap = capture_graph((x * 2).sum(), params={"x": x})
+    >>> [(n.id, n.name) for n in snap.nodes]
+    [('n0', 'tensor'), ('n1', 'SumBackward0'), ('n2', 'MulBackward0'), ('n3', 'AccumulateGrad')]
+    >>> snap.node("n3").tensor.grad_text
+    'grad: not computed yet'
     """
     return _capture(roots, params, view, show_saved, module_trace, max_values).snapshot
 
@@ -786,9 +794,9 @@ class BackwardRecorder:
     def _released_events(self) -> None:
         """PyTorch reports no release: check which hooked nodes lost their buffers."""
         for node in self.nodes:
-            if _is_node(node) and id(node) in self.node_ids and not hasattr(node, "variable"):
-                if _read_saved(node)[1] == "freed" and self.steps:
-                    self._attach(Event("release", self.node_ids[id(node)], type(node).__name__))
+            hooked = _is_node(node) and id(node) in self.node_ids and not hasattr(node, "variable")
+            if hooked and self.steps and _read_saved(node)[1] == "freed":
+                self._attach(Event("release", self.node_ids[id(node)], type(node).__name__))
 
     # -- context manager ----------------------------------------------------------
     def __enter__(self) -> BackwardRecorder:

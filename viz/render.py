@@ -43,7 +43,7 @@ __all__ = [
 NATIVE_ONLY_FORMATS = ("png", "pdf")
 
 #: Above this many nodes, ask Graphviz for a faster, rougher layout.
-BIG_GRAPH = 400
+BIG_GRAPH = 100
 
 _INSTALL_HINT = (
     "Install Graphviz (Debian/Ubuntu: `apt-get install graphviz`; macOS: `brew install graphviz`; "
@@ -64,20 +64,21 @@ _RECORD_SPECIALS = re.compile(r"([{}|<>])")
 
 
 def escape_plain(text: str) -> str:
-    r"""Make ``text`` literal inside a plain DOT label (backslashes, newlines).
+    r"""Make ``text`` literal inside a plain DOT label (backslashes, newlines, ``&``).
 
     Examples
     --------
     >>> escape_plain("a\\n <b>")
     'a\\\\n <b>'
     """
+    text = text.replace("&", "&amp;")  # Graphviz decodes entities such as &lt; in every label
     return text.replace("\\", "\\\\").replace("\r", "").replace("\n", "\\n")
 
 
 def escape_record(text: str) -> str:
     r"""Make ``text`` literal inside one field of a record label.
 
-    Besides backslashes, ``{ } | < >`` are escaped, and repeated, leading or
+    Besides backslashes and ``&``, ``{ } | < >`` are escaped, and repeated, leading or
     trailing spaces (which records would swallow).
 
     Examples
@@ -85,7 +86,7 @@ def escape_record(text: str) -> str:
     >>> escape_record("a|b {c}")
     'a\\|b \\{c\\}'
     """
-    text = _RECORD_SPECIALS.sub(r"\\\1", text.replace("\\", "\\\\"))
+    text = _RECORD_SPECIALS.sub(r"\\\1", text.replace("&", "&amp;").replace("\\", "\\\\"))
     text = re.sub(r"(?<= ) |^ | $", r"\\ ", text.replace("\r", ""))
     return text.replace("\n", "\\n")
 
@@ -208,6 +209,10 @@ LEGEND_COLUMNS = 3
 def _legend(graph: graphviz.Digraph, snapshot: GraphSnapshot, theme: Theme) -> None:
     """One sample per node kind and role present, in rows of a ``legend`` cluster."""
     used = [key for key in iter_roles(snapshot.nodes) if key in LEGEND_TEXT]
+    if not any(n.kind == "tensor" and "leaf" in n.roles for n in snapshot.nodes):
+        used = [key for key in used if key != "leaf"]  # AccumulateGrad already says "leaf"
+    used += [f"edge:{kind}" for kind in dict.fromkeys(e.kind for e in snapshot.edges)
+             if f"edge:{kind}" in LEGEND_TEXT]
     if not used:
         return
     sub = graphviz.Digraph(name="cluster_legend")
@@ -217,12 +222,16 @@ def _legend(graph: graphviz.Digraph, snapshot: GraphSnapshot, theme: Theme) -> N
         row.attr(rank="same")
         for i in range(start, min(start + LEGEND_COLUMNS, len(used))):
             key = used[i]
-            base = key if key in NODE_KINDS else "fn"
-            attrs = theme.node_attrs(base, () if key == base else (key,))
-            if attrs.get("shape") == "record":
-                attrs["shape"] = "box"
+            if key.startswith("edge:"):  # an edge kind: its text, in the edge's colour
+                edge_colour = theme.edge_attrs(key[len("edge:"):]).get("color", "")
+                attrs = {"shape": "plaintext", "fontcolor": edge_colour or theme.palette["text"]}
+            else:
+                base = key if key in NODE_KINDS else "fn"
+                attrs = theme.node_attrs(base, () if key == base else (key,))
+                if attrs.get("shape") == "record":
+                    attrs["shape"] = "box"
             row.node(f"legend{i}", label=escape_plain(LEGEND_TEXT[key]), id=f"legend{i}",
-                     **{"class": f"legend {key}"}, **attrs)
+                     **{"class": f"legend {key.replace(':', '-')}"}, **attrs)
         sub.subgraph(row)
         if start:  # an invisible edge puts this row under the previous one
             sub.edge(f"legend{start - LEGEND_COLUMNS}", f"legend{start}", style="invis")
@@ -263,8 +272,10 @@ def to_digraph(snapshot: GraphSnapshot, theme: str | Theme = "default", depth: i
     snapshot = prepare(snapshot, depth, fold)
     graph = graphviz.Digraph(name="minigrad")
     graph.attr(**theme.graph_attrs())
-    if len(snapshot.nodes) > BIG_GRAPH:  # fewer crossing-minimisation rounds, for speed
-        graph.attr(mclimit="0.3", nslimit="2", nslimit1="2", searchsize="20")
+    if len(snapshot.nodes) > BIG_GRAPH:
+        # Cap network-simplex iterations: a leaf feeding many far-apart ops (a
+        # shared weight) otherwise makes dot take minutes for a few hundred nodes.
+        graph.attr(nslimit="2", nslimit1="2")
     if title:
         graph.attr(label=graphviz.nohtml(escape_plain(title)), labelloc="b")
     graph.attr("node", **theme.default_node_attrs())

@@ -24,7 +24,7 @@ NODE_TABLE: Mapping[str, Mapping[str, str]] = {
     "saved": {"shape": "record", "style": "filled", "fillcolor": "{saved}"},
     "module": {"shape": "box3d", "style": "filled", "fillcolor": "{module}"},
     "root": {"fillcolor": "{root}", "penwidth": "{thick}"},
-    "leaf": {},
+    "leaf": {"fillcolor": "{leaf}"},
     "param": {"fillcolor": "{param}"},
     "no-grad": {"fillcolor": "{frozen}", "fontcolor": "{muted}"},
     "frozen": {"style": "filled,dashed", "fillcolor": "{frozen}", "fontcolor": "{muted}"},
@@ -56,6 +56,7 @@ LEGEND_TEXT: Mapping[str, str] = {
     "saved": "saved for backward",
     "module": "collapsed module",
     "root": "root (output)",
+    "leaf": "leaf tensor",
     "param": "parameter",
     "no-grad": "does not require grad",
     "frozen": "parameter outside the graph (frozen)",
@@ -65,6 +66,8 @@ LEGEND_TEXT: Mapping[str, str] = {
     "freed": "saved buffers freed by backward",
     "stale": "saved tensor modified in place",
     "derivative": "built by backward (create_graph=True)",
+    "edge:differentiates": "dashed: differentiates",
+    "edge:saved": "dotted: saved by",
 }
 
 _DEFAULT_PALETTE = {

@@ -20,6 +20,7 @@ import weakref
 
 import numpy as np
 
+from .. import _tensor  # noqa: F401 - circular: `_tensor.Tensor` at call time
 from . import grad_mode
 from .graph import BackwardEvent, _backward_observers, register_node_created_hook
 
@@ -53,34 +54,37 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
             order += 1
     if observe:
         _emit("begin", detail=" ".join(str(id(n)) for n, _ in edges))
+    state = grad_mode._state
+    enabled = state.grad_enabled
+    state.grad_enabled = create_graph            # the backward formulas are recorded only under create_graph
     try:
-        with grad_mode.set_grad_enabled(create_graph):
-            while ready:
-                node = heapq.heappop(ready)[2]
-                grads = buffers.pop(node, None) or [None] * _n_outputs(node)
-                if needed is not None and node not in needed:
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node, None) or [None] * _n_outputs(node)
+            if needed is not None and node not in needed:
+                continue
+            if tagger is not None:
+                tagger.current = weakref.ref(node)
+            grad_inputs = _execute(node, grads, targets, captured, accumulate, create_graph, needed, observe)
+            if not retain_graph and not node._is_accumulate:
+                node._release()
+                if observe:
+                    _emit("release", node)
+            for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
+                if next_node is None:
                     continue
-                if tagger is not None:
-                    tagger.current = weakref.ref(node)
-                grad_inputs = _execute(node, grads, targets, captured, accumulate, create_graph, needed, observe)
-                if not retain_graph and not node._is_accumulate:
-                    node._release()
-                    if observe:
-                        _emit("release", node)
-                for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
-                    if next_node is None:
-                        continue
-                    if grad is not None:
-                        _add_to_buffer(buffers, next_node, nr, grad)
-                    dependencies[next_node] -= 1
-                    if dependencies[next_node] == 0:
-                        heapq.heappush(ready, (-next_node._seq, order, next_node))
-                        order += 1
+                if grad is not None:
+                    _add_to_buffer(buffers, next_node, nr, grad)
+                dependencies[next_node] -= 1
+                if dependencies[next_node] == 0:
+                    heapq.heappush(ready, (-next_node._seq, order, next_node))
+                    order += 1
     except Exception as exc:
         if observe:
             _emit("error", detail="%s: %s" % (type(exc).__name__, exc))
         raise
     finally:
+        state.grad_enabled = enabled
         if tagger is not None:
             tagger.handle.remove()
     if observe:
@@ -210,12 +214,10 @@ def _tensor_hooks(node, grads, observe):
 
 
 def _call_tensor_hook(fn, grad):
-    from .._tensor import Tensor
-
     result = fn(grad)
     if result is None:
         return grad
-    if not isinstance(result, Tensor):
+    if not isinstance(result, _tensor.Tensor):
         raise TypeError("expected Variable, but hook returned '%s'" % type(result).__name__)
     if result.shape != grad.shape:
         raise RuntimeError("hook '%s' has changed the size of value" % getattr(fn, "__name__", "hook"))
@@ -246,14 +248,12 @@ def _accumulate_node(node, grads, targets, accumulate, create_graph, observe):
 
 def _accumulate_into(var, grad, create_graph):
     """``var.grad += grad``: in place normally, as a new graph node under create_graph."""
-    from .._tensor import Tensor
-
     if var._grad is None:
         if create_graph and grad.requires_grad:
             from ..ops.elementwise import CopyGrad
             var._grad = CopyGrad.apply(grad)
         else:
-            var._grad = Tensor._make(np.array(grad._data, dtype=var.dtype.numpy, copy=True), False)
+            var._grad = _tensor.Tensor._make(np.array(grad._data, dtype=var.dtype.numpy, copy=True), False)
     elif create_graph or var._grad.requires_grad:
         var._grad = var._grad + grad
     else:
@@ -263,10 +263,8 @@ def _accumulate_into(var, grad, create_graph):
 
 def _retain(tensor, grad, create_graph):
     """What ``retain_grad()`` does at backward time: keep (add up) a non-leaf's gradient."""
-    from .._tensor import Tensor
-
     if tensor._grad is None:
-        tensor._grad = grad if create_graph else Tensor._make(np.array(grad._data, copy=True), False)
+        tensor._grad = grad if create_graph else _tensor.Tensor._make(np.array(grad._data, copy=True), False)
     elif create_graph:
         tensor._grad = tensor._grad + grad
     else:
@@ -275,11 +273,11 @@ def _retain(tensor, grad, create_graph):
 
 def _materialize(node, grads):
     """Zeros for outputs that received no gradient (multi-output nodes need all of them)."""
-    from .._tensor import Tensor
-
+    if all(g is not None for g in grads):
+        return grads
     meta = getattr(node, "_output_meta", ())
-    return [Tensor._make(np.zeros(m[0], dtype=m[1].numpy), False) if g is None and m is not None else g
-            for g, m in zip(grads, meta)] if any(g is None for g in grads) else grads
+    return [_tensor.Tensor._make(np.zeros(m[0], dtype=m[1].numpy), False) if g is None and m is not None else g
+            for g, m in zip(grads, meta)]
 
 
 # -- observation ----------------------------------------------------------------------

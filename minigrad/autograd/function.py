@@ -13,8 +13,9 @@ import weakref
 
 import numpy as np
 
+from .. import _tensor  # noqa: F401 - circular: use `_tensor.Tensor` at call time, never at import time
 from . import grad_mode
-from .graph import Node, _node_created_hooks, _notify_node_created
+from .graph import Node, _node_created_hooks, _notify_node_created, _saved_tensors_hooks_stack
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -35,8 +36,6 @@ class SavedTensor:
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
 
     def __init__(self, tensor, output_nr=None):
-        from .graph import _saved_tensors_hooks_stack
-
         self.hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
         if self.hooks is not None:       # saved_tensors_hooks: keep what pack returns, nothing else
             self.tensor, self.output_nr = self.hooks[0](tensor), None
@@ -57,15 +56,13 @@ class SavedTensor:
             self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
 
     def unpack(self, node):
-        from .._tensor import Tensor
-
         if self.hooks is not None:
             return self.hooks[1](self.tensor)
         if self.version_counter[0] != self.version:
             raise RuntimeError(_version_message(self, node))
         if self.output_nr is None:
             return self.tensor
-        out = Tensor._make(self.data, self.requires_grad)
+        out = _tensor.Tensor._make(self.data, self.requires_grad)
         if self.requires_grad:
             out.grad_fn, out._output_nr = node, self.output_nr
         out._version_counter = self.version_counter
@@ -94,10 +91,8 @@ class FunctionCtx:
 
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward (an op may also pass the ndarray it returns, to save its output)."""
-        from .._tensor import Tensor
-
         for i, t in enumerate(tensors):
-            if t is not None and not isinstance(t, (Tensor, np.ndarray, np.generic)):
+            if t is not None and not isinstance(t, (_tensor.Tensor, np.ndarray, np.generic)):
                 raise TypeError("save_for_backward can only save variables, but argument %d is of type %s"
                                 % (i, type(t).__name__))
         self._to_save = tensors
@@ -140,8 +135,12 @@ class BackwardCFunction(Node, FunctionCtx):
         return self._name_prefix + type(self).__name__
 
     def _apply(self, grad_outputs):
-        with grad_mode.set_grad_enabled(grad_mode._state.grad_enabled):
+        state = grad_mode._state
+        enabled = state.grad_enabled
+        try:
             grads = self._forward_cls.backward(self, *grad_outputs)
+        finally:
+            state.grad_enabled = enabled          # a backward cannot leave the grad mode changed
         return _check_grads(self, grads)
 
     def _release(self) -> None:
@@ -168,8 +167,6 @@ class BackwardCFunction(Node, FunctionCtx):
 
 def _check_grads(node, grads):
     """Check what backward returned: one gradient per forward argument (PyTorch's errors)."""
-    from .._tensor import Tensor
-
     if not isinstance(grads, tuple):
         grads = (grads,)
     n_args = len(node._input_meta)
@@ -186,10 +183,10 @@ def _check_grads(node, grads):
         if g is None:
             out.append(None)
             continue
-        if not isinstance(g, Tensor):
+        if not isinstance(g, _tensor.Tensor):
             raise RuntimeError("expected Variable or None (got %s)" % type(g).__name__)
         shape, dt = meta
-        if g.shape != shape:
+        if g._data.shape != shape:
             g = _sum_to(g, shape, node, i)          # NOTE [broadcast]: undone here, once, for every op
         if g.dtype is not dt:
             g = g.to(dt)
@@ -276,17 +273,18 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args):
         """Run ``forward`` without recording, then record one node linking the inputs to the outputs."""
-        from .._tensor import Tensor
-
+        Tensor, state = _tensor.Tensor, grad_mode._state
         ctx = cls._node_cls()
-        tensor_args = [a for a in args if isinstance(a, Tensor)]
-        requires_grad = grad_mode._state.grad_enabled and any(t.requires_grad for t in tensor_args)
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad and requires_grad for a in args)
-        with grad_mode.set_grad_enabled(False):
+        enabled = state.grad_enabled
+        requires_grad = enabled and any(isinstance(a, Tensor) and a._requires_grad for a in args)
+        ctx.needs_input_grad = tuple(requires_grad and isinstance(a, Tensor) and a._requires_grad for a in args)
+        state.grad_enabled = False                   # forward works on arrays: nothing in it is recorded
+        try:
             raw = cls.forward(ctx, *args)
+        finally:
+            state.grad_enabled = enabled
         is_tuple = isinstance(raw, tuple)
-        raw = tuple(_as_array(r, ctx) for r in (raw if is_tuple else (raw,)))
-        outputs = tuple(_as_output(r, ctx) for r in raw)
+        outputs = tuple(_as_output(_as_array(r, ctx)) for r in (raw if is_tuple else (raw,)))
         if cls.is_view:
             _link_views(outputs, args, cls)
         if requires_grad:
@@ -341,9 +339,10 @@ def _as_array(value, ctx):
     return value
 
 
-def _as_output(value, ctx):
-    from .._tensor import Tensor
-
+def _as_output(value):
+    Tensor = _tensor.Tensor
+    if type(value) is np.ndarray:
+        return Tensor._make(value, False)
     if isinstance(value, Tensor):
         return value
     if isinstance(value, np.ndarray):
@@ -355,28 +354,27 @@ def _as_output(value, ctx):
 
 def _record(node, args, outputs):
     """Create the graph edges: the node's ``next_functions`` and its outputs' ``grad_fn``."""
-    from .._tensor import Tensor
-
-    node._input_meta = tuple((a.shape, a.dtype) if isinstance(a, Tensor) else None for a in args)
-    node.next_functions = tuple(a._gradient_edge() if a.requires_grad else (None, 0)
+    Tensor = _tensor.Tensor
+    node._input_meta = tuple((a._data.shape, a.dtype) if isinstance(a, Tensor) else None for a in args)
+    node.next_functions = tuple(a._gradient_edge() if a._requires_grad else (None, 0)
                                 for a in args if isinstance(a, Tensor))
-    non_diff = node._non_differentiable
-    output_meta, refs = [], []
+    non_diff, dirty = node._non_differentiable, node._dirty
+    output_meta = []
     for nr, out in enumerate(outputs):
         if not isinstance(out, Tensor):
             output_meta.append(None)
             continue
-        output_meta.append((out.shape, out.dtype))
-        if any(out is t for t in non_diff) or not out.dtype.is_floating_point:
+        dtype = out.dtype
+        output_meta.append((out._data.shape, dtype))
+        if not dtype.is_floating_point or any(out is t for t in non_diff):
             continue
-        if out.is_leaf and out.requires_grad and any(out is d for d in node._dirty):
+        if dirty and out.is_leaf and out.requires_grad and any(out is d for d in dirty):
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
         out._set_grad_fn(node, nr)
-        refs.append(nr)
     node._output_meta = tuple(output_meta)
     node._outputs = tuple(weakref.ref(o) if isinstance(o, Tensor) else None for o in outputs)
-    if any(out is d for d in node._dirty for out in outputs if isinstance(out, Tensor)):
-        for d in node._dirty:
+    if dirty and any(out is d for d in dirty for out in outputs if isinstance(out, Tensor)):
+        for d in dirty:
             d._version_counter[0] += 1
     if node._to_save:
         node._packed = tuple(_save(t, outputs) for t in node._to_save)
@@ -387,15 +385,13 @@ def _record(node, args, outputs):
 
 def _save(value, outputs):
     """Wrap one saved value: an output (by identity) is saved without a reference cycle."""
-    from .._tensor import Tensor
-
     if value is None:
         return None
     for nr, out in enumerate(outputs):
-        if value is out or (isinstance(value, np.ndarray) and isinstance(out, Tensor) and value is out._data):
+        if value is out or (isinstance(value, np.ndarray) and value is getattr(out, "_data", None)):
             return SavedTensor(out, output_nr=nr)
     if isinstance(value, np.ndarray):
-        value = Tensor._make(value, False)
+        value = _tensor.Tensor._make(value, False)
     return SavedTensor(value)
 
 

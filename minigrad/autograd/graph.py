@@ -34,17 +34,18 @@ class Node:
 
     _is_accumulate = False
     _materialize_grads = True
+    # Per-node state. Class-level defaults, set on a node only when used: most nodes never get hooks.
+    next_functions: tuple = ()
+    _pre_hooks = None               # node pre-hooks: fn(grad_outputs)
+    _post_hooks = None              # node hooks: fn(grad_inputs, grad_outputs)
+    _tensor_pre_hooks = None        # {output_nr: hook dict} from Tensor.register_hook
+    _retain_grad = None             # {output_nr: weakref to the tensor}
+    _metadata = None
+    _outputs: tuple = ()            # weak references to the output tensors
+    _released = False
 
     def __init__(self) -> None:
         self._seq = next(_sequence)
-        self.next_functions: tuple = ()
-        self._pre_hooks = None          # node pre-hooks: fn(grad_outputs)
-        self._post_hooks = None         # node hooks: fn(grad_inputs, grad_outputs)
-        self._tensor_pre_hooks = None   # {output_nr: hook dict} from Tensor.register_hook
-        self._retain_grad = None        # {output_nr: weakref to the tensor}
-        self._metadata = None
-        self._outputs = ()              # weak references to the output tensors
-        self._released = False
 
     # -- identity -----------------------------------------------------------------
     def name(self) -> str:

@@ -26,12 +26,34 @@ from ..ops import linalg as L
 from ..ops import nn_ops as N
 from ..ops import shape as S
 
-__all__ = ["linear", "bilinear", "relu", "relu_", "leaky_relu", "hardtanh", "gelu", "sigmoid", "tanh",
-           "logsigmoid", "softmax", "log_softmax", "dropout", "embedding", "one_hot", "pad", "mse_loss", "l1_loss",
-           "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
+__all__ = [
+    "linear",
+    "bilinear",
+    "relu",
+    "relu_",
+    "leaky_relu",
+    "hardtanh",
+    "gelu",
+    "sigmoid",
+    "tanh",
+    "logsigmoid",
+    "softmax",
+    "log_softmax",
+    "dropout",
+    "embedding",
+    "one_hot",
+    "pad",
+    "mse_loss",
+    "l1_loss",
+    "cross_entropy",
+    "nll_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+]
 
 
 # -- layers ------------------------------------------------------------------------------------
+
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``, recorded as PyTorch records it.
@@ -45,27 +67,38 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     torch.Size([2, 4])
     """
     if input.ndim == 0:
-        raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D and %dD" % weight.ndim)
+        raise RuntimeError(
+            "both arguments to linear need to be at least 1D, but they are 0D and %dD" % weight.ndim
+        )
     if bias is None:
         if input.ndim <= 2:
-            return input.matmul(weight.t())                      # MmBackward0 (SqueezeBackward4 for 1-D)
+            return input.matmul(weight.t())  # MmBackward0 (SqueezeBackward4 for 1-D)
         flat = input.reshape(-1, input.shape[-1]).mm(weight.t())
-        return S.UnsafeView.apply(flat, tuple(input.shape[:-1]) + (weight.shape[0],))
+        return S.UnsafeView.apply(flat, (*input.shape[:-1], weight.shape[0]))
     if input.ndim == 2:
         return L.Addmm.apply(bias, input, weight.t())
     out = L.Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
-    return out.view(tuple(input.shape[:-1]) + (weight.shape[0],))
+    return out.view((*input.shape[:-1], weight.shape[0]))
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``y[..., o] = input1 · weight[o] · input2 + bias[o]`` (``TrilinearBackward0``)."""
-    out = N.Trilinear.apply(input1.reshape(-1, input1.shape[-1]), weight, input2.reshape(-1, input2.shape[-1]))
-    out = out.reshape(tuple(input1.shape[:-1]) + (weight.shape[0],))
+    out = N.Trilinear.apply(
+        input1.reshape(-1, input1.shape[-1]), weight, input2.reshape(-1, input2.shape[-1])
+    )
+    out = out.reshape((*input1.shape[:-1], weight.shape[0]))
     return out if bias is None else out + bias
 
 
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
-              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+def embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
     """The rows of ``weight`` picked by the integer tensor ``input`` (``EmbeddingBackward0``).
 
     >>> import minigrad as torch
@@ -75,8 +108,10 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
             [0., 1.]])
     """
     if input.dtype not in (_dtype.int64, _dtype.int32):
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           "Long, Int; but got %s instead (while checking arguments for embedding)" % input.type())
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+            "Long, Int; but got %s instead (while checking arguments for embedding)" % input.type()
+        )
     if sparse:
         raise NotImplementedError("minigrad has no sparse gradients: use sparse=False")
     if padding_idx is not None and padding_idx < 0:
@@ -119,7 +154,9 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     return Tensor._make((data[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
-def pad(input: Tensor, pad: list[int] | tuple[int, ...], mode: str = "constant", value: float | None = None) -> Tensor:
+def pad(
+    input: Tensor, pad: list[int] | tuple[int, ...], mode: str = "constant", value: float | None = None
+) -> Tensor:
     """Pad with a constant; ``pad`` is ``(left, right)`` for the last dim, then the one before, …
 
     >>> import minigrad as torch
@@ -132,12 +169,15 @@ def pad(input: Tensor, pad: list[int] | tuple[int, ...], mode: str = "constant",
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.ndim:
-        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
-                           "padding length %d and input of dimension %d" % (len(pad), input.ndim))
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but got "
+            "padding length %d and input of dimension %d" % (len(pad), input.ndim)
+        )
     return N.ConstantPadNd.apply(input, tuple(int(p) for p in pad), 0 if value is None else value)
 
 
 # -- activations ----------------------------------------------------------------------------------
+
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` (``ReluBackward0``)."""
@@ -195,8 +235,12 @@ def logsigmoid(input: Tensor) -> Tensor:
 
 
 def _implicit_dim(name: str, ndim: int) -> int:
-    warnings.warn("Implicit dimension choice for %s has been deprecated. Change the call to include dim=X as an "
-                  "argument." % name, UserWarning, stacklevel=4)
+    warnings.warn(
+        "Implicit dimension choice for %s has been deprecated. Change the call to include dim=X as an "
+        "argument." % name,
+        UserWarning,
+        stacklevel=4,
+    )
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -249,8 +293,11 @@ def _reduction(reduction: str, size_average=None, reduce=None) -> int:
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     if reduction == "elementwise_mean":
-        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
-                      UserWarning, stacklevel=3)
+        warnings.warn(
+            "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+            UserWarning,
+            stacklevel=3,
+        )
         reduction = "mean"
     if reduction not in _REDUCTIONS:
         raise ValueError("%s is not a valid value for reduction" % reduction)
@@ -262,16 +309,23 @@ def _legacy_reduction(size_average, reduce, emit_warning: bool = True) -> str:
     reduce = True if reduce is None else reduce
     reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
     if emit_warning:
-        warnings.warn("size_average and reduce args will be deprecated, please use reduction='%s' instead."
-                      % reduction, UserWarning, stacklevel=4)
+        warnings.warn(
+            "size_average and reduce args will be deprecated, please use reduction='%s' instead." % reduction,
+            UserWarning,
+            stacklevel=4,
+        )
     return reduction
 
 
 def _warn_size_mismatch(input: Tensor, target: Tensor) -> None:
     if target.shape != input.shape:
-        warnings.warn("Using a target size (%s) that is different to the input size (%s). This will likely lead "
-                      "to incorrect results due to broadcasting. Please ensure they have the same size."
-                      % (target.shape, input.shape), UserWarning, stacklevel=3)
+        warnings.warn(
+            "Using a target size (%s) that is different to the input size (%s). This will likely lead "
+            "to incorrect results due to broadcasting. Please ensure they have the same size."
+            % (target.shape, input.shape),
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def _broadcast_pair(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
@@ -282,8 +336,14 @@ def _broadcast_pair(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
     return (a if a.shape == shape else a.expand(shape)), (b if b.shape == shape else b.expand(shape))
 
 
-def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-             weight: Tensor | None = None) -> Tensor:
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
     """Mean squared error ``(input - target)²``, reduced (``MseLossBackward0``).
 
     A target of another shape is broadcast, with PyTorch's warning.
@@ -298,16 +358,25 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, redu
     input, target = _broadcast_pair(input, target)
     result_type = _dtype.result_type(input, target)
     if not result_type.is_floating_point:
-        raise NotImplementedError('"mse_cpu" not implemented for \'%s\'' % result_type._legacy)
+        raise NotImplementedError("\"mse_cpu\" not implemented for '%s'" % result_type._legacy)
     if weight is not None:
         loss = (input - target) ** 2 * weight
         return loss.mean() if enum == N.MEAN else loss.sum() if enum == N.SUM else loss
     return N.MseLoss.apply(input, target, enum)
 
 
-def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
-            weight: Tensor | None = None) -> Tensor:
-    """Mean absolute error ``|input - target|``, reduced: ``MeanBackward0`` ← ``AbsBackward0`` ← ``SubBackward0``."""
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mean absolute error ``|input - target|``, reduced.
+
+    As in PyTorch, a composite: ``MeanBackward0`` ← ``AbsBackward0`` ← ``SubBackward0``.
+    """
     _warn_size_mismatch(input, target)
     enum = _reduction(reduction, size_average, reduce)
     input, target = _broadcast_pair(input, target)
@@ -317,9 +386,16 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
     return loss.mean() if enum == N.MEAN else loss.sum() if enum == N.SUM else loss
 
 
-def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
-             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
-    """Negative log-likelihood of log-probabilities ``input`` (classes along dim 1) at class indices ``target``.
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    ignore_index: int = -100,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Negative log-likelihood of log-probabilities ``input`` (classes along dim 1) at ``target`` classes.
 
     ``weight`` rescales each class; targets equal to ``ignore_index`` are left out, and
     ``'mean'`` divides by the total weight of the rest (``NllLossBackward0``).
@@ -337,26 +413,36 @@ def _nll_loss_nd(input, target, weight, enum, ignore_index):
     if input.ndim < 1:
         raise ValueError("Expected 1 or more dimensions (got %d)" % input.ndim)
     if input.ndim != 1 and input.shape[0] != (target.shape[0] if target.ndim else 1):
-        raise ValueError("Expected input batch_size (%d) to match target batch_size (%d)."
-                         % (input.shape[0], target.shape[0] if target.ndim else 1))
+        raise ValueError(
+            "Expected input batch_size (%d) to match target batch_size (%d)."
+            % (input.shape[0], target.shape[0] if target.ndim else 1)
+        )
     if input.ndim <= 2:
         if target.ndim > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
-            raise ValueError("For 1D input, 1D target must have size 1, but got target size: %d" % target.shape[0])
+            raise ValueError(
+                "For 1D input, 1D target must have size 1, but got target size: %d" % target.shape[0]
+            )
         return _nll(N.NllLoss, input, target, weight, enum, ignore_index)
     if input.ndim == 4:
         if target.ndim != 3:
-            raise RuntimeError("only batches of spatial targets supported (3D tensors) but got targets of "
-                               "dimension: %d" % target.ndim)
+            raise RuntimeError(
+                "only batches of spatial targets supported (3D tensors) but got targets of "
+                "dimension: %d" % target.ndim
+            )
         if target.shape != input.shape[:1] + input.shape[2:]:
-            raise RuntimeError("size mismatch (got input: [%s] , target: [%s]"
-                               % (", ".join(map(str, input.shape)), ", ".join(map(str, target.shape))))
+            raise RuntimeError(
+                "size mismatch (got input: [%s] , target: [%s]"
+                % (", ".join(map(str, input.shape)), ", ".join(map(str, target.shape)))
+            )
         return _nll(N.NllLoss2d, input, target, weight, enum, ignore_index)
     out_size = input.shape[:1] + input.shape[2:]
     if target.shape[1:] != input.shape[2:]:
-        raise RuntimeError("Expected target size [%s], got [%s]"
-                           % (", ".join(map(str, out_size)), ", ".join(map(str, target.shape))))
+        raise RuntimeError(
+            "Expected target size [%s], got [%s]"
+            % (", ".join(map(str, out_size)), ", ".join(map(str, target.shape)))
+        )
     n, c = input.shape[0], input.shape[1]
     flat_input = input.contiguous().view(n, c, 1, -1)
     flat_target = target.reshape(n, 1, -1)
@@ -369,17 +455,26 @@ def _nll(op, input, target, weight, enum, ignore_index):
         raise RuntimeError("expected target dtype to be Long or Byte, but got %s" % target.dtype._legacy)
     n_classes = input.shape[0 if input.ndim == 1 else 1]
     if weight is not None and (weight.ndim != 1 or weight.shape[0] != n_classes):
-        raise RuntimeError("weight tensor should be defined either for all %d classes or no classes but got weight "
-                           "tensor of shape: [%s]" % (n_classes, ", ".join(map(str, weight.shape))))
+        raise RuntimeError(
+            "weight tensor should be defined either for all %d classes or no classes but got weight "
+            "tensor of shape: [%s]" % (n_classes, ", ".join(map(str, weight.shape)))
+        )
     target_data = target._data.astype(np.int64, copy=False)
     if input.ndim == 1 and target.ndim == 1:
         target_data = target_data.reshape(())
     return op.apply(input, target_data, None if weight is None else weight._data, enum, ignore_index)
 
 
-def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
-                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
-                  label_smoothing: float = 0.0) -> Tensor:
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    ignore_index: int = -100,
+    reduce=None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
     """Cross-entropy between logits ``input`` (classes along dim 1) and class indices or class probabilities.
 
     With class indices it is ``nll_loss(log_softmax(input, 1), target)``: ``NllLossBackward0``
@@ -395,8 +490,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     class_dim = 0 if input.ndim == 1 else 1
     if input.shape == target.shape:
         if not target.dtype.is_floating_point:
-            raise RuntimeError("Expected floating point type for target with class probabilities, got %s"
-                               % target.dtype._legacy)
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got %s"
+                % target.dtype._legacy
+            )
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
         return _cross_entropy_probabilities(input, target, weight, enum, label_smoothing, class_dim)
@@ -404,7 +501,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     if label_smoothing > 0.0:
         if label_smoothing > 1.0:
             raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: %s" % label_smoothing)
-        return _cross_entropy_smoothed(log_probs, target, weight, enum, ignore_index, label_smoothing, class_dim)
+        return _cross_entropy_smoothed(
+            log_probs, target, weight, enum, ignore_index, label_smoothing, class_dim
+        )
     return _nll_loss_nd(log_probs, target, weight, enum, ignore_index)
 
 
@@ -416,13 +515,15 @@ def _class_weight_view(weight, ndim, class_dim):
 
 
 def _cross_entropy_probabilities(input, target, weight, enum, label_smoothing, class_dim):
-    """``-Σ target · log_softmax(input)``, as PyTorch composes it (``DivBackward1`` ← ``NegBackward0`` ← …)."""
+    """``-Σ target · log_softmax(input)``, composed as in PyTorch: ``DivBackward1`` ← ``NegBackward0`` ← …"""
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: %s" % label_smoothing)
     n_classes = input.shape[class_dim]
     log_probs = input.log_softmax(class_dim)
     if label_smoothing > 0:
-        target = N.MulScalar.apply(target, 1 - label_smoothing) + label_smoothing / n_classes
+        target = N.AddScalar.apply(
+            N.MulScalar.apply(target, 1 - label_smoothing), label_smoothing / n_classes
+        )
     terms = log_probs * target
     if weight is not None:
         terms = terms * _class_weight_view(weight, input.ndim, class_dim)
@@ -435,7 +536,7 @@ def _cross_entropy_probabilities(input, target, weight, enum, label_smoothing, c
 
 
 def _cross_entropy_smoothed(log_probs, target, weight, enum, ignore_index, label_smoothing, class_dim):
-    """``(1 - ε) · nll + ε/C · Σ -log p``, as PyTorch composes it (``AddBackward0`` of two ``MulBackward1``)."""
+    """``(1 - ε) · nll + ε/C · Σ -log p``, composed as in PyTorch (``AddBackward0`` of ``MulBackward1``s)."""
     n_classes = log_probs.shape[class_dim]
     nll = _nll_loss_nd(log_probs, target, weight, enum, ignore_index)
     if weight is not None:
@@ -453,11 +554,19 @@ def _cross_entropy_smoothed(log_probs, target, weight, enum, ignore_index, label
         smooth = smooth.sum() / denominator
     elif enum == N.SUM:
         smooth = smooth.sum()
-    return N.MulScalar.apply(nll, 1 - label_smoothing) + N.MulScalar.apply(smooth, label_smoothing / n_classes)
+    return N.MulScalar.apply(nll, 1 - label_smoothing) + N.MulScalar.apply(
+        smooth, label_smoothing / n_classes
+    )
 
 
-def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
-                         reduce=None, reduction: str = "mean") -> Tensor:
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
     """Binary cross-entropy of probabilities ``input`` against ``target`` (``BinaryCrossEntropyBackward0``).
 
     Each log is clamped at -100, so a probability of exactly 0 or 1 gives a finite loss.
@@ -469,23 +578,35 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     """
     enum = _reduction(reduction, size_average, reduce)
     if target.shape != input.shape:
-        raise ValueError("Using a target size (%s) that is different to the input size (%s) is deprecated. Please "
-                         "ensure they have the same size." % (target.shape, input.shape))
+        raise ValueError(
+            "Using a target size (%s) that is different to the input size (%s) is deprecated. Please "
+            "ensure they have the same size." % (target.shape, input.shape)
+        )
     if target.dtype is not input.dtype:
         raise RuntimeError("Found dtype %s but expected %s" % (target.dtype._legacy, input.dtype._legacy))
     if weight is not None:
         _no_grad_for(weight, "binary_cross_entropy", "weight")
-        if weight.ndim > input.ndim or any(w not in (1, s) for w, s in zip(weight.shape[::-1], input.shape[::-1])):
-            raise RuntimeError("Attempting to broadcast a dimension of length %d at -1! Mismatching argument at index "
-                               "1 had %s; but expected shape should be broadcastable to [%s]"
-                               % (weight.shape[-1], weight.shape, ", ".join(map(str, input.shape))))
+        if weight.ndim > input.ndim or any(
+            w not in (1, s) for w, s in zip(weight.shape[::-1], input.shape[::-1])
+        ):
+            raise RuntimeError(
+                "Attempting to broadcast a dimension of length %d at -1! Mismatching argument at index "
+                "1 had %s; but expected shape should be broadcastable to [%s]"
+                % (weight.shape[-1], weight.shape, ", ".join(map(str, input.shape)))
+            )
         weight = _expand_weight(weight, input.shape)
     return N.BinaryCrossEntropy.apply(input, target, weight, enum)
 
 
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                                     size_average=None, reduce=None, reduction: str = "mean",
-                                     pos_weight: Tensor | None = None) -> Tensor:
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
     """Binary cross-entropy on logits: ``sigmoid`` and the loss in one stable step.
 
     ``pos_weight`` multiplies the loss of positive targets (per class, broadcast along the
@@ -500,8 +621,10 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     if target.shape != input.shape:
         raise ValueError("Target size (%s) must be the same as input size (%s)" % (target.shape, input.shape))
     if not target.dtype.is_floating_point:
-        raise RuntimeError("result type %s can't be cast to the desired output type %s"
-                           % (input.dtype._legacy, target.dtype._legacy))
+        raise RuntimeError(
+            "result type %s can't be cast to the desired output type %s"
+            % (input.dtype._legacy, target.dtype._legacy)
+        )
     arrays = []
     for name, extra in (("weight", weight), ("pos_weight", pos_weight)):
         if extra is not None:
@@ -513,8 +636,10 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
 
 def _no_grad_for(tensor, function, argument):
     if tensor.requires_grad and grad_mode.is_grad_enabled():
-        raise RuntimeError("The function '%s' is not differentiable with respect to argument '%s'. This input "
-                           "cannot have requires_grad True." % (function, argument))
+        raise RuntimeError(
+            "The function '%s' is not differentiable with respect to argument '%s'. This input "
+            "cannot have requires_grad True." % (function, argument)
+        )
 
 
 def _expand_weight(weight, shape):
@@ -523,4 +648,3 @@ def _expand_weight(weight, shape):
 
     broadcast_shape(weight.shape, shape)
     return np.broadcast_to(weight._data, np.broadcast_shapes(weight.shape, shape))
-

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 
 
 def operand(value, like=None):
     """A Python number becomes a 0-dim "wrapped number" tensor (it does not upcast a tensor's dtype)."""
-    from .._tensor import Tensor
-
+    Tensor = _tensor.Tensor
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (bool, int, float, np.number, np.bool_)):
@@ -27,6 +26,9 @@ def operand(value, like=None):
 
 def promoted(*tensors, floating=False):
     """The operands' arrays cast to their common dtype (PyTorch's promotion rules)."""
+    arrays = tuple(t._data for t in tensors)
+    if all(a.dtype == arrays[0].dtype for a in arrays) and (arrays[0].dtype.kind == "f" or not floating):
+        return arrays                                  # the common case: nothing to promote
     d = _dtype.result_type(*tensors)
     if floating and not d.is_floating_point:
         d = _dtype.get_default_dtype()

@@ -25,13 +25,16 @@ NONE, MEAN, SUM = 0, 1, 2
 def _reduce(loss, reduction):
     """Apply a loss reduction to an ndarray of per-element losses."""
     if reduction == MEAN:
-        return np.asarray(loss.mean(), dtype=loss.dtype)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = loss.sum() / loss.size if loss.size else np.nan  # an empty mean is nan, without a warning
+        return np.asarray(mean, dtype=loss.dtype)
     if reduction == SUM:
         return np.asarray(loss.sum(), dtype=loss.dtype)
     return loss
 
 
 # -- losses ---------------------------------------------------------------------------------
+
 
 class MseLoss(Function):
     """``(x - t)²``, reduced.  Backward: d/dx = 2 (x - t) · grad (÷ N for mean), d/dt = -d/dx."""
@@ -97,7 +100,9 @@ class NllLoss(Function):
             with np.errstate(invalid="ignore", divide="ignore"):
                 w = w / ctx.total_weight._data
         slots = np.zeros(ctx.shape, dtype=w.dtype)
-        np.put_along_axis(slots, np.expand_dims(ctx.index, ctx.dim), np.expand_dims(0.0 - w, ctx.dim), axis=ctx.dim)
+        np.put_along_axis(
+            slots, np.expand_dims(ctx.index, ctx.dim), np.expand_dims(0.0 - w, ctx.dim), axis=ctx.dim
+        )
         if ctx.reduction == NONE:
             grad = grad.unsqueeze(ctx.dim)
         return grad * _const(slots, grad), None, None, None, None
@@ -159,7 +164,11 @@ class BinaryCrossEntropyWithLogits(Function):
     @staticmethod
     def forward(ctx, z, target, weight, pos_weight, reduction):
         ctx.save_for_backward(z, target)
-        ctx.reduction, ctx.weight, ctx.pos_weight = reduction, _optional_const(weight), _optional_const(pos_weight)
+        ctx.reduction, ctx.weight, ctx.pos_weight = (
+            reduction,
+            _optional_const(weight),
+            _optional_const(pos_weight),
+        )
         a, t = promoted(z, target)
         log_sigmoid = _log_sigmoid(a)
         if pos_weight is not None:
@@ -203,6 +212,7 @@ def _weighted(grad, ctx, x):
 
 
 # -- activations --------------------------------------------------------------------------------
+
 
 class LeakyRelu(Function):
     """``x if x > 0 else slope · x``.  Backward: grad where x > 0, slope · grad elsewhere."""
@@ -267,7 +277,9 @@ class Gelu(Function):
         ctx.approximate = approximate
         a = x._data
         if approximate == "tanh":
-            return (0.5 * a * (1 + np.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(a.dtype, copy=False)
+            return (0.5 * a * (1 + np.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(
+                a.dtype, copy=False
+            )
         return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)))).astype(a.dtype, copy=False)
 
     @staticmethod
@@ -323,6 +335,7 @@ def _log_sigmoid(a):
 
 # -- lookups, padding and products --------------------------------------------------------------
 
+
 class Embedding(Function):
     """Rows ``weight[indices]``.  Backward: each row's grad added into the row it came from.
 
@@ -351,7 +364,7 @@ class Embedding(Function):
         if ctx.scale_grad_by_freq:
             counts = np.bincount(ctx.indices.reshape(-1), minlength=ctx.weight_sym_argsize_0)
             scale = scale / counts[ctx.indices]
-        shape = (ctx.weight_sym_argsize_0,) + tuple(grad.shape[ctx.indices.ndim:])
+        shape = (ctx.weight_sym_argsize_0, *grad.shape[ctx.indices.ndim :])
         rows = grad * _const(scale[..., None], grad)
         return IndexScatter.apply(rows, ctx.indices, shape), None, None, None
 
@@ -380,8 +393,10 @@ class ConstantPadNd(Function):
 def _pad_widths(pad, ndim):
     """``F.pad``'s flat (last dim first) list as one (before, after) pair per dim."""
     if len(pad) % 2 or len(pad) // 2 > ndim:
-        raise RuntimeError("Padding length must be divisible by 2 and at most twice the number of dimensions; "
-                           "got %d for a %d-dimensional input" % (len(pad), ndim))
+        raise RuntimeError(
+            "Padding length must be divisible by 2 and at most twice the number of dimensions; "
+            "got %d for a %d-dimensional input" % (len(pad), ndim)
+        )
     pairs = [(int(pad[i]), int(pad[i + 1])) for i in range(0, len(pad), 2)]
     return [(0, 0)] * (ndim - len(pairs)) + pairs[::-1]
 
@@ -406,7 +421,7 @@ class Trilinear(Function):
         n_out, n1, n2 = w.shape
         g1 = gw = g2 = None
         if ctx.needs_input_grad[0] or ctx.needs_input_grad[2]:
-            gW = grad.mm(w.reshape(n_out, n1 * n2)).reshape(-1, n1, n2)      # Σₒ grad[b, o] W[o]
+            gW = grad.mm(w.reshape(n_out, n1 * n2)).reshape(-1, n1, n2)  # Σₒ grad[b, o] W[o]
             g1 = gW.bmm(x2.unsqueeze(2)).squeeze(2) if ctx.needs_input_grad[0] else None
             g2 = x1.unsqueeze(1).bmm(gW).squeeze(1) if ctx.needs_input_grad[2] else None
         if ctx.needs_input_grad[1]:
@@ -416,6 +431,7 @@ class Trilinear(Function):
 
 
 # -- the Scalar overloads PyTorch's C++ losses record ----------------------------------------
+
 
 class MulScalar(Function):
     """``x * number`` as recorded inside PyTorch's C++ code (``mul.Scalar``).  Backward: grad · number."""
@@ -431,6 +447,20 @@ class MulScalar(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad * ctx.other, None
+
+
+class AddScalar(Function):
+    """``x + number`` as recorded inside PyTorch's C++ code (``add.Scalar``).  Backward: grad."""
+
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx, x, other):
+        return x._data + x._data.dtype.type(other)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
 
 
 class DivScalar(Function):
@@ -450,7 +480,7 @@ class DivScalar(Function):
 
 
 class MaskedFill(Function):
-    """``x`` with ``value`` where ``mask`` (an ndarray) holds.  Backward: grad where the mask does not hold."""
+    """``x`` with ``value`` where ``mask`` (an ndarray) holds.  Backward: grad where it does not hold."""
 
     node_name = "MaskedFillBackward0"
     saved_attrs = ("mask",)
@@ -470,20 +500,60 @@ class MaskedFill(Function):
 
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 _KAPPA = 0.044715
-_ERF_T = (9.60497373987051638749E0, 9.00260197203842689217E1, 2.23200534594684319226E3,
-          7.00332514112805075473E3, 5.55923013010394962768E4)
-_ERF_U = (1.0, 3.35617141647503099647E1, 5.21357949780152679795E2, 4.59432382970980127987E3,
-          2.26290000613890934246E4, 4.92673942608635921086E4)
-_ERFC_P = (2.46196981473530512524E-10, 5.64189564831068821977E-1, 7.46321056442269912687E0,
-           4.86371970985681366614E1, 1.96520832956077098242E2, 5.26445194995477358631E2,
-           9.34528527171957607540E2, 1.02755188689515710272E3, 5.57535335369399327526E2)
-_ERFC_Q = (1.0, 1.32281951154744992508E1, 8.67072140885989742329E1, 3.54937778887819891062E2,
-           9.75708501743205489753E2, 1.82390916687909736289E3, 2.24633760818710981792E3,
-           1.65666309194161350182E3, 5.57535340817727675546E2)
-_ERFC_R = (5.64189583547755073984E-1, 1.27536670759978104416E0, 5.01905042251180477414E0,
-           6.16021097993053585195E0, 7.40974269950448939160E0, 2.97886665372100240670E0)
-_ERFC_S = (1.0, 2.26052863220117276590E0, 9.39603524938001434673E0, 1.20489539808096656605E1,
-           1.70814450747565897222E1, 9.60896809063285878198E0, 3.36907645100081516050E0)
+_ERF_T = (
+    9.60497373987051638749e0,
+    9.00260197203842689217e1,
+    2.23200534594684319226e3,
+    7.00332514112805075473e3,
+    5.55923013010394962768e4,
+)
+_ERF_U = (
+    1.0,
+    3.35617141647503099647e1,
+    5.21357949780152679795e2,
+    4.59432382970980127987e3,
+    2.26290000613890934246e4,
+    4.92673942608635921086e4,
+)
+_ERFC_P = (
+    2.46196981473530512524e-10,
+    5.64189564831068821977e-1,
+    7.46321056442269912687e0,
+    4.86371970985681366614e1,
+    1.96520832956077098242e2,
+    5.26445194995477358631e2,
+    9.34528527171957607540e2,
+    1.02755188689515710272e3,
+    5.57535335369399327526e2,
+)
+_ERFC_Q = (
+    1.0,
+    1.32281951154744992508e1,
+    8.67072140885989742329e1,
+    3.54937778887819891062e2,
+    9.75708501743205489753e2,
+    1.82390916687909736289e3,
+    2.24633760818710981792e3,
+    1.65666309194161350182e3,
+    5.57535340817727675546e2,
+)
+_ERFC_R = (
+    5.64189583547755073984e-1,
+    1.27536670759978104416e0,
+    5.01905042251180477414e0,
+    6.16021097993053585195e0,
+    7.40974269950448939160e0,
+    2.97886665372100240670e0,
+)
+_ERFC_S = (
+    1.0,
+    2.26052863220117276590e0,
+    9.39603524938001434673e0,
+    1.20489539808096656605e1,
+    1.70814450747565897222e1,
+    9.60896809063285878198e0,
+    3.36907645100081516050e0,
+)
 
 
 def _polynomial(x, coefficients):
@@ -501,8 +571,11 @@ def _erf(a):
     z2 = z * z
     with np.errstate(over="ignore", invalid="ignore"):
         inner = x * _polynomial(z2, _ERF_T) / _polynomial(z2, _ERF_U)
-        zc = np.minimum(z, 30.0)                    # beyond, erfc underflows to 0 (and inf/inf would be nan)
-        ratio = np.where(zc < 8, _polynomial(zc, _ERFC_P) / _polynomial(zc, _ERFC_Q),
-                         _polynomial(zc, _ERFC_R) / _polynomial(zc, _ERFC_S))
+        zc = np.minimum(z, 30.0)  # beyond, erfc underflows to 0 (and inf/inf would be nan)
+        ratio = np.where(
+            zc < 8,
+            _polynomial(zc, _ERFC_P) / _polynomial(zc, _ERFC_Q),
+            _polynomial(zc, _ERFC_R) / _polynomial(zc, _ERFC_S),
+        )
         outer = np.copysign(1 - np.exp(-zc * zc) * ratio, x)
     return np.where(z <= 1, inner, outer)

@@ -1,4 +1,4 @@
-"""``minigrad.optim``: optimizers (``SGD``, ``Adam``, ``AdamW``, ``RMSprop``) and ``lr_scheduler``, as in ``torch.optim``.
+"""``minigrad.optim``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop`` and ``lr_scheduler``, as in ``torch.optim``.
 
 The training loop is PyTorch's:
 

@@ -34,23 +34,44 @@ class Adam(Optimizer):
     (tensor([ 4.9000, -2.9000]), tensor(1.))
     """
 
-    def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 0, amsgrad: bool = False, *, foreach=None, maximize: bool = False,
-                 capturable: bool = False, differentiable: bool = False, fused=None,
-                 decoupled_weight_decay: bool = False) -> None:
-        if not 0.0 <= lr:
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach=None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused=None,
+        decoupled_weight_decay: bool = False,
+    ) -> None:
+        if not lr >= 0.0:
             raise ValueError("Invalid learning rate: %s" % lr)
-        if not 0.0 <= eps:
+        if not eps >= 0.0:
             raise ValueError("Invalid epsilon value: %s" % eps)
         for i, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
                 raise ValueError("Invalid beta parameter at index %d: %s" % (i, beta))
-        if not 0.0 <= weight_decay:
+        if not weight_decay >= 0.0:
             raise ValueError("Invalid weight_decay value: %s" % weight_decay)
-        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
-                    "maximize": maximize, "foreach": foreach, "capturable": capturable,
-                    "differentiable": differentiable, "fused": fused,
-                    "decoupled_weight_decay": decoupled_weight_decay}
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "amsgrad": amsgrad,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+            "fused": fused,
+            "decoupled_weight_decay": decoupled_weight_decay,
+        }
         super().__init__(params, defaults)
 
     def step(self, closure=None):
@@ -74,7 +95,12 @@ class Adam(Optimizer):
 
     def _update(self, p, group) -> None:
         state = self._init_state(p, group)
-        lr, (beta1, beta2), eps, weight_decay = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        lr, (beta1, beta2), eps, weight_decay = (
+            group["lr"],
+            group["betas"],
+            group["eps"],
+            group["weight_decay"],
+        )
         g = -p.grad._data if group["maximize"] else p.grad._data
         state["step"]._data += 1
         _bump(state["step"])
@@ -85,7 +111,7 @@ class Adam(Optimizer):
             else:
                 g = g + weight_decay * p._data
         m, v = state["exp_avg"], state["exp_avg_sq"]
-        m._data += (1 - beta1) * (g - m._data)             # PyTorch's lerp_
+        m._data += (1 - beta1) * (g - m._data)  # PyTorch's lerp_
         v._data *= beta2
         v._data += (1 - beta2) * g * g
         _bump(m, v, v)

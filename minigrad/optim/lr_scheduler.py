@@ -40,8 +40,10 @@ class LRScheduler:
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
-                    raise KeyError("param 'initial_lr' is not specified in param_groups[%d] when resuming an "
-                                   "optimizer" % i)
+                    raise KeyError(
+                        "param 'initial_lr' is not specified in param_groups[%d] when resuming an "
+                        "optimizer" % i
+                    )
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         _track_optimizer_steps(optimizer)
@@ -61,12 +63,15 @@ class LRScheduler:
     def step(self, epoch: int | None = None) -> None:
         """Advance one epoch and set the groups' learning rates."""
         if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
-                          "later, you should call them in the opposite order: `optimizer.step()` before "
-                          "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
-                          "value of the learning rate schedule. See more details at "
-                          "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate", UserWarning,
-                          stacklevel=2)
+            warnings.warn(
+                "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
+                "later, you should call them in the opposite order: `optimizer.step()` before "
+                "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
+                "value of the learning rate schedule. See more details at "
+                "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                UserWarning,
+                stacklevel=2,
+            )
         self._step_count += 1
         self._get_lr_called_within_step = True
         try:
@@ -84,8 +89,11 @@ class LRScheduler:
 
     def _warn_outside_step(self) -> None:
         if not self._get_lr_called_within_step:
-            warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
-                          UserWarning, stacklevel=3)
+            warnings.warn(
+                "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
+                UserWarning,
+                stacklevel=3,
+            )
 
     def state_dict(self) -> dict:
         """Everything but the optimizer."""
@@ -113,7 +121,9 @@ def _track_optimizer_steps(optimizer: Optimizer) -> None:
 class StepLR(LRScheduler):
     """Multiply the learning rate by ``gamma`` every ``step_size`` epochs."""
 
-    def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1) -> None:
+    def __init__(
+        self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1
+    ) -> None:
         self.step_size, self.gamma = step_size, gamma
         super().__init__(optimizer, last_epoch)
 
@@ -141,7 +151,7 @@ class ExponentialLR(LRScheduler):
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self) -> list[float]:
-        return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
+        return [base_lr * self.gamma**self.last_epoch for base_lr in self.base_lrs]
 
 
 class LambdaLR(LRScheduler):

@@ -21,7 +21,7 @@ __all__ = ["Optimizer", "required"]
 
 
 class _Required:
-    """The default of a hyperparameter that must be given (``SGD(params)`` needs no ``lr``, but custom ones may)."""
+    """The default of a hyperparameter that each group must set (PyTorch's ``required``)."""
 
     def __repr__(self) -> str:
         return "<required parameter>"
@@ -53,8 +53,10 @@ class Optimizer:
         self.state: defaultdict = defaultdict(dict)
         self.param_groups: list[dict] = []
         if isinstance(params, Tensor):
-            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, but "
-                            "got " + params.type())
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or dicts, but "
+                "got " + params.type()
+            )
         groups = list(params)
         if len(groups) == 0:
             raise ValueError("optimizer got an empty parameter list")
@@ -64,24 +66,31 @@ class Optimizer:
             self.add_param_group(group)
 
     def add_param_group(self, param_group: dict) -> None:
-        """Add a group of parameters (a dict with ``'params'``); missing hyperparameters come from ``defaults``."""
+        """Add a group (a dict with ``'params'``); hyperparameters it does not set come from ``defaults``."""
         if not isinstance(param_group, dict):
             raise TypeError("param_group must be a dict, but got %s" % type(param_group).__name__)
         params = param_group["params"]
         param_group["params"] = [params] if isinstance(params, Tensor) else list(params)
         for p in param_group["params"]:
             if not isinstance(p, Tensor):
-                raise TypeError("optimizer can only optimize Tensors, but one of the params is " + type(p).__name__)
+                raise TypeError(
+                    "optimizer can only optimize Tensors, but one of the params is " + type(p).__name__
+                )
             if not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
-                raise ValueError("parameter group didn't specify a value of required optimization parameter " + name)
+                raise ValueError(
+                    "parameter group didn't specify a value of required optimization parameter " + name
+                )
             param_group.setdefault(name, default)
         ids = [id(p) for p in param_group["params"]]
         if len(ids) != len(set(ids)):
-            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
-                          "an error; see github.com/pytorch/pytorch/issues/40967 for more information", stacklevel=3)
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, this will cause "
+                "an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                stacklevel=3,
+            )
         taken = {id(p) for group in self.param_groups for p in group["params"]}
         if taken & set(ids):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -119,20 +128,29 @@ class Optimizer:
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict: dict) -> None:
-        """Restore hyperparameters and state saved by ``state_dict()`` (copied; tensors cast to each parameter's dtype)."""
-        state_dict = copy.deepcopy(state_dict)
-        saved_groups = state_dict["param_groups"]
+        """Restore hyperparameters and state saved by ``state_dict()``.
+
+        As in PyTorch, the state tensors are taken over, not copied (unless they must be cast
+        to a parameter's dtype); the hyperparameters are copied.
+        """
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
         if len(saved_groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(self.param_groups, saved_groups)):
-            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
-                             "optimizer's group")
-        by_index = {i: p for g, s in zip(self.param_groups, saved_groups) for i, p in zip(s["params"], g["params"])}
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match the size of "
+                "optimizer's group"
+            )
+        by_index = {
+            i: p for g, s in zip(self.param_groups, saved_groups) for i, p in zip(s["params"], g["params"])
+        }
         self.state = defaultdict(dict)
         for i, value in state_dict["state"].items():
             if i in by_index:
                 p = by_index[i]
                 self.state[p] = {k: _cast_state(k, v, p) for k, v in value.items()}
+            else:
+                self.state[i] = value
         self.param_groups = [{**s, "params": g["params"]} for g, s in zip(self.param_groups, saved_groups)]
 
     def __repr__(self) -> str:
@@ -156,6 +174,7 @@ def _cast_state(key, value, param):
 
 
 # -- helpers for the update rules -----------------------------------------------------------------
+
 
 def _params_with_grad(group: dict):
     """The group's parameters that received a gradient (the others are skipped, as in PyTorch)."""

@@ -29,22 +29,42 @@ class RMSprop(Optimizer):
     tensor([0.9000])
     """
 
-    def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8, weight_decay: float = 0,
-                 momentum: float = 0, centered: bool = False, capturable: bool = False, foreach=None,
-                 maximize: bool = False, differentiable: bool = False) -> None:
-        if not 0.0 <= lr:
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-2,
+        alpha: float = 0.99,
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        momentum: float = 0,
+        centered: bool = False,
+        capturable: bool = False,
+        foreach=None,
+        maximize: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        if not lr >= 0.0:
             raise ValueError("Invalid learning rate: %s" % lr)
-        if not 0.0 <= eps:
+        if not eps >= 0.0:
             raise ValueError("Invalid epsilon value: %s" % eps)
-        if not 0.0 <= momentum:
+        if not momentum >= 0.0:
             raise ValueError("Invalid momentum value: %s" % momentum)
-        if not 0.0 <= weight_decay:
+        if not weight_decay >= 0.0:
             raise ValueError("Invalid weight_decay value: %s" % weight_decay)
-        if not 0.0 <= alpha:
+        if not alpha >= 0.0:
             raise ValueError("Invalid alpha value: %s" % alpha)
-        defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
-                    "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
-                    "maximize": maximize, "differentiable": differentiable}
+        defaults = {
+            "lr": lr,
+            "momentum": momentum,
+            "alpha": alpha,
+            "eps": eps,
+            "centered": centered,
+            "weight_decay": weight_decay,
+            "capturable": capturable,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+        }
         super().__init__(params, defaults)
 
     def step(self, closure=None):
@@ -81,7 +101,7 @@ class RMSprop(Optimizer):
         _bump(v, v)
         if group["centered"]:
             g_avg = state["grad_avg"]
-            g_avg._data += (1 - alpha) * (g - g_avg._data)          # PyTorch's lerp_
+            g_avg._data += (1 - alpha) * (g - g_avg._data)  # PyTorch's lerp_
             _bump(g_avg)
             avg = np.sqrt(v._data - g_avg._data * g_avg._data) + eps
         else:

@@ -41,7 +41,8 @@ def test_ids_follow_a_depth_first_walk_from_the_root(lib: ModuleType) -> None:
     assert links(snap, "output") == [("n1", "n0", None, None)]
     assert snap.roots == ("n0",)
     assert [e.id for e in snap.edges] == [f"e{i}" for i in range(len(snap.edges))]
-    assert snap.node("n4").tensor.name == "x" and snap.node("n5").tensor.name == "y"
+    assert snap.node("n4").tensor.name == "x"
+    assert snap.node("n5").tensor.name == "y"
 
 
 def test_the_same_program_gives_the_same_snapshot(lib: ModuleType) -> None:
@@ -60,16 +61,19 @@ def test_tensor_info_shows_values_and_says_grad_not_computed_yet(lib: ModuleType
     snap = capture_graph(loss, params={"w": w, "big": big})
     infos = {n.tensor.name: n.tensor for n in snap.nodes if n.tensor is not None and n.tensor.name}
     assert infos["w"].values == "[[1, 2],\n [3, 4.5]]"
-    assert infos["w"].shape == (2, 2) and infos["w"].dtype == "float32"
+    assert infos["w"].shape == (2, 2)
+    assert infos["w"].dtype == "float32"
     assert infos["w"].grad_text == "grad: not computed yet"
     assert infos["big"].values == "min 1  mean 1\nmax 1  norm 10"
     root = snap.node(snap.roots[0]).tensor
-    assert root.grad_status == "not retained" and not root.is_leaf
+    assert root.grad_status == "not retained"
+    assert not root.is_leaf
 
     loss.backward()
     after = capture_graph(loss, params={"w": w})
     w_info = next(n.tensor for n in after.nodes if n.tensor is not None and n.tensor.name == "w")
-    assert w_info.grad_status == "computed" and w_info.grad == "[[2, 2],\n [2, 2]]"
+    assert w_info.grad_status == "computed"
+    assert w_info.grad == "[[2, 2],\n [2, 2]]"
 
 
 def test_retained_grad_is_shown_on_the_root(lib: ModuleType) -> None:
@@ -136,7 +140,8 @@ def test_in_place_change_marks_stale_saved_tensor_and_version(lib: ModuleType) -
     assert "stale" in sin.roles
     assert "modified by an inplace operation" in sin.detail
     a_node = snap.node(snap.roots[1])
-    assert a_node.tensor.version == 1 and "modified" in a_node.roles
+    assert a_node.tensor.version == 1
+    assert "modified" in a_node.roles
 
 
 def test_multiple_roots_share_nodes(lib: ModuleType) -> None:
@@ -154,7 +159,8 @@ def test_a_grad_fn_node_can_be_the_root(lib: ModuleType) -> None:
     y = x.exp()
     snap = capture_graph(y.grad_fn)
     assert names(snap) == [("n0", "fn", "ExpBackward0"), ("n1", "acc", "AccumulateGrad")]
-    assert snap.roots == ("n0",) and "root" in snap.node("n0").roles
+    assert snap.roots == ("n0",)
+    assert "root" in snap.node("n0").roles
 
 
 def test_a_root_without_grad_is_a_lone_tensor(lib: ModuleType) -> None:
@@ -195,7 +201,9 @@ def test_dataflow_view_goes_forward_from_leaves_to_root(lib: ModuleType) -> None
     loss = h.sum()
     snap = capture_graph(loss, params={"x": x, "w": w, "h": h, "loss": loss}, view="dataflow")
     kinds = {n.name: n.kind for n in snap.nodes}
-    assert kinds["Mul"] == "op" and kinds["Sum"] == "op" and kinds["x"] == "tensor"
+    assert kinds["Mul"] == "op"
+    assert kinds["Sum"] == "op"
+    assert kinds["x"] == "tensor"
     by_name = {n.name: n.id for n in snap.nodes}
     flow = {(snap.node(e.source).name, snap.node(e.target).name) for e in snap.edges}
     assert {("x", "Mul"), ("w", "Mul"), ("Sum", "loss")} <= flow
@@ -271,7 +279,7 @@ def test_repeated_backward_shows_accumulation(lib: ModuleType) -> None:
     loss = (x * 2).sum()
     record_backward(loss, retain_graph=True)
     _, steps = record_backward(loss)
-    acc = [s for s in steps if s.name == "AccumulateGrad"][0]
+    acc = next(s for s in steps if s.name == "AccumulateGrad")
     np.testing.assert_allclose(acc.grad_before, [2.0, 2.0])
     np.testing.assert_allclose(acc.grad_after, [4.0, 4.0])
 
@@ -389,3 +397,13 @@ def test_dataflow_uses_output_tensors_when_the_library_has_them() -> None:
                            ("n3", "tensor", "h"), ("n4", "tensor", "x")]
     flow = [(snap.node(e.source).name, snap.node(e.target).name) for e in snap.edges]
     assert flow == [("Pow", "y"), ("Mul", "h"), ("h", "Pow"), ("x", "Mul"), ("x", "Mul")]
+
+
+def test_dataflow_links_saved_inputs_instead_of_repeating_them(lib: ModuleType) -> None:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    w = lib.tensor([3.0, 4.0], requires_grad=True)
+    loss = (x * w).sum()
+    snap = capture_graph(loss, params={"x": x, "w": w}, view="dataflow", show_saved=True)
+    saved = [(snap.node(e.source).name, e.label) for e in snap.edges if e.kind == "saved"]
+    assert sorted(saved) == [("w", "other"), ("x", "self")]
+    assert not any(n.kind == "saved" for n in snap.nodes)

@@ -93,7 +93,8 @@ def test_step_to_dict_is_json_with_arrays_as_lists() -> None:
                 events=(Event("post_accumulate_hook", "n2", "AccumulateGrad", "hook"),))
     data = json.loads(json.dumps(step.to_dict()))
     assert data["grad_outputs"] == [[1.0, 1.0]]
-    assert data["grad_before"] is None and data["grad_after"] == [1.0, 1.0]
+    assert data["grad_before"] is None
+    assert data["grad_after"] == [1.0, 1.0]
     assert data["events"][0]["kind"] == "post_accumulate_hook"
 
 

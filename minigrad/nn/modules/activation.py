@@ -58,7 +58,11 @@ class Hardtanh(Module):
         return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
 
     def extra_repr(self) -> str:
-        return "min_val=%s, max_val=%s%s" % (self.min_val, self.max_val, ", inplace=True" if self.inplace else "")
+        return "min_val=%s, max_val=%s%s" % (
+            self.min_val,
+            self.max_val,
+            ", inplace=True" if self.inplace else "",
+        )
 
 
 class Tanh(Module):

@@ -59,7 +59,7 @@ class Sequential(Module):
 
     def __delitem__(self, idx) -> None:
         keys = list(self._modules)
-        for key in (keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(self))]]):
+        for key in keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(self))]]:
             delattr(self, key)
         # renumber, so the names stay "0", "1", ...
         self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
@@ -123,7 +123,7 @@ class ModuleList(Module):
 
     def __delitem__(self, idx) -> None:
         keys = list(self._modules)
-        for key in (keys[idx] if isinstance(idx, slice) else [str(_index(idx, len(self)))]):
+        for key in keys[idx] if isinstance(idx, slice) else [str(_index(idx, len(self)))]:
             delattr(self, key)
         self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
 
@@ -142,7 +142,9 @@ class ModuleList(Module):
 
     def extend(self, modules: Iterable[Module]) -> ModuleList:
         if not isinstance(modules, Iterable):
-            raise TypeError("ModuleList.extend should be called with an iterable, but got " + type(modules).__name__)
+            raise TypeError(
+                "ModuleList.extend should be called with an iterable, but got " + type(modules).__name__
+            )
         for module in modules:
             self.append(module)
         return self
@@ -162,14 +164,21 @@ class ModuleList(Module):
         reprs = [repr(m) for m in self]
         if not reprs:
             return self._get_name() + "()"
-        runs = []                          # [first index, last index, repr]
+        runs = []  # [first index, last index, repr]
         for i, r in enumerate(reprs):
             if runs and runs[-1][2] == r:
                 runs[-1][1] = i
             else:
                 runs.append([i, i, r])
-        lines = [_indent("(%d): %s" % (first, r) if first == last else
-                         "(%d-%d): %d x %s" % (first, last, last - first + 1, r), 2) for first, last, r in runs]
+        lines = [
+            _indent(
+                "(%d): %s" % (first, r)
+                if first == last
+                else "(%d-%d): %d x %s" % (first, last, last - first + 1, r),
+                2,
+            )
+            for first, last, r in runs
+        ]
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 

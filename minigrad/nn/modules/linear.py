@@ -53,7 +53,9 @@ class Linear(Module):
     <AddmmBackward0 object at 0x...>
     """
 
-    def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+    def __init__(
+        self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None
+    ) -> None:
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         self.weight = Parameter(_creation.empty(out_features, in_features, dtype=dtype))
@@ -75,7 +77,11 @@ class Linear(Module):
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
-        return "in_features=%s, out_features=%s, bias=%s" % (self.in_features, self.out_features, self.bias is not None)
+        return "in_features=%s, out_features=%s, bias=%s" % (
+            self.in_features,
+            self.out_features,
+            self.bias is not None,
+        )
 
 
 class Bilinear(Module):
@@ -86,8 +92,15 @@ class Bilinear(Module):
     torch.Size([5, 4])
     """
 
-    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True,
-                 device=None, dtype=None) -> None:
+    def __init__(
+        self,
+        in1_features: int,
+        in2_features: int,
+        out_features: int,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
         super().__init__()
         self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
         self.weight = Parameter(_creation.empty(out_features, in1_features, in2_features, dtype=dtype))
@@ -108,4 +121,8 @@ class Bilinear(Module):
 
     def extra_repr(self) -> str:
         return "in1_features=%s, in2_features=%s, out_features=%s, bias=%s" % (
-            self.in1_features, self.in2_features, self.out_features, self.bias is not None)
+            self.in1_features,
+            self.in2_features,
+            self.out_features,
+            self.bias is not None,
+        )

@@ -70,19 +70,32 @@ class Module:
             given = ", ".join([repr(a) for a in args] + ["%s=%r" % kv for kv in kwargs.items()])
             raise TypeError("%s.__init__() got unexpected arguments: %s" % (type(self).__name__, given))
         # object.__setattr__: our own __setattr__ looks these dicts up
-        for name, value in (("training", True), ("_parameters", {}), ("_buffers", {}),
-                            ("_non_persistent_buffers_set", set()), ("_forward_pre_hooks", hook_dict()),
-                            ("_forward_pre_hooks_with_kwargs", set()), ("_forward_hooks", hook_dict()),
-                            ("_forward_hooks_with_kwargs", set()), ("_modules", {})):
+        for name, value in (
+            ("training", True),
+            ("_parameters", {}),
+            ("_buffers", {}),
+            ("_non_persistent_buffers_set", set()),
+            ("_forward_pre_hooks", hook_dict()),
+            ("_forward_pre_hooks_with_kwargs", set()),
+            ("_forward_hooks", hook_dict()),
+            ("_forward_hooks_with_kwargs", set()),
+            ("_modules", {}),
+        ):
             object.__setattr__(self, name, value)
 
     def forward(self, *args, **kwargs):
-        raise NotImplementedError('Module [%s] is missing the required "forward" function' % type(self).__name__)
+        raise NotImplementedError(
+            'Module [%s] is missing the required "forward" function' % type(self).__name__
+        )
 
     # -- calling -------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks or _global_forward_pre_hooks
-                or _global_forward_hooks):
+        if not (
+            self._forward_pre_hooks
+            or self._forward_hooks
+            or _global_forward_pre_hooks
+            or _global_forward_hooks
+        ):
             return self.forward(*args, **kwargs)
         return self._call_with_hooks(args, kwargs)
 
@@ -93,8 +106,10 @@ class Module:
                 result = hook(self, args, kwargs)
                 if result is not None:
                     if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
-                                           "but got %s." % (result,))
+                        raise RuntimeError(
+                            "forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                            "but got %s." % (result,)
+                        )
                     args, kwargs = result
             else:
                 result = hook(self, args)
@@ -110,7 +125,9 @@ class Module:
                 output = result
         return output
 
-    def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False) -> RemovableHandle:
+    def register_forward_pre_hook(
+        self, hook, *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
         """``hook(module, args)`` runs before ``forward`` (only via ``module(...)``); it may return new args.
 
         With ``with_kwargs=True`` it is ``hook(module, args, kwargs)`` and may return ``(args, kwargs)``.
@@ -120,9 +137,12 @@ class Module:
             self._forward_pre_hooks_with_kwargs.add(handle.id)
         return handle
 
-    def register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False,
-                              always_call: bool = False) -> RemovableHandle:
-        """``hook(module, args, output)`` runs after ``forward`` (only via ``module(...)``); it may return a new output.
+    def register_forward_hook(
+        self, hook, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False
+    ) -> RemovableHandle:
+        """``hook(module, args, output)`` runs after ``forward`` (only via ``module(...)``).
+
+        It may return a replacement output. ``with_kwargs=True``: ``hook(module, args, kwargs, output)``.
 
         >>> from minigrad import nn
         >>> import minigrad as torch
@@ -148,8 +168,10 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError("cannot assign '%s' as parameter '%s' (torch.nn.Parameter or None expected)"
-                                % (_typename(value), name))
+                raise TypeError(
+                    "cannot assign '%s' as parameter '%s' (torch.nn.Parameter or None expected)"
+                    % (_typename(value), name)
+                )
             self.register_parameter(name, value)
         elif isinstance(value, Module):
             if self.__dict__.get("_modules") is None:
@@ -158,13 +180,17 @@ class Module:
             self._modules[name] = value
         elif self.__dict__.get("_modules") is not None and name in self._modules:
             if value is not None:
-                raise TypeError("cannot assign '%s' as child module '%s' (torch.nn.Module or None expected)"
-                                % (_typename(value), name))
+                raise TypeError(
+                    "cannot assign '%s' as child module '%s' (torch.nn.Module or None expected)"
+                    % (_typename(value), name)
+                )
             self._modules[name] = value
         elif self.__dict__.get("_buffers") is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError("cannot assign '%s' as buffer '%s' (torch.nn.Buffer, torch.Tensor or None expected)"
-                                % (_typename(value), name))
+                raise TypeError(
+                    "cannot assign '%s' as buffer '%s' (torch.nn.Buffer, torch.Tensor or None expected)"
+                    % (_typename(value), name)
+                )
             self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
@@ -192,7 +218,9 @@ class Module:
         object.__delattr__(self, name)
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))
+        return sorted(
+            set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules)
+        )
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Add ``param`` (or None, a placeholder) under ``name``; same as assigning the attribute."""
@@ -200,12 +228,16 @@ class Module:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         self._check_name(name, "parameter")
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError("cannot assign '%s' object to parameter '%s' (torch.nn.Parameter or None required)"
-                            % (_typename(param), name))
+            raise TypeError(
+                "cannot assign '%s' object to parameter '%s' (torch.nn.Parameter or None required)"
+                % (_typename(param), name)
+            )
         if param is not None and param.grad_fn is not None:
-            raise ValueError("Cannot assign non-leaf Tensor to parameter '%s'. Model parameters must be created "
-                             "explicitly. To express '%s' as a function of another Tensor, compute the value in "
-                             "the forward() method." % (name, name))
+            raise ValueError(
+                "Cannot assign non-leaf Tensor to parameter '%s'. Model parameters must be created "
+                "explicitly. To express '%s' as a function of another Tensor, compute the value in "
+                "the forward() method." % (name, name)
+            )
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
@@ -217,8 +249,10 @@ class Module:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         self._check_name(name, "buffer")
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError("cannot assign '%s' object to buffer '%s' (torch Tensor or None required)"
-                            % (_typename(tensor), name))
+            raise TypeError(
+                "cannot assign '%s' object to buffer '%s' (torch Tensor or None required)"
+                % (_typename(tensor), name)
+            )
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -275,8 +309,9 @@ class Module:
         return param
 
     # -- traversal -------------------------------------------------------------------------------
-    def named_modules(self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True
-                      ) -> Iterator[tuple[str, Module]]:
+    def named_modules(
+        self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
         """``(dotted name, module)`` for this module and every submodule, depth first, parents first."""
         seen = memo if memo is not None else set()
         stack = [(prefix, self)]
@@ -287,9 +322,12 @@ class Module:
                     continue
                 seen.add(module)
             yield name, module
-            children = [(name + ("." if name else "") + key, child)
-                        for key, child in module._modules.items() if child is not None]
-            stack.extend(reversed(children))      # reversed: the first child is popped first
+            children = [
+                (name + ("." if name else "") + key, child)
+                for key, child in module._modules.items()
+                if child is not None
+            ]
+            stack.extend(reversed(children))  # reversed: the first child is popped first
 
     def modules(self) -> Iterator[Module]:
         for _, module in self.named_modules():
@@ -309,7 +347,11 @@ class Module:
 
     def _named_members(self, registry: str, prefix: str, recurse: bool, remove_duplicate: bool):
         seen = set()
-        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
         for module_prefix, module in modules:
             for name, value in getattr(module, registry).items():
                 if value is None or id(value) in seen:
@@ -318,8 +360,9 @@ class Module:
                     seen.add(id(value))
                 yield module_prefix + ("." if module_prefix else "") + name, value
 
-    def named_parameters(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
-                         ) -> Iterator[tuple[str, Parameter]]:
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
         """``(dotted name, parameter)``: a module's own parameters first, then its children's, in order.
 
         >>> from minigrad import nn
@@ -334,8 +377,9 @@ class Module:
         for _, param in self.named_parameters(recurse=recurse):
             yield param
 
-    def named_buffers(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
-                      ) -> Iterator[tuple[str, Tensor]]:
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
         return self._named_members("_buffers", prefix, recurse, remove_duplicate)
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
@@ -356,7 +400,7 @@ class Module:
             raise ValueError("training mode is expected to be boolean")
         self.training = mode
         for module in self.children():
-            module.train(mode)         # through the method, so a submodule may override train()
+            module.train(mode)  # through the method, so a submodule may override train()
         return self
 
     def eval(self) -> Module:
@@ -402,8 +446,9 @@ class Module:
         if dtype is None:
             return self
         if not dtype.is_floating_point:
-            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=%s"
-                            % dtype)
+            raise TypeError(
+                "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=%s" % dtype
+            )
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
 
     def float(self) -> Module:
@@ -422,7 +467,9 @@ class Module:
         raise AssertionError("Torch not compiled with CUDA enabled")
 
     # -- state -----------------------------------------------------------------------------------
-    def state_dict(self, *, destination: dict | None = None, prefix: str = "", keep_vars: bool = False) -> dict:
+    def state_dict(
+        self, *, destination: dict | None = None, prefix: str = "", keep_vars: bool = False
+    ) -> dict:
         """Parameters and persistent buffers by dotted name, detached (sharing memory) unless ``keep_vars``.
 
         >>> from minigrad import nn
@@ -431,12 +478,15 @@ class Module:
         """
         out = OrderedDict() if destination is None else destination
         stack = [(prefix, self)]
-        while stack:                   # every module (shared ones again), parents first
+        while stack:  # every module (shared ones again), parents first
             module_prefix, module = stack.pop()
             for name, value in module._state_items():
                 out[module_prefix + name] = value if keep_vars else value.detach()
-            children = [(module_prefix + key + ".", child) for key, child in module._modules.items()
-                        if child is not None]
+            children = [
+                (module_prefix + key + ".", child)
+                for key, child in module._modules.items()
+                if child is not None
+            ]
             stack.extend(reversed(children))
         return out
 
@@ -449,7 +499,9 @@ class Module:
             if buf is not None and name not in self._non_persistent_buffers_set:
                 yield name, buf
 
-    def load_state_dict(self, state_dict: Mapping, strict: bool = True, assign: bool = False) -> _IncompatibleKeys:
+    def load_state_dict(
+        self, state_dict: Mapping, strict: bool = True, assign: bool = False
+    ) -> _IncompatibleKeys:
         """Copy values from ``state_dict`` into the parameters and buffers (in place, under no_grad).
 
         With ``strict=True`` (the default) missing or unexpected keys are an error, as are
@@ -462,16 +514,23 @@ class Module:
         while stack:
             prefix, module = stack.pop()
             module._load_own_state(state_dict, prefix, missing, unexpected, errors, assign)
-            children = [(prefix + key + ".", child) for key, child in module._modules.items() if child is not None]
+            children = [
+                (prefix + key + ".", child) for key, child in module._modules.items() if child is not None
+            ]
             stack.extend(reversed(children))
         if strict:
             if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: %s. " % ", ".join('"%s"' % k for k in unexpected))
+                errors.insert(
+                    0, "Unexpected key(s) in state_dict: %s. " % ", ".join('"%s"' % k for k in unexpected)
+                )
             if missing:
-                errors.insert(0, "Missing key(s) in state_dict: %s. " % ", ".join('"%s"' % k for k in missing))
+                errors.insert(
+                    0, "Missing key(s) in state_dict: %s. " % ", ".join('"%s"' % k for k in missing)
+                )
         if errors:
-            raise RuntimeError("Error(s) in loading state_dict for %s:\n\t%s"
-                               % (type(self).__name__, "\n\t".join(errors)))
+            raise RuntimeError(
+                "Error(s) in loading state_dict for %s:\n\t%s" % (type(self).__name__, "\n\t".join(errors))
+            )
         return _IncompatibleKeys(missing, unexpected)
 
     def _load_own_state(self, state_dict, prefix, missing, unexpected, errors, assign) -> None:
@@ -483,14 +542,18 @@ class Module:
                 continue
             value = state_dict[key]
             if not isinstance(value, Tensor):
-                errors.append('While copying the parameter named "%s", expected torch.Tensor or Tensor-like object '
-                              "from checkpoint but received %s" % (key, type(value)))
+                errors.append(
+                    'While copying the parameter named "%s", expected torch.Tensor or Tensor-like object '
+                    "from checkpoint but received %s" % (key, type(value))
+                )
                 continue
             if param.ndim == 0 and value.ndim == 1:
                 value = value[0]
             if value.shape != param.shape:
-                errors.append("size mismatch for %s: copying a param with shape %s from checkpoint, the shape in "
-                              "current model is %s." % (key, value.shape, param.shape))
+                errors.append(
+                    "size mismatch for %s: copying a param with shape %s from checkpoint, the shape in "
+                    "current model is %s." % (key, value.shape, param.shape)
+                )
                 continue
             with grad_mode.no_grad():
                 if assign:
@@ -502,7 +565,7 @@ class Module:
         for key in state_dict:
             if not key.startswith(prefix):
                 continue
-            first, dot, _ = key[len(prefix):].partition(".")
+            first, dot, _ = key[len(prefix) :].partition(".")
             if (dot and first not in self._modules) or (not dot and first not in own):
                 unexpected.append(key)
 

@@ -1,4 +1,4 @@
-"""``minigrad.utils.data``: ``Dataset``, ``TensorDataset`` and ``DataLoader`` (mini-batches, seeded shuffling).
+"""``minigrad.utils.data``: ``Dataset``, ``TensorDataset``, ``DataLoader`` (mini-batches, seeded shuffling).
 
 >>> import minigrad as torch
 >>> from minigrad.utils.data import DataLoader, TensorDataset
@@ -7,9 +7,21 @@
 [(0, 1), (2, 3), (4,)]
 """
 
-from .dataloader import DataLoader, default_collate
+from .dataloader import DataLoader, default_collate, default_convert
 from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
-__all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "DataLoader", "default_collate",
-           "Sampler", "SequentialSampler", "RandomSampler", "BatchSampler"]
+__all__ = [
+    "Dataset",
+    "TensorDataset",
+    "Subset",
+    "ConcatDataset",
+    "random_split",
+    "DataLoader",
+    "default_collate",
+    "default_convert",
+    "Sampler",
+    "SequentialSampler",
+    "RandomSampler",
+    "BatchSampler",
+]

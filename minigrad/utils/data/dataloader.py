@@ -10,7 +10,7 @@ from ... import _creation, _dtype
 from ..._tensor import Tensor
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
-__all__ = ["DataLoader", "default_collate"]
+__all__ = ["DataLoader", "default_collate", "default_convert"]
 
 
 def default_collate(batch):
@@ -41,14 +41,29 @@ def default_collate(batch):
         return batch
     if isinstance(elem, Mapping):
         return {key: default_collate([d[key] for d in batch]) for key in elem}
-    if isinstance(elem, tuple) and hasattr(elem, "_fields"):          # a namedtuple
-        return type(elem)(*(default_collate(list(samples)) for samples in zip(*batch)))
+    if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # a namedtuple
+        return type(elem)(*(default_collate(samples) for samples in zip(*batch)))
     if isinstance(elem, Sequence):
         if any(len(sample) != len(elem) for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        return [default_collate(list(samples)) for samples in zip(*batch)]
-    raise TypeError("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found %s"
-                    % type(elem))
+        return [default_collate(samples) for samples in zip(*batch)]
+    raise TypeError(
+        "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found %s"
+        % type(elem)
+    )
+
+
+def default_convert(data):
+    """What a DataLoader without batching does to a sample: numpy arrays become tensors, tuples lists."""
+    if isinstance(data, np.ndarray):
+        return _creation.as_tensor(data)
+    if isinstance(data, Mapping):
+        return {key: default_convert(value) for key, value in data.items()}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
+        return [default_convert(d) for d in data]
+    return data
 
 
 class DataLoader:
@@ -70,25 +85,47 @@ class DataLoader:
     Only single-process loading exists (``num_workers=0``).
     """
 
-    def __init__(self, dataset, batch_size: int | None = 1, shuffle: bool | None = None, sampler=None,
-                 batch_sampler=None, num_workers: int = 0, collate_fn=None, pin_memory: bool = False,
-                 drop_last: bool = False, timeout: float = 0, worker_init_fn=None, generator=None, **kwargs) -> None:
+    def __init__(
+        self,
+        dataset,
+        batch_size: int | None = 1,
+        shuffle: bool | None = None,
+        sampler=None,
+        batch_sampler=None,
+        num_workers: int = 0,
+        collate_fn=None,
+        pin_memory: bool = False,
+        drop_last: bool = False,
+        timeout: float = 0,
+        worker_init_fn=None,
+        generator=None,
+        **kwargs,
+    ) -> None:
         if num_workers != 0:
             raise ValueError("minigrad's DataLoader loads in the main process only: use num_workers=0")
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None and (batch_size != 1 or shuffle or sampler is not None or drop_last):
-            raise ValueError("batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and "
-                             "drop_last")
-        self.dataset, self.batch_size, self.drop_last, self.generator = dataset, batch_size, drop_last, generator
+            raise ValueError(
+                "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last"
+            )
+        self.dataset, self.batch_size, self.drop_last, self.generator = (
+            dataset,
+            batch_size,
+            drop_last,
+            generator,
+        )
         self.num_workers = num_workers
         if sampler is None:
             sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
         if batch_sampler is None and batch_size is not None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.sampler, self.batch_sampler = sampler, batch_sampler
-        self.collate_fn = collate_fn if collate_fn is not None else (
-            default_collate if batch_sampler is not None else (lambda sample: sample))
+        self.collate_fn = (
+            collate_fn
+            if collate_fn is not None
+            else (default_collate if batch_sampler is not None else default_convert)
+        )
 
     def __iter__(self):
         if self.batch_sampler is None:

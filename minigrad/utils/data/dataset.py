@@ -11,7 +11,10 @@ __all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split"
 
 
 class Dataset:
-    """Base class of map-style datasets: ``dataset[i]`` is sample ``i``. Subclasses define ``__getitem__`` and ``__len__``."""
+    """Base class of map-style datasets: ``dataset[i]`` is sample ``i``.
+
+    Subclasses define ``__getitem__`` and usually ``__len__``.
+    """
 
     def __getitem__(self, index):
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
@@ -87,7 +90,7 @@ def random_split(dataset: Dataset, lengths, generator=None) -> list[Subset]:
 
     n = len(dataset)
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
-        counts = [int(math.floor(n * frac)) for frac in lengths]
+        counts = [math.floor(n * frac) for frac in lengths]
         for i in range(n - sum(counts)):
             counts[i % len(counts)] += 1
         lengths = counts
@@ -96,6 +99,6 @@ def random_split(dataset: Dataset, lengths, generator=None) -> list[Subset]:
     order = randperm(n, generator=generator).tolist()
     out, start = [], 0
     for length in lengths:
-        out.append(Subset(dataset, order[start:start + length]))
+        out.append(Subset(dataset, order[start : start + length]))
         start += length
     return out

@@ -34,13 +34,19 @@ class RandomSampler(Sampler):
     ``manual_seed`` makes the shuffling reproducible — as in PyTorch.
     """
 
-    def __init__(self, data_source, replacement: bool = False, num_samples: int | None = None,
-                 generator=None) -> None:
-        self.data_source, self.replacement, self._num_samples, self.generator = \
-            data_source, replacement, num_samples, generator
+    def __init__(
+        self, data_source, replacement: bool = False, num_samples: int | None = None, generator=None
+    ) -> None:
+        self.data_source, self.replacement, self._num_samples, self.generator = (
+            data_source,
+            replacement,
+            num_samples,
+            generator,
+        )
         if not isinstance(self.num_samples, int) or self.num_samples <= 0:
-            raise ValueError("num_samples should be a positive integer value, but got num_samples=%s"
-                             % self.num_samples)
+            raise ValueError(
+                "num_samples should be a positive integer value, but got num_samples=%s" % self.num_samples
+            )
 
     @property
     def num_samples(self) -> int:
@@ -60,18 +66,20 @@ class RandomSampler(Sampler):
         order: list[int] = []
         while len(order) < self.num_samples:
             order.extend(rng.permutation(n).tolist())
-        yield from order[:self.num_samples]
+        yield from order[: self.num_samples]
 
     def __len__(self) -> int:
         return self.num_samples
 
 
 class BatchSampler(Sampler):
-    """Group the indices of ``sampler`` into lists of ``batch_size`` (the last one shorter unless ``drop_last``)."""
+    """Group the indices of ``sampler`` in lists of ``batch_size`` (the last shorter unless ``drop_last``)."""
 
     def __init__(self, sampler, batch_size: int, drop_last: bool) -> None:
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
-            raise ValueError("batch_size should be a positive integer value, but got batch_size=%s" % batch_size)
+            raise ValueError(
+                "batch_size should be a positive integer value, but got batch_size=%s" % batch_size
+            )
         self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
 
     def __iter__(self) -> Iterator[list[int]]:
@@ -87,5 +95,3 @@ class BatchSampler(Sampler):
     def __len__(self) -> int:
         n = len(self.sampler)
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
-
-

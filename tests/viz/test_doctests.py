@@ -1,0 +1,19 @@
+"""The ``>>>`` examples in viz's docstrings run and hold."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["viz.model", "viz.style", "viz.capture", "viz.render", "viz.plots"]
+
+
+@pytest.mark.usefixtures("close_figures")
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    failed, attempted = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert attempted > 0, f"{name} has no examples"
+    assert failed == 0
