@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             layout_s, _ = best_of(1, lambda dot=dot, backend=backend: render_dot(dot, "svg", backend))
             row += f" {layout_s:>16.2f}"
         print(row, flush=True)
-    print(f"\ncapture + DOT for 2,000 nodes {'within' if ok else 'OVER'} the {TARGET_SECONDS} s target; "
+    print(f"\ncapture + DOT for 2,000 nodes {'within' if ok else 'OVER'} the {TARGET_SECONDS} s target "
           f"(best of {args.repeat} runs; layout: one run each)")
     return 0 if ok else 1
 

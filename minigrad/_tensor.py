@@ -15,6 +15,7 @@ from . import _dtype
 from ._size import Size
 from ._tensor_ops import TensorOps
 from ._tensor_str import tensor_repr
+from . import autograd
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad
 from .utils.hooks import RemovableHandle, hook_dict
@@ -248,13 +249,11 @@ class Tensor(TensorOps):
 
         ``gradient`` is the vector ``v`` in ``vᵀ·J`` and may be omitted for a one-element tensor.
         """
-        from .autograd import backward as _backward
-
         if inputs is not None:
             inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
             if len(inputs) == 0:
                 raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # -- metadata -------------------------------------------------------------------------
     @property

@@ -146,7 +146,7 @@ def render_gallery(out_dir: str | Path, torch: ModuleType, backend: str | None =
         diagram.backend = backend
         path = diagram.save(out / f"{name}.svg")
         written.append(path)
-        doc = inspect.getdoc(EXAMPLES[name]) or ""
+        doc = (inspect.getdoc(EXAMPLES[name]) or "").replace("``", "")
         sections.append(
             f'<section id="{html.escape(name)}"><h2>{html.escape(name)}</h2>'
             f"<p>{html.escape(doc)}</p><pre><code>{html.escape(_source(name))}</code></pre>"

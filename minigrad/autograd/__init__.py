@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
+
+from .. import _tensor  # noqa: F401 - circular: `_tensor.Tensor` at call time
 from . import graph
+from .engine import run_backward
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 
@@ -14,19 +20,14 @@ _warned_create_graph = [False]
 
 
 def _tensors(value, what):
-    from .._tensor import Tensor
-
-    if isinstance(value, Tensor):
+    if isinstance(value, _tensor.Tensor):
         return (value,)
     return tuple(value)
 
 
 def _make_grads(outputs, grad_outputs, is_grads_batched=False):
     """The seed gradients: 1 for a one-element output, else the given vectors (shape-checked)."""
-    import numpy as np
-
-    from .._tensor import Tensor
-
+    Tensor = _tensor.Tensor
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if g is None:
@@ -37,7 +38,7 @@ def _make_grads(outputs, grad_outputs, is_grads_batched=False):
         elif not isinstance(g, Tensor):
             raise TypeError("gradients can be either Tensors or None, but got %s" % type(g).__name__)
         else:
-            if g.shape != out.shape:
+            if g._data.shape != out._data.shape:
                 raise RuntimeError("Mismatch in shape: grad_output[%d] has a shape of %r and output[%d] has a shape "
                                    "of %r." % (i, g.shape, i, out.shape))
             if g.dtype is not out.dtype:
@@ -54,10 +55,6 @@ def _check_roots(outputs):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     """Accumulate into the leaves' ``.grad`` the vector-Jacobian product of ``tensors`` with ``grad_tensors``."""
-    import warnings
-
-    from .engine import run_backward
-
     tensors = _tensors(tensors, "tensors")
     if grad_variables is not None:
         warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=2)
@@ -99,7 +96,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     (tensor([2., 4.]),)
     """
     from .. import _creation
-    from .engine import run_backward
 
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "

@@ -273,18 +273,21 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args):
         """Run ``forward`` without recording, then record one node linking the inputs to the outputs."""
-        Tensor, state = _tensor.Tensor, grad_mode._state
+        state = grad_mode._state
         ctx = cls._node_cls()
         enabled = state.grad_enabled
-        requires_grad = enabled and any(isinstance(a, Tensor) and a._requires_grad for a in args)
-        ctx.needs_input_grad = tuple(requires_grad and isinstance(a, Tensor) and a._requires_grad for a in args)
+        ctx.needs_input_grad = _needs_input_grad(args) if enabled else (False,) * len(args)
+        requires_grad = True in ctx.needs_input_grad
         state.grad_enabled = False                   # forward works on arrays: nothing in it is recorded
         try:
             raw = cls.forward(ctx, *args)
         finally:
             state.grad_enabled = enabled
         is_tuple = isinstance(raw, tuple)
-        outputs = tuple(_as_output(_as_array(r, ctx)) for r in (raw if is_tuple else (raw,)))
+        if type(raw) is np.ndarray:                  # the common case: one array out
+            outputs = (_tensor.Tensor._make(raw, False),)
+        else:
+            outputs = tuple(_as_output(_as_array(r, ctx)) for r in (raw if is_tuple else (raw,)))
         if cls.is_view:
             _link_views(outputs, args, cls)
         if requires_grad:
@@ -292,6 +295,12 @@ class Function(metaclass=_FunctionMeta):
         elif ctx._to_save:
             ctx._to_save = ()
         return outputs if is_tuple else outputs[0]
+
+
+def _needs_input_grad(args):
+    """One bool per argument of ``apply``: is it a tensor that requires grad?"""
+    Tensor = _tensor.Tensor
+    return tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
 
 
 def _link_views(outputs, args, cls):

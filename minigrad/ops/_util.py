@@ -26,8 +26,8 @@ def operand(value, like=None):
 
 def promoted(*tensors, floating=False):
     """The operands' arrays cast to their common dtype (PyTorch's promotion rules)."""
-    arrays = tuple(t._data for t in tensors)
-    if all(a.dtype == arrays[0].dtype for a in arrays) and (arrays[0].dtype.kind == "f" or not floating):
+    arrays = [t._data for t in tensors]
+    if len({a.dtype for a in arrays}) == 1 and (not floating or arrays[0].dtype.kind == "f"):
         return arrays                                  # the common case: nothing to promote
     d = _dtype.result_type(*tensors)
     if floating and not d.is_floating_point:
