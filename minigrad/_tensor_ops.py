@@ -539,10 +539,8 @@ class TensorOps:
                 raise RuntimeError(leaf_message)
             if base is not None and base.requires_grad and base.grad_fn is None:
                 raise RuntimeError(_VIEW_OF_LEAF_INPLACE)
-        if not recording:
-            with grad_mode.no_grad():
-                result = compute(self, *others)
-            _write(self, result)
+        if not recording:                       # (then `compute` records nothing either)
+            _write(self, compute(self, *others))
             return self
         source = _alias_with_copy(self) if self.requires_grad else _alias(self)
         result = compute(source, *others)
@@ -814,26 +812,39 @@ class _ViewCopy(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        mask = np.ones(grad.shape, dtype=bool)
-        ctx.replay(ctx.chain, mask)[...] = False
-        g_value = np.array(ctx.replay(ctx.chain, grad._data), copy=True)
         from ._tensor import Tensor
-        return grad * Tensor._make(mask.astype(grad._data.dtype)), Tensor._make(g_value), None, None
+        mask = np.ones(grad.shape, dtype=grad._data.dtype)
+        ctx.replay(ctx.chain, mask)[...] = 0
+        return grad * Tensor._make(mask), _AsStrided.apply(grad, ctx.chain, ctx.replay), None, None
 
 
 class _AsStrided(Function):
-    """The view re-taken from its re-based base.  Backward: grad placed in the view's slots."""
+    """The view re-taken from its re-based base (a copy).  Backward: grad placed in the view's slots."""
 
     node_name = "AsStridedBackward0"
 
     @staticmethod
     def forward(ctx, base, chain, replay):
-        ctx.chain, ctx.replay, ctx.shape, ctx.dtype = chain, replay, base.shape, base._data.dtype
-        return replay(chain, base._data)
+        ctx.chain, ctx.replay, ctx.shape = chain, replay, base.shape
+        return np.array(replay(chain, base._data), copy=True)
 
     @staticmethod
     def backward(ctx, grad):
-        from ._tensor import Tensor
-        out = np.zeros(ctx.shape, dtype=ctx.dtype)
-        ctx.replay(ctx.chain, out)[...] = grad._data
-        return Tensor._make(out), None, None
+        return _IntoView.apply(grad, ctx.chain, ctx.replay, ctx.shape), None, None
+
+
+class _IntoView(Function):
+    """Zeros of ``shape`` with ``grad`` in the view's slots (``_AsStrided``'s backward).  Backward: take the view."""
+
+    node_name = "AsStridedBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, chain, replay, shape):
+        ctx.chain, ctx.replay = chain, replay
+        out = np.zeros(shape, dtype=grad._data.dtype)
+        replay(chain, out)[...] = grad._data
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _AsStrided.apply(grad, ctx.chain, ctx.replay), None, None, None

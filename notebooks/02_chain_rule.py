@@ -98,8 +98,8 @@ viz.draw(L, params=names)
 # Press **▶** (next step; or click the widget and use the → key) to step: the running node lights
 # up, the edges carrying a gradient show its value, and the panel shows the gradient that arrives,
 # the node's local derivative, and the gradients it sends on; at an `AccumulateGrad` node you see
-# the leaf's `.grad` before and after. Compare each step with the table above. (**▶ play** runs
-# through all steps; the slider jumps.)
+# the leaf's `.grad` before and after. Compare each step with the hand computation above.
+# (**▶ play** runs through all steps; the slider jumps.)
 
 # %%
 stepper = viz.step_backward(L, params=names)

@@ -201,7 +201,9 @@ handle.remove()
 
 # %% [markdown]
 # A hook runs **once per backward**, with the sum of the gradients of all uses of the tensor, and
-# the stepper shows it as an event of the step where it fired:
+# the stepper shows it as an event of the step where it fired. Below, `h` is used twice: the
+# gradients $3$ (from `h * 3`) and $2h = [4, 8]$ (from `h * h`) arrive summed, $[7, 11]$, and the
+# hook turns them into $[70, 110]$ before `MulBackward0` (the node of `h = x * 2`) runs.
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)

@@ -51,8 +51,9 @@ print("outside: grad enabled?", torch.is_grad_enabled())
 
 # %% [markdown]
 # Typical uses: evaluating a model on validation data, and updating weights by hand. The update must
-# not become part of the graph, and it must change the leaf **in place** — `w = w - lr * w.grad`
-# would make `w` a new, non-leaf tensor whose `.grad` stays `None`.
+# not become part of the graph, and it must change the leaf **in place**. Rebinding
+# `w = w - lr * w.grad` would make `w` a *new* tensor — outside `no_grad` a non-leaf whose `.grad`
+# stays `None`, inside it a tensor that does not require grad at all — and the parameter is lost.
 
 # %%
 w = torch.tensor([1.0, -1.0], requires_grad=True)
@@ -229,8 +230,8 @@ print(v, type(v).__name__)                         # Variable(...) just returns 
 # > **The same in PyTorch.** `no_grad`, `enable_grad`, `set_grad_enabled` (as a context manager and
 # > as a function), `detach()` sharing data, `requires_grad_()` only on leaves (with this error
 # > text), freezing with `requires_grad = False`, and the `volatile` warnings are PyTorch's
-# > behaviour. PyTorch also has `torch.inference_mode()`, a stricter and faster `no_grad` whose
-# > tensors can never enter a graph later.
+# > behaviour. There is also `torch.inference_mode()` (in PyTorch and minigrad), a stricter `no_grad`
+# > whose tensors can never enter a graph later.
 #
 # ## Summary
 #

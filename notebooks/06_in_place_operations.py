@@ -49,9 +49,9 @@ print(t, t._version)
 # %% [markdown]
 # ## In place on a leaf that requires grad: refused
 #
-# A leaf that requires grad is a parameter you want the gradient for. Changing it in place while
-# recording would make the graph describe a computation that no longer matches the tensor, so
-# autograd refuses:
+# A leaf that requires grad is a parameter you want the gradient for. Changed in place while
+# recording, it would become the *result* of an operation — it would need a `grad_fn` and stop being
+# a leaf, and its gradient would have no `.grad` to go to. So autograd refuses:
 
 # %%
 x = torch.tensor([1.0, 2.0], requires_grad=True)

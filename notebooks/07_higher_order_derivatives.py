@@ -96,8 +96,9 @@ g.backward()
 print("second derivative:", x.grad)
 
 # %% [markdown]
-# The stepper shows the derivative graph being built: it runs `y.backward(create_graph=True)` and
-# each node's step adds its piece of the derivative graph.
+# The stepper runs `y.backward(create_graph=True)` too. The pink nodes are the derivative graph that
+# this backward recorded while it ran; it ends in `CopyBackwards`, the node through which the result
+# went into `x.grad`. Dashed edges link each piece to the forward node it differentiates.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)

@@ -179,10 +179,10 @@ for value in (-2.0, 1.5, 0.0):
 
 # %% [markdown]
 # > **The same in PyTorch.** PyTorch's autograd is define-by-run in exactly this way: the graph is
-# > rebuilt by every forward pass and freed by its backward. (Tools such as `torch.compile` capture
-# > a graph ahead of time for speed, but they guard on the Python control flow and re-capture when
-# > it changes.) A comparison like `y.norm() < 1000` gives a one-element boolean tensor, which
-# > `while` and `if` turn into a Python `bool`.
+# > rebuilt by every forward pass and freed by its backward. (`torch.compile` captures graphs ahead
+# > of time for speed; where the control flow depends on tensor values it splits the graph and runs
+# > that Python code as usual.) A comparison like `y.norm() < 1000` gives a one-element boolean
+# > tensor, which `while` and `if` turn into a Python `bool`.
 #
 # ## Summary
 #

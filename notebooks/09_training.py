@@ -229,7 +229,7 @@ for net, ax, title in [(sigmoid_net, ax1, "6 sigmoid layers"), (relu_net, ax2, "
 plt.show()
 
 # %% [markdown]
-# The sigmoid network's bars drop by a factor of roughly 4–10 per layer toward the input (note the
+# The sigmoid network's bars drop by a factor of roughly 5–10 per layer toward the input (note the
 # logarithmic axis). The ReLU network's shrink much less. (What is left of their decrease comes
 # from the default initialisation of `nn.Linear`; He initialisation, `nn.init.kaiming_normal_`,
 # scaled for ReLU, makes them almost level.)

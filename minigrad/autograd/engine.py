@@ -155,25 +155,22 @@ def _add_to_buffer(buffers, node, nr, grad):
 
 def _execute(node, grads, targets, captured, accumulate, create_graph, needed, observe):
     """Run one node with its hooks; return the gradients for its ``next_functions``."""
-    grads = _tensor_hooks(node, grads, observe)
-    for index, nr in targets.get(node, ()):
-        captured[index] = grads[nr]
+    if node._tensor_pre_hooks or node._retain_grad or node._is_accumulate:   # most nodes have no hooks
+        grads = _tensor_hooks(node, grads, observe)
+    if targets:
+        for index, nr in targets.get(node, ()):
+            captured[index] = grads[nr]
     if node._is_accumulate:
         return _accumulate_node(node, grads, targets, accumulate, create_graph, observe)
     if needed is not None and node in targets and not any(n in needed for n, _ in node.next_functions if n):
         return (None,) * len(node.next_functions)
     if node._pre_hooks:
-        for fn in tuple(node._pre_hooks.values()):
-            result = fn(tuple(grads))
-            if result is not None:
-                grads = list(result)
-            if observe:
-                _emit("pre_hook", node, grads, detail=getattr(fn, "__name__", "hook"))
+        grads = _node_pre_hooks(node, grads, observe)
     grad_outputs = tuple(grads)
-    if all(g is None for g in grads):
+    if grads[0] is None and all(g is None for g in grads):
         grad_inputs = (None,) * len(node.next_functions)
     else:
-        if node._materialize_grads:
+        if node._materialize_grads and len(grads) > 1:
             grads = _materialize(node, grads)
         grad_inputs = node._apply(tuple(grads))
     if observe:
@@ -224,11 +221,24 @@ def _call_tensor_hook(fn, grad):
     return result
 
 
+def _node_pre_hooks(node, grads, observe):
+    """``register_prehook`` hooks, in order; each may replace the gradients."""
+    for fn in tuple(node._pre_hooks.values()):
+        result = fn(tuple(grads))
+        if result is not None:
+            grads = list(result)
+        if observe:
+            _emit("pre_hook", node, grads, detail=getattr(fn, "__name__", "hook"))
+    return grads
+
+
 def _accumulate_node(node, grads, targets, accumulate, create_graph, observe):
-    grad = grads[0]
     var = node.variable
-    if grad is None or (node in targets and not accumulate):
+    if grads[0] is None or (node in targets and not accumulate):
         return ()
+    if node._pre_hooks:
+        grads = _node_pre_hooks(node, grads, observe)
+    grad = grads[0]
     before = var._grad
     before_copy = None if before is None or not observe else before._data.copy()
     _accumulate_into(var, grad, create_graph)
@@ -253,7 +263,9 @@ def _accumulate_into(var, grad, create_graph):
             from ..ops.elementwise import CopyGrad
             var._grad = CopyGrad.apply(grad)
         else:
-            var._grad = _tensor.Tensor._make(np.array(grad._data, dtype=var.dtype.numpy, copy=True), False)
+            # PyTorch's layout contract: .grad is laid out like the leaf (not like a transposed view's grad)
+            order = "C" if var._data.flags.c_contiguous else "K"
+            var._grad = _tensor.Tensor._make(np.array(grad._data, dtype=var.dtype.numpy, order=order, copy=True), False)
     elif create_graph or var._grad.requires_grad:
         var._grad = var._grad + grad
     else:

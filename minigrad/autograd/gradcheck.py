@@ -23,11 +23,11 @@ def _differentiable_outputs(func, inputs):
 
 
 def _numerical_jacobians(func, inputs, eps):
-    """``J[i][j]``: d output j / d input i by central differences, shape (numel_in, numel_out)."""
-    from .grad_mode import no_grad
+    """``J[i][j]``: d output j / d input i by central differences, shape (numel_in, numel_out).
 
-    with no_grad():
-        outputs = _differentiable_outputs(func, inputs)
+    ``func`` runs in the caller's grad mode: under gradgradcheck it calls ``autograd.grad`` itself.
+    """
+    outputs = _differentiable_outputs(func, inputs)
     jacobians = []
     for t in inputs:
         if not (hasattr(t, "_data") and t.requires_grad):
@@ -36,12 +36,11 @@ def _numerical_jacobians(func, inputs, eps):
         cols = [np.zeros((t.numel(), o.numel())) for o in outputs]
         for k in range(t.numel()):
             orig = flat[k].item()
-            with no_grad():
-                flat[k] = orig + eps
-                plus = [o._data.astype(np.float64).reshape(-1).copy() for o in _differentiable_outputs(func, inputs)]
-                flat[k] = orig - eps
-                minus = [o._data.astype(np.float64).reshape(-1).copy() for o in _differentiable_outputs(func, inputs)]
-                flat[k] = orig
+            flat[k] = orig + eps
+            plus = [o._data.astype(np.float64).reshape(-1).copy() for o in _differentiable_outputs(func, inputs)]
+            flat[k] = orig - eps
+            minus = [o._data.astype(np.float64).reshape(-1).copy() for o in _differentiable_outputs(func, inputs)]
+            flat[k] = orig
             for j in range(len(outputs)):
                 cols[j][k] = (plus[j] - minus[j]) / (2 * eps)
         jacobians.append(cols)

@@ -340,7 +340,7 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * (result > 0)
+        return grad * _const(result._data > 0, grad)
 
 
 class Sqrt(Function):

@@ -18,6 +18,17 @@ def _same_dtype(x, y, first="mat1", second="mat2"):
                            % (first, second, x.dtype._legacy, y.dtype._legacy))
 
 
+def _column_major(t):
+    """True for a transposed row-major matrix, such as ``weight.t()`` in ``nn.Linear``."""
+    return t._data.flags.f_contiguous and not t._data.flags.c_contiguous
+
+
+def _mat2_grad(mat1, grad, column_major):
+    """``mat1ᵀ @ grad`` laid out like mat2, as PyTorch's ``mm_mat2_backward`` does: for ``weight.t()`` it is the
+    transpose of a row-major product, so the weight's own gradient is row-major (no transposing copy later)."""
+    return grad.t().mm(mat1).t() if column_major else mat1.t().mm(grad)
+
+
 class Mm(Function):
     """Matrix product of 2-D tensors.  Backward: d/dx = grad @ yᵀ, d/dy = xᵀ @ grad."""
 
@@ -32,13 +43,14 @@ class Mm(Function):
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(x.shape), _dims(y.shape)))
         _same_dtype(x, y)
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
+        ctx.mat2_column_major = _column_major(y)
         return x._data @ y._data
 
     @staticmethod
     def backward(ctx, grad):
         x, y = ctx.saved_tensors
         return (grad.mm(y.t()) if ctx.needs_input_grad[0] else None,
-                x.t().mm(grad) if ctx.needs_input_grad[1] else None)
+                _mat2_grad(x, grad, ctx.mat2_column_major) if ctx.needs_input_grad[1] else None)
 
 
 class Mv(Function):
@@ -123,6 +135,7 @@ class Addmm(Function):
         _same_dtype(x, w)
         ctx.alpha, ctx.beta = alpha, beta
         ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
+        ctx.mat2_column_major = _column_major(w)
         out = x._data @ w._data
         if alpha != 1:
             out = out * alpha
@@ -134,7 +147,7 @@ class Addmm(Function):
         g = grad if ctx.alpha == 1 else grad * ctx.alpha
         return (grad if ctx.beta == 1 else grad * ctx.beta) if ctx.needs_input_grad[0] else None, \
             g.mm(w.t()) if ctx.needs_input_grad[1] else None, \
-            x.t().mm(g) if ctx.needs_input_grad[2] else None, None, None
+            _mat2_grad(x, g, ctx.mat2_column_major) if ctx.needs_input_grad[2] else None, None, None
 
 
 def matmul(x, y):

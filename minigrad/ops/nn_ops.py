@@ -15,9 +15,9 @@ import math
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..autograd.function import Function
 from ._util import promoted
-from .elementwise import _const
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -76,36 +76,39 @@ class NllLoss(Function):
     def forward(ctx, x, target, weight, reduction, ignore_index):
         ctx.save_for_backward(x)
         ctx.target, ctx.weight = _const(target), _optional_const(weight)
+        ctx.reduction, ctx.ignore_index = reduction, ignore_index
         dim = 0 if x.ndim == 1 else 1
+        n_classes, dtype = x.shape[dim], x._data.dtype
         valid = target != ignore_index
-        index = np.where(valid, target, 0)
-        bad = (index < 0) | (index >= x.shape[dim])
-        if bad.any():
-            raise IndexError("Target %d is out of bounds." % target[bad].flat[0])
-        w = valid.astype(x._data.dtype) if weight is None else weight.astype(x._data.dtype)[index] * valid
-        picked = np.take_along_axis(x._data, np.expand_dims(index, dim), axis=dim).squeeze(dim)
-        losses = -w * picked
-        total = w.sum(dtype=x._data.dtype)
-        ctx.reduction, ctx.ignore_index, ctx.total_weight = reduction, ignore_index, _const(total)
-        ctx.dim, ctx.index, ctx.w, ctx.shape = dim, index, w, x.shape
-        if reduction == MEAN:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return np.asarray(losses.sum() / total, dtype=x._data.dtype)
+        index = target if valid.all() else np.where(valid, target, 0)
+        if index.size and (index.min() < 0 or index.max() >= n_classes):
+            raise IndexError("Target %d is out of bounds." % target[(index < 0) | (index >= n_classes)].flat[0])
+        w = valid.astype(dtype) if weight is None else weight.astype(dtype)[index] * valid   # per-sample weight
+        # one-hot along the class dim: True at each sample's target
+        class_ids = np.arange(n_classes).reshape([-1 if d == dim else 1 for d in range(x.ndim)])
+        ctx.dim, ctx.hit, ctx.w = dim, _unsqueeze(index, dim) == class_ids, w
+        losses = -w * np.where(ctx.hit, x._data, 0).sum(dim)
+        total = w.sum(dtype=dtype)
+        ctx.total_weight = _const(total)
+        if reduction == MEAN:      # 0/0 (every target ignored) is nan, as in PyTorch
+            return np.asarray(losses.sum() / total if total else np.nan, dtype=dtype)
         return _reduce(losses, reduction)
 
     @staticmethod
     def backward(ctx, grad):
         w = ctx.w
         if ctx.reduction == MEAN:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                w = w / ctx.total_weight._data
-        slots = np.zeros(ctx.shape, dtype=w.dtype)
-        np.put_along_axis(
-            slots, np.expand_dims(ctx.index, ctx.dim), np.expand_dims(0.0 - w, ctx.dim), axis=ctx.dim
-        )
+            total = ctx.total_weight._data
+            w = w / total if total else w          # nothing counted: no gradient either
+        slots = np.where(ctx.hit, _unsqueeze(0.0 - w, ctx.dim), 0).astype(w.dtype, copy=False)
         if ctx.reduction == NONE:
             grad = grad.unsqueeze(ctx.dim)
         return grad * _const(slots, grad), None, None, None, None
+
+
+def _unsqueeze(a, dim):
+    """``a`` with a new axis of size 1 at ``dim`` (a cheaper ``np.expand_dims``)."""
+    return a.reshape(a.shape[:dim] + (1,) + a.shape[dim:])
 
 
 class NllLoss2d(NllLoss):
@@ -196,6 +199,13 @@ class BinaryCrossEntropyWithLogits(Function):
                 grad_t = (LogSigmoid.apply(-z) - LogSigmoid.apply(z) * ctx.pos_weight) * grad
             grad_t = _weighted(grad_t, ctx, z)
         return grad_z, grad_t, None, None, None
+
+
+def _const(array, like=None):
+    """A constant tensor (no gradient) holding ``array`` (cast to ``like``'s dtype if given)."""
+    if like is not None and array.dtype != like._data.dtype:
+        array = array.astype(like._data.dtype)
+    return Tensor._make(np.asarray(array))
 
 
 def _optional_const(array):
@@ -492,7 +502,7 @@ class MaskedFill(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * _const(~ctx.mask, grad), None, None
+        return MaskedFill.apply(grad, ctx.mask, 0.0), None, None
 
 
 # -- erf in double precision (numpy has none) ---------------------------------------------------

@@ -1,15 +1,18 @@
-"""Shared set-up of the minigrad tests: the op table is importable as ``op_cases``, and hypothesis profiles.
+"""Shared set-up of the minigrad tests: ``op_cases``/``helpers`` importable, hypothesis settings, ``lib``.
 
-Profiles (``HYPOTHESIS_PROFILE=...``): ``default`` keeps the whole folder under a few minutes on
-2 cores; ``thorough`` runs ten times as many examples per test.
+Each hypothesis test sets its own (small) ``max_examples`` so that the folder runs in well under
+three minutes on two cores; the profile here only turns off deadlines (a loaded machine is slow).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
+from types import ModuleType
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -21,5 +24,16 @@ settings.register_profile(
     derandomize=False,
     print_blob=True,
 )
-settings.register_profile("thorough", parent=settings.get_profile("default"), max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+#: The same test body on minigrad, and on real PyTorch where installed (marker ``torch``): the
+#: expectations written in a test are then checked against PyTorch itself.
+LIBRARIES = [pytest.param("minigrad", id="minigrad"),
+             pytest.param("torch", id="torch", marks=pytest.mark.torch)]
+
+
+@pytest.fixture(params=LIBRARIES)
+def lib(request: pytest.FixtureRequest) -> ModuleType:
+    """``minigrad`` or ``torch``."""
+    return importlib.import_module(request.param)

@@ -411,3 +411,14 @@ def test_gradcheck_float64(name, seed):
     inputs = tuple(draw(kind) for kind in (x_kind, t_kind) if kind is not None)
     assert gradcheck(fn, inputs)
     assert gradgradcheck(fn, inputs)
+
+
+@pytest.mark.parametrize("label_smoothing", [0.0, 0.1])
+def test_all_targets_ignored_gives_nan_loss_and_zero_grad_like_pytorch(label_smoothing):
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.zeros(2, 3, requires_grad=True)
+        loss = lib.nn.functional.cross_entropy(x, ints(lib, [-100, -100]), label_smoothing=label_smoothing)
+        loss.backward()
+        results.append((np.isnan(loss.item()), x.grad.tolist()))
+    assert results[0] == results[1] == (True, [[0.0] * 3] * 2)

@@ -36,7 +36,8 @@ def _wait_for_server(url: str, proc: subprocess.Popen[bytes], log: Path, timeout
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            pytest.fail(f"jupyter lab exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
+            tail = log.read_text(errors="replace")[-3000:]
+            pytest.fail(f"jupyter lab exited with {proc.returncode}:\n{tail}")
         try:
             with urllib.request.urlopen(url, timeout=2) as response:  # loopback only
                 if response.status == 200:
@@ -104,7 +105,8 @@ def _classes(page: Any, node_id: str) -> list[str]:
     return page.eval_on_selector(f".mg-stepper svg g#{node_id}", "el => Array.from(el.classList)")
 
 
-def test_notebook_2_stepper_responds_to_next(lab_with_notebook_2: tuple[str, Path], browser_page: Any) -> None:
+def test_notebook_2_stepper_responds_to_next(lab_with_notebook_2: tuple[str, Path],
+                                             browser_page: Any) -> None:
     from viz.stepper import tensor_json
 
     expected = _expected_steps()
@@ -116,7 +118,7 @@ def test_notebook_2_stepper_responds_to_next(lab_with_notebook_2: tuple[str, Pat
     try:
         page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=90_000)
         page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Idle')", timeout=90_000)
-        page.click(".jp-NotebookPanel .jp-Cell .jp-InputArea-editor")
+        page.click(".jp-NotebookPanel .jp-CodeCell .jp-InputArea-editor")
         page.click(".lm-MenuBar-itemLabel:text-is('Run')")
         page.click(".lm-Menu-item:not(.lm-mod-disabled) .lm-Menu-itemLabel:text-is('Run All Cells')")
         page.wait_for_selector(".mg-stepper svg g.node", state="attached", timeout=120_000)

@@ -1,4 +1,4 @@
-"""The course notebooks: each runs top to bottom in a fresh kernel, and each .ipynb is a clean copy of its .py.
+"""The course notebooks: each runs top to bottom in a fresh kernel; each .ipynb is a clean copy of its .py.
 
 Run only these with ``pytest -m notebooks``. CI runs them twice: with native Graphviz, and with it
 hidden (``VIZ_GRAPHVIZ_BACKEND=wasm``), where every diagram is laid out by the WebAssembly build.
@@ -38,7 +38,7 @@ def test_ten_numbered_notebooks() -> None:
     numbers = [p.name[:2] for p in SOURCES]
     assert numbers == [f"{n:02d}" for n in range(1, 11)], numbers
     for source in SOURCES:
-        assert source.with_suffix(".ipynb").exists(), f"{source.name} has no .ipynb pair (jupytext --sync)"
+        assert source.with_suffix(".ipynb").exists(), f"{source.name} has no .ipynb (jupytext --to ipynb)"
     assert (NOTEBOOKS / "README.md").exists()
     assert (NOTEBOOKS / "ANSWERS.md").exists()
 
@@ -52,7 +52,7 @@ def test_notebook_has_the_course_ingredients(source: Path) -> None:
     assert re.search(r"^check_\w+\(", text, re.M), "each exercise ends in a self-check"
     assert "The same in PyTorch" in text
     assert re.search(r"viz\.(draw|step_backward|live|plots|demos)", text), "a picture or a stepper"
-    assert "*About" in text and "minutes.*" in text, "the class time is stated"
+    assert re.search(r"^# \*About \d+ minutes\.\*$", text, re.M), "the class time is stated"
 
 
 def test_every_exercise_is_in_answers_md() -> None:
@@ -81,20 +81,39 @@ def test_ipynb_is_clean_and_matches_its_py(source: Path) -> None:
     assert stored.metadata.get("kernelspec", {}).get("name") == "python3"
 
     paired = jupytext.read(source)
-    assert [(c.cell_type, c.source) for c in paired.cells] == [(c.cell_type, c.source) for c in stored.cells], (
-        f"{ipynb.name} and {source.name} differ: edit the .py, then `jupytext --sync notebooks/*.py`")
+    cells = [(c.cell_type, c.source) for c in stored.cells]
+    assert [(c.cell_type, c.source) for c in paired.cells] == cells, (
+        f"{ipynb.name} and {source.name} differ: edit the .py, then "
+        "`jupytext --sync notebooks/[0-9][0-9]_*.py`")
 
 
 # ------------------------------------------------------------------ every notebook runs
 
 
+def _on_pytorch(source: str) -> str:
+    """The same cell with PyTorch in place of minigrad (``minigrad.nn`` -> ``torch.nn``, ...)."""
+    source = source.replace("import minigrad as torch", "import torch")
+    return re.sub(r"^(import|from) minigrad\b", r"\1 torch", source, flags=re.M)
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("library", ["minigrad", pytest.param("torch", marks=pytest.mark.torch)])
 @pytest.mark.parametrize("source", SOURCES, ids=_id)
-def test_notebook_runs_top_to_bottom(source: Path, kernel_env: dict[str, str]) -> None:
+def test_notebook_runs_top_to_bottom(source: Path, library: str, kernel_env: dict[str, str]) -> None:
+    """Every cell runs and every self-check passes; with ``torch``, on real PyTorch instead of minigrad.
+
+    The PyTorch run backs the notebooks' "The same in PyTorch" notes: the same cells, the same
+    self-checks, only the import changed.
+    """
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
     notebook = nbformat.read(source.with_suffix(".ipynb"), as_version=4)
+    if library == "torch":
+        pytest.importorskip("torch")
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                cell.source = _on_pytorch(cell.source)
     env = dict(kernel_env)
     # The checkout first, so the kernel imports this minigrad and viz even without an install.
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
@@ -108,5 +127,5 @@ def test_notebook_runs_top_to_bottom(source: Path, kernel_env: dict[str, str]) -
     outputs = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
     assert not [out for out in outputs if out.output_type == "error"]
     text = "".join(out.get("text", "") for out in outputs if out.output_type == "stream")
-    assert text.count("✔ Correct.") == len(re.findall(r"^check_\w+\(", source.read_text(encoding="utf-8"), re.M)), (
-        "every self-check passes with the intended answers")
+    n_checks = len(re.findall(r"^check_\w+\(", source.read_text(encoding="utf-8"), re.M))
+    assert text.count("✔ Correct.") == n_checks, "every self-check passes with the intended answers"

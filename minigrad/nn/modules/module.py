@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
 
-from ... import _dtype
+from ... import _creation, _dtype
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...utils.hooks import RemovableHandle, hook_dict
@@ -438,11 +438,13 @@ class Module:
     def to(self, *args, **kwargs) -> Module:
         """Move to a dtype (floating point parameters and buffers only; the device is always the CPU)."""
         dtype = kwargs.get("dtype")
-        for a in args:
+        for a in (*args, kwargs.get("device")):
             if isinstance(a, _dtype.dtype):
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
+            elif a is not None:
+                _creation.device(a)  # only the CPU exists: anything else is an error
         if dtype is None:
             return self
         if not dtype.is_floating_point:
