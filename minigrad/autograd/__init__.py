@@ -72,9 +72,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         inputs = _tensors(inputs, "inputs")
         if len(inputs) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    grads = _make_grads(tensors, grad_tensors)             # (type errors first, as in PyTorch)
     if len(grad_tensors) != len(tensors):
         raise RuntimeError("got %d tensors and %d gradients" % (len(tensors), len(grad_tensors)))
-    grads = _make_grads(tensors, grad_tensors)
     _check_roots(tensors)
     if create_graph and not _warned_create_graph[0]:
         _warned_create_graph[0] = True

@@ -12,10 +12,27 @@ def _dims(shape):
     return "x".join(str(s) for s in shape)
 
 
-def _same_dtype(x, y, first="mat1", second="mat2"):
+# PyTorch's message for operands of different dtypes, per op (matmul does not promote).
+_DTYPE_MESSAGES = {
+    "mm": "expected m1 and m2 to have the same dtype, but got: {x.c} != {y.c}",
+    "addmm": "mat1 and mat2 must have the same dtype, but got {x.legacy} and {y.legacy}",
+    "addmm_bias": "self and mat2 must have the same dtype, but got {x.legacy} and {y.legacy}",
+    "mv": "addmv input tensors must have the same dtype, but got {y.legacy}, {x.legacy}, and {y.legacy}",
+    "dot": "dot : expected both vectors to have same dtype, but found {x.legacy} and {y.legacy}",
+    "bmm": "expected scalar type {x.legacy} but found {y.legacy}",
+}
+
+
+class _Names:
+    def __init__(self, dtype):
+        self.legacy = dtype._legacy                                   # 'Double'
+        self.c = {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "long int",
+                  "Int": "int"}.get(self.legacy, self.legacy.lower())   # 'double'
+
+
+def _same_dtype(x, y, op):
     if x.dtype is not y.dtype:
-        raise RuntimeError("%s and %s must have the same dtype, but got %s and %s"
-                           % (first, second, x.dtype._legacy, y.dtype._legacy))
+        raise RuntimeError(_DTYPE_MESSAGES[op].format(x=_Names(x.dtype), y=_Names(y.dtype)))
 
 
 def _column_major(t):
@@ -41,7 +58,7 @@ class Mm(Function):
             raise RuntimeError("self must be a matrix" if x.ndim != 2 else "mat2 must be a matrix")
         if x.shape[1] != y.shape[0]:
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(x.shape), _dims(y.shape)))
-        _same_dtype(x, y)
+        _same_dtype(x, y, "mm")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
         ctx.mat2_column_major = _column_major(y)
         return x._data @ y._data
@@ -63,7 +80,7 @@ class Mv(Function):
     def forward(ctx, m, v):
         if m.shape[1] != v.shape[0]:
             raise RuntimeError("size mismatch, got input (%d), mat (%s), vec (%d)" % (m.shape[0], _dims(m.shape), v.shape[0]))
-        _same_dtype(m, v, "self", "vec")
+        _same_dtype(m, v, "mv")
         ctx.save_for_backward(m, v)
         return m._data @ v._data
 
@@ -88,7 +105,7 @@ class Dot(Function):
             raise RuntimeError("inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number "
                                "of elements, but got %d and %d elements respectively"
                                % (x.shape[0], y.shape[0], x.shape[0], y.shape[0]))
-        _same_dtype(x, y, "self", "tensor")
+        _same_dtype(x, y, "dot")
         ctx.save_for_backward(x, y)
         return np.asarray(x._data @ y._data)
 
@@ -111,7 +128,7 @@ class Bmm(Function):
         if x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
             raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: "
                                "[%d, %d]." % (x.shape[0], x.shape[2], y.shape[0], y.shape[1]))
-        _same_dtype(x, y, "batch1", "batch2")
+        _same_dtype(x, y, "bmm")
         ctx.save_for_backward(x, y)
         return np.matmul(x._data, y._data)
 
@@ -132,7 +149,8 @@ class Addmm(Function):
     def forward(ctx, bias, x, w, beta=1, alpha=1):
         if x.shape[1] != w.shape[0]:
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(x.shape), _dims(w.shape)))
-        _same_dtype(x, w)
+        _same_dtype(bias, w, "addmm_bias")
+        _same_dtype(x, w, "addmm")
         ctx.alpha, ctx.beta = alpha, beta
         ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
         ctx.mat2_column_major = _column_major(w)

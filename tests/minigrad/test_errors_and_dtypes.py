@@ -141,5 +141,11 @@ def test_grads_keep_each_operands_dtype_and_errors(lib):
     with raises(RuntimeError, "mean(): could not infer output dtype. Input dtype must be either a floating point or "
                               "complex dtype. Got: Long"):
         lib.tensor([1, 2]).mean()
-    with raises(RuntimeError, "mat1 and mat2 must have the same dtype, but got Double and Float"):
+    with raises(RuntimeError, "expected m1 and m2 to have the same dtype, but got: double != float"):
         lib.ones(1, 2, dtype=lib.float64) @ lib.ones(2, 1)
+    with raises(RuntimeError, "mat1 and mat2 must have the same dtype, but got Double and Float"):
+        lib.addmm(lib.ones(1), lib.ones(1, 2, dtype=lib.float64), lib.ones(2, 1))
+    with raises(RuntimeError, "self and mat2 must have the same dtype, but got Double and Float"):
+        lib.addmm(lib.ones(1, dtype=lib.float64), lib.ones(1, 2, dtype=lib.float64), lib.ones(2, 1))
+    with raises(RuntimeError, "dot : expected both vectors to have same dtype, but found Double and Float"):
+        lib.ones(2, dtype=lib.float64) @ lib.ones(2)
