@@ -43,7 +43,7 @@ def parse_args():
 
 ARGS = parse_args()
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_var] = str(ARGS.threads)        # before numpy/torch load their BLAS
+    os.environ[_var] = str(ARGS.threads)  # before numpy/torch load their BLAS
 
 import numpy as np  # noqa: E402
 
@@ -52,8 +52,9 @@ import minigrad  # noqa: E402
 
 try:
     import torch
+
     torch.set_num_threads(ARGS.threads)
-except ImportError:                             # the torch column is then left out
+except ImportError:  # the torch column is then left out
     torch = None
 
 LIBS = [("minigrad", minigrad)] + ([("torch", torch)] if torch is not None else [])
@@ -74,6 +75,7 @@ def best_of(fns, number, repeats):
 
 # -- 1. per-op overhead ------------------------------------------------------------------------------
 
+
 def op_programs(lib):
     """Forward + backward of each op on 10-element float32 tensors."""
     rng = np.random.default_rng(0)
@@ -86,6 +88,7 @@ def op_programs(lib):
     def run(fn, grad):
         def step():
             fn().backward(grad)
+
         return step
 
     return {
@@ -130,15 +133,22 @@ def numpy_op_programs():
 
 # -- 2. MLP training step ------------------------------------------------------------------------------
 
+
 def mlp_step(lib):
     """One SGD step of a 784-256-10 ReLU MLP on a batch of 64, with tensor ops only."""
     rng = np.random.default_rng(0)
     x = lib.tensor(rng.standard_normal((64, 784), dtype=np.float32))
     target = lib.tensor(rng.integers(0, 10, 64))
     rows = lib.arange(64)
-    params = [lib.tensor(v, requires_grad=True) for v in (
-        rng.uniform(-0.035, 0.035, (784, 256)).astype(np.float32), np.zeros(256, np.float32),
-        rng.uniform(-0.06, 0.06, (256, 10)).astype(np.float32), np.zeros(10, np.float32))]
+    params = [
+        lib.tensor(v, requires_grad=True)
+        for v in (
+            rng.uniform(-0.035, 0.035, (784, 256)).astype(np.float32),
+            np.zeros(256, np.float32),
+            rng.uniform(-0.06, 0.06, (256, 10)).astype(np.float32),
+            np.zeros(10, np.float32),
+        )
+    ]
     w1, b1, w2, b2 = params
 
     def step():
@@ -149,6 +159,7 @@ def mlp_step(lib):
             for p in params:
                 p -= 0.01 * p.grad
                 p.grad = None
+
     return step
 
 
@@ -178,10 +189,12 @@ def numpy_mlp_step():
         gw1, gb1 = x.T @ gh, gh.sum(0)
         for p, gp in ((w1, gw1), (b1, gb1), (w2, gw2), (b2, gb2)):
             p -= 0.01 * gp
+
     return step
 
 
 # -- 3. the long chain -----------------------------------------------------------------------------------
+
 
 def chain(lib, n):
     def run():
@@ -190,6 +203,7 @@ def chain(lib, n):
         for _ in range(n):
             y = y * 0.9999
         y.sum().backward()
+
     return run
 
 
@@ -201,10 +215,12 @@ def numpy_chain(n):
         g = np.ones(2, np.float32)
         for _ in range(n):
             g = g * np.float32(0.9999)
+
     return run
 
 
 # -- report ------------------------------------------------------------------------------------------------
+
 
 def ratio(a, b):
     return "%.2f" % (a / b) if b else "-"
@@ -218,20 +234,29 @@ def table(title, unit, scale, rows):
     print(header)
     print("-" * len(header))
     for label, times in rows:
-        line = "%-22s" % label + "".join("%14.1f" % (times[n] * scale) if n in times else "%14s" % "-"
-                                         for n in names)
-        line += "%16s%16s" % (ratio(times["minigrad"], times.get("torch", 0)), ratio(times["minigrad"], times["numpy"]))
+        line = "%-22s" % label + "".join(
+            "%14.1f" % (times[n] * scale) if n in times else "%14s" % "-" for n in names
+        )
+        line += "%16s%16s" % (
+            ratio(times["minigrad"], times.get("torch", 0)),
+            ratio(times["minigrad"], times["numpy"]),
+        )
         print(line)
     print()
 
 
 def environment():
-    print("numpy %s, torch %s, python %s, %d BLAS/OpenMP thread(s)" % (
-        np.__version__, torch.__version__ if torch else "absent", sys.version.split()[0], ARGS.threads))
-    print("OPENBLAS_CORETYPE=%s OPENBLAS_L2_SIZE=%s" % (os.environ.get("OPENBLAS_CORETYPE", "(unset)"),
-                                                         os.environ.get("OPENBLAS_L2_SIZE", "(unset)")))
+    print(
+        "numpy %s, torch %s, python %s, %d BLAS/OpenMP thread(s)"
+        % (np.__version__, torch.__version__ if torch else "absent", sys.version.split()[0], ARGS.threads)
+    )
+    print(
+        "OPENBLAS_CORETYPE=%s OPENBLAS_L2_SIZE=%s"
+        % (os.environ.get("OPENBLAS_CORETYPE", "(unset)"), os.environ.get("OPENBLAS_L2_SIZE", "(unset)"))
+    )
     try:
         from threadpoolctl import threadpool_info
+
         for pool in threadpool_info():
             if pool.get("internal_api") == "openblas":
                 print("numpy BLAS: OpenBLAS %s, kernel %s" % (pool.get("version"), pool.get("architecture")))
@@ -249,7 +274,9 @@ def main():
     programs["numpy"] = numpy_op_programs()
     rows = []
     for op in programs["minigrad"]:
-        rows.append((op, best_of({lib: programs[lib][op] for lib in programs}, 200 if quick else 2000, repeats)))
+        rows.append(
+            (op, best_of({lib: programs[lib][op] for lib in programs}, 200 if quick else 2000, repeats))
+        )
     table("fwd+bwd, 10 elements", "µs", 1e6, rows)
 
     steps = {name: mlp_step(lib) for name, lib in LIBS}
@@ -263,9 +290,15 @@ def main():
         runs["numpy"] = numpy_chain(n)
         rows.append(("chain of %d" % n, best_of(runs, 1, 1 if quick else 3)))
     table("long chain fwd+bwd", "ms", 1e3, rows)
-    print("chain scaling %d -> %d (10.0 is linear): minigrad %.1f%s" % (
-        n_long // 10, n_long, rows[1][1]["minigrad"] / rows[0][1]["minigrad"],
-        ", torch %.1f" % (rows[1][1]["torch"] / rows[0][1]["torch"]) if torch else ""))
+    print(
+        "chain scaling %d -> %d (10.0 is linear): minigrad %.1f%s"
+        % (
+            n_long // 10,
+            n_long,
+            rows[1][1]["minigrad"] / rows[0][1]["minigrad"],
+            ", torch %.1f" % (rows[1][1]["torch"] / rows[0][1]["torch"]) if torch else "",
+        )
+    )
 
 
 if __name__ == "__main__":

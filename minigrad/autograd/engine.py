@@ -66,10 +66,8 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
             if tagger is not None:
                 tagger.current = weakref.ref(node)
             grad_inputs = _execute(node, grads, targets, captured, accumulate, create_graph, needed, observe)
-            if not retain_graph and not node._is_accumulate:
-                node._release()
-                if observe:
-                    _emit("release", node)
+            if not retain_graph and node._release() and observe:
+                _emit("release", node)
             for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
                 if next_node is None:
                     continue

@@ -143,9 +143,12 @@ class BackwardCFunction(Node, FunctionCtx):
             state.grad_enabled = enabled          # a backward cannot leave the grad mode changed
         return _check_grads(self, grads)
 
-    def _release(self) -> None:
+    def _release(self) -> bool:
+        if not self._packed:
+            return False
         self._released = True
         self._packed = ()
+        return True
 
     # `_saved_<name>`: what torchviz-style tools read (see graph docs).
     def __getattr__(self, attr):

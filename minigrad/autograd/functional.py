@@ -66,8 +66,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             for k in range(flat.numel()):
                 v = zeros_like(flat)
                 v._data[k] = 1
-                grads = _grad((flat,), ins, (v,), create_graph, strict) if out.requires_grad else \
-                    tuple(zeros_like(t) for t in ins)
+                grads = _grad((flat,), ins, (v,), create_graph, strict)     # zeros if out needs no grad
                 for i, g in enumerate(grads):
                     rows[i].append(g)
             per_input = []

@@ -67,7 +67,8 @@ class Node:
 
     @property
     def saved_tensors_released(self) -> bool:
-        """True once a backward without ``retain_graph`` freed this node's saved tensors."""
+        """True once a backward without ``retain_graph`` freed this node's saved tensors (nodes that saved
+        nothing, like ``SumBackward0``, are never "freed": a second backward through them works)."""
         return self._released
 
     # -- hooks --------------------------------------------------------------------
@@ -92,8 +93,13 @@ class Node:
     def _apply(self, grad_outputs: tuple) -> tuple:
         raise NotImplementedError
 
-    def _release(self) -> None:
-        self._released = True
+    def _release(self) -> bool:
+        """Free the saved tensors (after a backward without retain_graph); True if there were any."""
+        return False
+
+    def __call__(self, *grad_outputs):
+        """Run this node's backward on ``grad_outputs`` (what the engine does), e.g. ``y.grad_fn(g)``."""
+        return self._apply(tuple(grad_outputs))
 
     def __repr__(self) -> str:
         return "<%s object at %#x>" % (type(self).__name__, id(self))

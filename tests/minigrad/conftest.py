@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 settings.register_profile(
     "default",
-    deadline=None,                      # gradgradcheck of a matmul may take a while on a loaded machine
+    deadline=None,  # gradgradcheck of a matmul may take a while on a loaded machine
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
     derandomize=False,
     print_blob=True,
@@ -29,8 +29,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 #: The same test body on minigrad, and on real PyTorch where installed (marker ``torch``): the
 #: expectations written in a test are then checked against PyTorch itself.
-LIBRARIES = [pytest.param("minigrad", id="minigrad"),
-             pytest.param("torch", id="torch", marks=pytest.mark.torch)]
+LIBRARIES = [
+    pytest.param("minigrad", id="minigrad"),
+    pytest.param("torch", id="torch", marks=pytest.mark.torch),
+]
 
 
 @pytest.fixture(params=LIBRARIES)

@@ -29,7 +29,7 @@ def graph_structure(roots, inputs=()) -> list[tuple]:
     ``leaf`` is, for an ``AccumulateGrad``, the position of its ``variable`` in ``inputs``.
     Shared nodes appear once, so fan-in and fan-out are part of the comparison.
     """
-    order: list[Any] = []                     # keeps the nodes alive while their ids are used
+    order: list[Any] = []  # keeps the nodes alive while their ids are used
     index: dict[int, int] = {}
     queue: deque = deque()
     for root in roots:
@@ -52,7 +52,11 @@ def graph_structure(roots, inputs=()) -> list[tuple]:
                 queue.append(next_node)
             edges.append((index[id(next_node)], nr))
         variable = getattr(node, "variable", None)
-        leaf = next((i for i, t in enumerate(inputs) if t is variable), "other") if variable is not None else None
+        leaf = (
+            next((i for i, t in enumerate(inputs) if t is variable), "other")
+            if variable is not None
+            else None
+        )
         entries.append((node.name(), tuple(edges), leaf))
     return entries
 

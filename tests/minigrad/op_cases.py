@@ -29,7 +29,7 @@ from hypothesis.extra import numpy as hnp
 
 FLOATS = st.floats(-2, 2, allow_subnormal=False)
 POSITIVE = st.floats(0.2, 2)
-NONZERO = FLOATS.filter(lambda v: abs(v) > 1e-2)           # away from relu/abs kinks and 1/x poles
+NONZERO = FLOATS.filter(lambda v: abs(v) > 1e-2)  # away from relu/abs kinks and 1/x poles
 #: Values on a 0.01 grid: with ``unique=True`` no two are closer than 0.01 (no ties for max, min, var).
 GRID = st.integers(-200, 200).map(lambda i: i / 100)
 #: The grid shifted by half a step: never equal to a GRID value (no ties for maximum/minimum).
@@ -40,11 +40,13 @@ def away_from(*points: float) -> st.SearchStrategy[float]:
     """FLOATS not within 1e-3 of the given points (clamp bounds, a where-condition's threshold)."""
     return FLOATS.filter(lambda v: all(abs(v - p) > 1e-3 for p in points))
 
+
 #: Any shape an elementwise op accepts, 0-dim included.
 ANY_SHAPE = hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=3).map(lambda s: (s,))
 #: Two shapes that broadcast together (the gradient is summed back to each: NOTE [broadcast]).
 BROADCAST_2 = hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3, max_side=3).map(
-    lambda b: b.input_shapes)
+    lambda b: b.input_shapes
+)
 
 
 def lib(t: Any) -> Any:
@@ -77,18 +79,24 @@ class OpCase:
 
     def draw(self, data: st.DataObject) -> tuple[np.ndarray, ...]:
         """Draw float64 input arrays for one example."""
-        shapes = data.draw(self.shapes, label="shapes") if isinstance(self.shapes, st.SearchStrategy) \
+        shapes = (
+            data.draw(self.shapes, label="shapes")
+            if isinstance(self.shapes, st.SearchStrategy)
             else self.shapes
+        )
         shapes = tuple(shapes) + (shapes[-1],) * (self.arity - len(shapes))
         elements = self.elements if isinstance(self.elements, tuple) else (self.elements,) * self.arity
-        arrays = tuple(data.draw(hnp.arrays(np.float64, shape, elements=el, unique=self.unique), label="input %d" % i)
-                       for i, (shape, el) in enumerate(zip(shapes, elements)))
+        arrays = tuple(
+            data.draw(hnp.arrays(np.float64, shape, elements=el, unique=self.unique), label="input %d" % i)
+            for i, (shape, el) in enumerate(zip(shapes, elements))
+        )
         if self.valid is not None:
             assume(self.valid(*arrays))
         return arrays
 
 
 # -- functions that need statements (in-place ops, item assignment) -----------------------------------
+
 
 def _iadd(a, b):
     y = a * 1
@@ -185,7 +193,7 @@ def _matmul_mixed(a, b):
 
 # -- the table ------------------------------------------------------------------------------------------
 
-BINARY = dict(arity=2, shapes=BROADCAST_2)
+BINARY = {"arity": 2, "shapes": BROADCAST_2}
 
 CASES: list[OpCase] = [
     # arithmetic, with broadcasting, Python scalars and reversed forms
@@ -207,12 +215,12 @@ CASES: list[OpCase] = [
     OpCase("neg", lambda a: -a, node="NegBackward0", shapes=ANY_SHAPE),
     OpCase("neg_method", lambda a: a.neg(), node="NegBackward0"),
     # powers: tensor ** number, tensor ** tensor, number ** tensor
-    OpCase("pow_int", lambda a: a ** 3, node="PowBackward0", shapes=ANY_SHAPE),
+    OpCase("pow_int", lambda a: a**3, node="PowBackward0", shapes=ANY_SHAPE),
     OpCase("pow_square", lambda a: a.square(), node="PowBackward0"),
-    OpCase("pow_half", lambda a: a ** 0.5, node="PowBackward0", elements=POSITIVE),
-    OpCase("pow_negative", lambda a: a ** -1.5, node="PowBackward0", elements=POSITIVE),
-    OpCase("pow_tensor", lambda a, b: a ** b, node="PowBackward1", elements=(POSITIVE, FLOATS), **BINARY),
-    OpCase("rpow_scalar", lambda a: 2 ** a, node="PowBackward2", shapes=ANY_SHAPE),
+    OpCase("pow_half", lambda a: a**0.5, node="PowBackward0", elements=POSITIVE),
+    OpCase("pow_negative", lambda a: a**-1.5, node="PowBackward0", elements=POSITIVE),
+    OpCase("pow_tensor", lambda a, b: a**b, node="PowBackward1", elements=(POSITIVE, FLOATS), **BINARY),
+    OpCase("rpow_scalar", lambda a: 2**a, node="PowBackward2", shapes=ANY_SHAPE),
     OpCase("pow_method", lambda a: a.pow(2), node="PowBackward0"),
     # unary math and activations
     OpCase("exp", lambda a: a.exp(), node="ExpBackward0", shapes=ANY_SHAPE),
@@ -226,26 +234,59 @@ CASES: list[OpCase] = [
     OpCase("relu_fn", lambda a: lib(a).relu(a), node="ReluBackward0", elements=NONZERO),
     OpCase("sqrt", lambda a: a.sqrt(), node="SqrtBackward0", elements=POSITIVE, shapes=ANY_SHAPE),
     OpCase("abs", lambda a: a.abs(), node="AbsBackward0", elements=NONZERO, shapes=ANY_SHAPE),
-    OpCase("clamp", lambda a: a.clamp(-0.5, 1.0), node="ClampBackward1", elements=away_from(-0.5, 1.0), shapes=ANY_SHAPE),
+    OpCase(
+        "clamp",
+        lambda a: a.clamp(-0.5, 1.0),
+        node="ClampBackward1",
+        elements=away_from(-0.5, 1.0),
+        shapes=ANY_SHAPE,
+    ),
     OpCase("clamp_min", lambda a: a.clamp(min=0.25), node="ClampBackward1", elements=away_from(0.25)),
     OpCase("clamp_max", lambda a: a.clamp(max=-0.25), node="ClampBackward1", elements=away_from(-0.25)),
-    OpCase("maximum", lambda a, b: lib(a).maximum(a, b), node="MaximumBackward0", elements=(GRID, HALF_GRID), **BINARY),
-    OpCase("minimum", lambda a, b: a.minimum(b), node="MinimumBackward0", elements=(GRID, HALF_GRID), **BINARY),
-    OpCase("where", lambda a, b: lib(a).where(a > 0, a, b), node="WhereBackward0", elements=NONZERO, **BINARY),
-    OpCase("where_scalar", lambda a: lib(a).where(a > 0, a.exp(), 0.0), node="WhereBackward0", elements=NONZERO),
+    OpCase(
+        "maximum",
+        lambda a, b: lib(a).maximum(a, b),
+        node="MaximumBackward0",
+        elements=(GRID, HALF_GRID),
+        **BINARY,
+    ),
+    OpCase(
+        "minimum", lambda a, b: a.minimum(b), node="MinimumBackward0", elements=(GRID, HALF_GRID), **BINARY
+    ),
+    OpCase(
+        "where", lambda a, b: lib(a).where(a > 0, a, b), node="WhereBackward0", elements=NONZERO, **BINARY
+    ),
+    OpCase(
+        "where_scalar", lambda a: lib(a).where(a > 0, a.exp(), 0.0), node="WhereBackward0", elements=NONZERO
+    ),
     # reductions: all, dim, keepdim
     OpCase("sum", lambda a: a.sum(), node="SumBackward0", shapes=ANY_SHAPE),
     OpCase("sum_dim", lambda a: a.sum(1), node="SumBackward1", shapes=((2, 3, 2),)),
-    OpCase("sum_dims_keepdim", lambda a: a.sum((0, 2), keepdim=True), node="SumBackward1", shapes=((2, 3, 2),)),
+    OpCase(
+        "sum_dims_keepdim", lambda a: a.sum((0, 2), keepdim=True), node="SumBackward1", shapes=((2, 3, 2),)
+    ),
     OpCase("sum_negative_dim", lambda a: a.sum(-1), node="SumBackward1"),
     OpCase("mean", lambda a: a.mean(), node="MeanBackward0", shapes=ANY_SHAPE),
     OpCase("mean_dim", lambda a: a.mean(0), node="MeanBackward1"),
     OpCase("mean_dim_keepdim", lambda a: a.mean(-1, keepdim=True), node="MeanBackward1", shapes=((2, 3, 2),)),
     OpCase("max", lambda a: a.max(), node="MaxBackward1", elements=GRID, unique=True, shapes=ANY_SHAPE),
     OpCase("max_dim", lambda a: a.max(1).values, node="MaxBackward0", elements=GRID, unique=True),
-    OpCase("max_dim_keepdim", lambda a: a.max(dim=0, keepdim=True)[0], node="MaxBackward0", elements=GRID, unique=True),
+    OpCase(
+        "max_dim_keepdim",
+        lambda a: a.max(dim=0, keepdim=True)[0],
+        node="MaxBackward0",
+        elements=GRID,
+        unique=True,
+    ),
     OpCase("min", lambda a: a.min(), node="MinBackward1", elements=GRID, unique=True),
-    OpCase("min_dim", lambda a: a.min(-1).values, node="MinBackward0", elements=GRID, unique=True, shapes=((2, 3, 2),)),
+    OpCase(
+        "min_dim",
+        lambda a: a.min(-1).values,
+        node="MinBackward0",
+        elements=GRID,
+        unique=True,
+        shapes=((2, 3, 2),),
+    ),
     OpCase("logsumexp", lambda a: a.logsumexp(1), node="LogsumexpBackward0"),
     OpCase("logsumexp_keepdim", lambda a: a.logsumexp(0, keepdim=True), node="LogsumexpBackward0"),
     OpCase("softmax", lambda a: a.softmax(1), node="SoftmaxBackward0"),
@@ -254,17 +295,30 @@ CASES: list[OpCase] = [
     OpCase("log_softmax_dim0", lambda a: a.log_softmax(0), node="LogSoftmaxBackward0", shapes=((3, 2),)),
     OpCase("var", lambda a: a.var(), node="VarBackward0", elements=GRID, unique=True),
     OpCase("var_dim", lambda a: a.var(1, keepdim=True), node="VarBackward0", elements=GRID, unique=True),
-    OpCase("var_biased", lambda a: a.var(0, unbiased=False), node="VarBackward0", elements=GRID, unique=True, shapes=((3, 2),)),
+    OpCase(
+        "var_biased",
+        lambda a: a.var(0, unbiased=False),
+        node="VarBackward0",
+        elements=GRID,
+        unique=True,
+        shapes=((3, 2),),
+    ),
     OpCase("std", lambda a: a.std(), node="StdBackward0", elements=GRID, unique=True),
-    OpCase("std_dim", lambda a: a.std(dim=0), node="StdBackward0", elements=GRID, unique=True, shapes=((3, 2),)),
+    OpCase(
+        "std_dim", lambda a: a.std(dim=0), node="StdBackward0", elements=GRID, unique=True, shapes=((3, 2),)
+    ),
     OpCase("prod", lambda a: a.prod(), node="ProdBackward0", elements=NONZERO, shapes=ANY_SHAPE),
     OpCase("prod_dim", lambda a: a.prod(1), node="ProdBackward1", elements=NONZERO),
     OpCase("prod_dim_keepdim", lambda a: a.prod(0, keepdim=True), node="ProdBackward1", elements=NONZERO),
     OpCase("norm", lambda a: a.norm(), node="LinalgVectorNormBackward0", elements=NONZERO),
     OpCase("norm_dim", lambda a: a.norm(dim=1), node="LinalgVectorNormBackward0", elements=NONZERO),
     OpCase("norm_p1", lambda a: a.norm(p=1), node="LinalgVectorNormBackward0", elements=NONZERO),
-    OpCase("norm_p3_keepdim", lambda a: a.norm(3, dim=0, keepdim=True), node="LinalgVectorNormBackward0",
-           elements=NONZERO),
+    OpCase(
+        "norm_p3_keepdim",
+        lambda a: a.norm(3, dim=0, keepdim=True),
+        node="LinalgVectorNormBackward0",
+        elements=NONZERO,
+    ),
     # linear algebra
     OpCase("mm", lambda a, b: a.mm(b), node="MmBackward0", arity=2, shapes=((2, 3), (3, 4))),
     OpCase("mm_fn", lambda a, b: lib(a).mm(a, b), node="MmBackward0", arity=2, shapes=((1, 3), (3, 1))),
@@ -273,19 +327,56 @@ CASES: list[OpCase] = [
     OpCase("matmul_mv", lambda a, b: a @ b, node="MvBackward0", arity=2, shapes=((2, 3), (3,))),
     OpCase("matmul_vm", lambda a, b: a @ b, node="SqueezeBackward4", arity=2, shapes=((3,), (3, 2))),
     OpCase("matmul_mixed", _matmul_mixed, node="AddBackward0", arity=2, shapes=((3,), (3, 2))),
-    OpCase("matmul_batched", lambda a, b: a @ b, node="UnsafeViewBackward0", arity=2, shapes=((2, 2, 3), (2, 3, 2))),
-    OpCase("matmul_batched_2d", lambda a, b: a @ b, node="UnsafeViewBackward0", arity=2, shapes=((2, 2, 3), (3, 2))),
-    OpCase("matmul_batched_1d", lambda a, b: a.matmul(b), node="UnsafeViewBackward0", arity=2,
-           shapes=((2, 2, 3), (3,))),
-    OpCase("matmul_1d_batched", lambda a, b: lib(a).matmul(a, b), node="UnsafeViewBackward0", arity=2,
-           shapes=((3,), (2, 3, 2))),
-    OpCase("matmul_broadcast_batch", lambda a, b: a @ b, node="UnsafeViewBackward0", arity=2,
-           shapes=((2, 1, 2, 3), (3, 3, 1))),
+    OpCase(
+        "matmul_batched",
+        lambda a, b: a @ b,
+        node="UnsafeViewBackward0",
+        arity=2,
+        shapes=((2, 2, 3), (2, 3, 2)),
+    ),
+    OpCase(
+        "matmul_batched_2d",
+        lambda a, b: a @ b,
+        node="UnsafeViewBackward0",
+        arity=2,
+        shapes=((2, 2, 3), (3, 2)),
+    ),
+    OpCase(
+        "matmul_batched_1d",
+        lambda a, b: a.matmul(b),
+        node="UnsafeViewBackward0",
+        arity=2,
+        shapes=((2, 2, 3), (3,)),
+    ),
+    OpCase(
+        "matmul_1d_batched",
+        lambda a, b: lib(a).matmul(a, b),
+        node="UnsafeViewBackward0",
+        arity=2,
+        shapes=((3,), (2, 3, 2)),
+    ),
+    OpCase(
+        "matmul_broadcast_batch",
+        lambda a, b: a @ b,
+        node="UnsafeViewBackward0",
+        arity=2,
+        shapes=((2, 1, 2, 3), (3, 3, 1)),
+    ),
     OpCase("bmm", lambda a, b: a.bmm(b), node="BmmBackward0", arity=2, shapes=((2, 2, 3), (2, 3, 2))),
-    OpCase("addmm", lambda c, a, b: lib(a).addmm(c, a, b), node="AddmmBackward0", arity=3,
-           shapes=((2, 4), (2, 3), (3, 4))),
-    OpCase("addmm_broadcast_alpha_beta", lambda c, a, b: c.addmm(a, b, beta=0.5, alpha=2), node="AddmmBackward0",
-           arity=3, shapes=((4,), (2, 3), (3, 4))),
+    OpCase(
+        "addmm",
+        lambda c, a, b: lib(a).addmm(c, a, b),
+        node="AddmmBackward0",
+        arity=3,
+        shapes=((2, 4), (2, 3), (3, 4)),
+    ),
+    OpCase(
+        "addmm_broadcast_alpha_beta",
+        lambda c, a, b: c.addmm(a, b, beta=0.5, alpha=2),
+        node="AddmmBackward0",
+        arity=3,
+        shapes=((4,), (2, 3), (3, 4)),
+    ),
     OpCase("outer", lambda a, b: lib(a).outer(a, b), node="MulBackward0", arity=2, shapes=((3,), (2,))),
     OpCase("dot", _dot_twice, node="AddBackward0", arity=2, shapes=((4,), (4,))),
     # shapes and views
@@ -306,8 +397,16 @@ CASES: list[OpCase] = [
     OpCase("expand", lambda a: a.expand(4, 2, 3), node="ExpandBackward0", shapes=((2, 1),)),
     OpCase("expand_keep", lambda a: a.expand(-1, 3) * a, node="MulBackward0", shapes=((2, 1),)),
     OpCase("repeat", lambda a: a.repeat(2, 1, 2), node="RepeatBackward0"),
-    OpCase("cat", lambda a, b: lib(a).cat([a, b, a], dim=1), node="CatBackward0", arity=2, shapes=((2, 3), (2, 1))),
-    OpCase("cat_dim0", lambda a, b: lib(a).cat((a, b)), node="CatBackward0", arity=2, shapes=((2, 3), (1, 3))),
+    OpCase(
+        "cat",
+        lambda a, b: lib(a).cat([a, b, a], dim=1),
+        node="CatBackward0",
+        arity=2,
+        shapes=((2, 3), (2, 1)),
+    ),
+    OpCase(
+        "cat_dim0", lambda a, b: lib(a).cat((a, b)), node="CatBackward0", arity=2, shapes=((2, 3), (1, 3))
+    ),
     OpCase("stack", lambda a, b: lib(a).stack([a, b], dim=1), node="StackBackward0", arity=2),
     OpCase("split", lambda a: a.split(2, dim=1), node="SplitBackward0"),
     OpCase("split_piece", lambda a: a.split(1)[1] * 2, node="MulBackward0"),
@@ -326,25 +425,40 @@ CASES: list[OpCase] = [
     OpCase("index_none", lambda a: a[:, None], node="UnsqueezeBackward0"),
     OpCase("index_ellipsis", lambda a: a[..., 1], node="SelectBackward0", shapes=((2, 3, 2),)),
     OpCase("index_mixed_basic", lambda a: a[None, 1:, ..., 0], node="SelectBackward0", shapes=((3, 2, 2),)),
-    OpCase("index_tensor_repeats", lambda a: a[lib(a).tensor([2, 0, 2, 2])], node="IndexBackward0",
-           shapes=((3, 2),)),
+    OpCase(
+        "index_tensor_repeats",
+        lambda a: a[lib(a).tensor([2, 0, 2, 2])],
+        node="IndexBackward0",
+        shapes=((3, 2),),
+    ),
     OpCase("index_list", lambda a: a[[0, 1, 0], [2, 2, 1]], node="IndexBackward0"),
     OpCase("index_tensor_dim1", lambda a: a[:, lib(a).tensor([[1, 1], [0, 2]])], node="IndexBackward0"),
     OpCase("index_bool_mask", lambda a: a[a > 0], node="IndexBackward0", elements=NONZERO),
-    OpCase("index_bool_rows", lambda a: a[lib(a).tensor([True, False, True])], node="IndexBackward0",
-           shapes=((3, 2),)),
+    OpCase(
+        "index_bool_rows",
+        lambda a: a[lib(a).tensor([True, False, True])],
+        node="IndexBackward0",
+        shapes=((3, 2),),
+    ),
     # item assignment and in-place ops on non-leaves
     OpCase("setitem_row", _setitem_row, node="torch::autograd::CopySlices", arity=2, shapes=((3, 2), (2,))),
     OpCase("setitem_scalar", _setitem_scalar, node="torch::autograd::CopySlices"),
     OpCase("setitem_mask", _setitem_mask, node="MulBackward0", arity=2, elements=NONZERO),
-    OpCase("setitem_index_tensor", _setitem_index_tensor, node="IndexPutBackward0", arity=2,
-           shapes=((3, 2), (2, 2))),
+    OpCase(
+        "setitem_index_tensor",
+        _setitem_index_tensor,
+        node="IndexPutBackward0",
+        arity=2,
+        shapes=((3, 2), (2, 2)),
+    ),
     OpCase("add_", lambda a, b: (a * 1).add_(b), node="AddBackward0", arity=2, shapes=((2, 3), (3,))),
     OpCase("add_alpha_", lambda a, b: (a * 1).add_(b, alpha=2), node="AddBackward0", arity=2),
     OpCase("sub_", lambda a, b: (a * 1).sub_(b), node="SubBackward0", arity=2, shapes=((2, 3), (2, 1))),
     OpCase("mul_", lambda a, b: (a * 1).mul_(b), node="MulBackward0", arity=2),
     OpCase("div_", lambda a, b: (a * 1).div_(b), node="DivBackward0", arity=2, elements=(FLOATS, NONZERO)),
-    OpCase("clamp_", lambda a: (a * 1).clamp_(-0.5, 0.5), node="ClampBackward1", elements=away_from(-0.5, 0.5)),
+    OpCase(
+        "clamp_", lambda a: (a * 1).clamp_(-0.5, 0.5), node="ClampBackward1", elements=away_from(-0.5, 0.5)
+    ),
     OpCase("iadd", _iadd, node="AddBackward0", arity=2),
     OpCase("isub", _isub, node="SubBackward0", arity=2),
     OpCase("imul", _imul, node="MulBackward0", arity=2),
@@ -354,8 +468,13 @@ CASES: list[OpCase] = [
     OpCase("copy_", _copy_into, node="MulBackward0", arity=2, shapes=((2, 3), (3,))),
     OpCase("inplace_chain", _inplace_chain, node="DivBackward0", arity=2, elements=(FLOATS, NONZERO)),
     OpCase("inplace_through_view", _inplace_through_view, node="torch::autograd::CopySlices"),
-    OpCase("inplace_view_of_view", _inplace_view_of_view, node="torch::autograd::CopySlices", arity=2,
-           shapes=((2, 3), (2,))),
+    OpCase(
+        "inplace_view_of_view",
+        _inplace_view_of_view,
+        node="torch::autograd::CopySlices",
+        arity=2,
+        shapes=((2, 3), (2,)),
+    ),
 ]
 
 CASES_BY_NAME = {case.name: case for case in CASES}

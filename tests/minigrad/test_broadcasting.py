@@ -21,7 +21,7 @@ OPS = {
     "mul": lambda a, b: a * b,
     "div": lambda a, b: a / (b * b + 1),
     "pow": lambda a, b: (a * a + 1) ** b,
-    "maximum": lambda a, b: a.maximum(b * 0.5 + 0.25),    # ties only on a measure-zero set
+    "maximum": lambda a, b: a.maximum(b * 0.5 + 0.25),  # ties only on a measure-zero set
     "where": lambda a, b: minigrad_or_torch(a).where(a > b, a * 2, b * 3),
     "chain": lambda a, b: ((a * b).exp() - a / (1 + b * b)).tanh() + b,
 }
@@ -35,6 +35,7 @@ TRIPLE = {
 
 def minigrad_or_torch(t):
     import sys
+
     return sys.modules[type(t).__module__.split(".")[0]]
 
 
@@ -61,8 +62,10 @@ def run(module, fn, arrays, seed):
 
 def draw_inputs(data, n):
     bshapes = data.draw(shapes_of(n), label="shapes")
-    arrays = [data.draw(hnp.arrays(np.float64, s, elements=FLOATS), label="operand %d" % i)
-              for i, s in enumerate(bshapes.input_shapes)]
+    arrays = [
+        data.draw(hnp.arrays(np.float64, s, elements=FLOATS), label="operand %d" % i)
+        for i, s in enumerate(bshapes.input_shapes)
+    ]
     seed = data.draw(hnp.arrays(np.float64, bshapes.result_shape, elements=FLOATS), label="seed")
     return bshapes, arrays, seed
 
@@ -82,7 +85,8 @@ def test_binary_grads_are_summed_to_each_operand(name, data):
     out, grads = run(minigrad, OPS[name], arrays, seed)
     assert out.shape == bshapes.result_shape
     for g, a in zip(grads, arrays):
-        assert g.shape == a.shape and g.dtype == np.float64
+        assert g.shape == a.shape
+        assert g.dtype == np.float64
     for g, ref in zip(grads, expanded_reference(OPS[name], arrays, bshapes.result_shape, seed)):
         np.testing.assert_allclose(g, ref, rtol=1e-10, atol=1e-12)
 
@@ -94,7 +98,7 @@ def test_three_operands(name, data):
     bshapes, arrays, seed = draw_inputs(data, 3)
     _, grads = run(minigrad, TRIPLE[name], arrays, seed)
     for g, ref in zip(grads, expanded_reference(TRIPLE[name], arrays, bshapes.result_shape, seed)):
-        assert (g is None) == (ref is None)          # where's condition gets no gradient at all
+        assert (g is None) == (ref is None)  # where's condition gets no gradient at all
         if g is not None:
             assert g.shape == ref.shape
             np.testing.assert_allclose(g, ref, rtol=1e-10, atol=1e-12)
@@ -116,8 +120,11 @@ def test_inplace_add_broadcasts_the_other_operand(shapes, data):
 
 
 def test_mismatch_names_both_sizes():
-    with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size of tensor b \(4\) "
-                                           r"at non-singleton dimension 1"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"The size of tensor a \(3\) must match the size of tensor b \(4\) "
+        r"at non-singleton dimension 1",
+    ):
         minigrad.ones(2, 3) + minigrad.ones(4)
 
 

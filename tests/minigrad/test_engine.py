@@ -15,10 +15,11 @@ import pytest
 import minigrad
 
 SECOND_BACKWARD = (
-    "Trying to backward through the graph a second time (or directly access saved tensors after they have already "
-    "been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). "
-    "Specify retain_graph=True if you need to backward through the graph a second time or if you need to access "
-    "saved tensors after calling backward.")
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+    "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+    "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+    "if you need to access saved tensors after calling backward."
+)
 
 
 def values(t):
@@ -27,9 +28,10 @@ def values(t):
 
 # -- fan-out, fan-in, reuse --------------------------------------------------------------------------
 
+
 def test_fan_out_adds_the_gradients_of_every_use(lib):
     x = lib.tensor([0.5, -1.0], requires_grad=True)
-    y = x * 3                          # y feeds four uses
+    y = x * 3  # y feeds four uses
     (y * y + y.sin() + y + y.exp()).sum().backward()
     for xv, g in zip([0.5, -1.0], values(x.grad)):
         yv = 3 * xv
@@ -55,7 +57,7 @@ def test_diamond_runs_each_node_once_with_the_summed_gradient(lib):
 
 def test_several_roots_with_autograd_backward(lib):
     x = lib.tensor([1.0, 2.0], requires_grad=True)
-    y, z = x * 2, x ** 2
+    y, z = x * 2, x**2
     lib.autograd.backward([y, z.sum()], [lib.tensor([1.0, 10.0]), None])
     assert values(x.grad) == [2 + 2, 20 + 4]
 
@@ -88,8 +90,10 @@ def test_gradients_accumulate_in_the_same_object(lib):
     (x * x).sum().backward()
     first = x.grad
     (x * x).sum().backward()
-    assert x.grad is first and values(first) == [4.0, 8.0]
-    assert not first.requires_grad and first.is_leaf
+    assert x.grad is first
+    assert values(first) == [4.0, 8.0]
+    assert not first.requires_grad
+    assert first.is_leaf
 
 
 def test_backward_runs_inside_no_grad(lib):
@@ -149,6 +153,7 @@ def test_node_order_is_pytorchs():
 
 # -- retain_graph, freeing, second backward -------------------------------------------------------------
 
+
 def test_second_backward_raises_pytorchs_error(lib):
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     y = (x * 2).sum()
@@ -161,16 +166,32 @@ def test_second_backward_raises_pytorchs_error(lib):
 def test_second_backward_through_nodes_that_saved_nothing_works(lib):
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     w = lib.tensor([3.0, 4.0], requires_grad=True)
-    for make in (lambda: x.sum(), lambda: (x + w).sum(), lambda: (x - 1).sum(), lambda: x.mean(),
-                 lambda: x[0], lambda: lib.cat([x, w]).sum(), lambda: x.view(2, 1).sum(), lambda: (-x).sum()):
+    for make in (
+        lambda: x.sum(),
+        lambda: (x + w).sum(),
+        lambda: (x - 1).sum(),
+        lambda: x.mean(),
+        lambda: x[0],
+        lambda: lib.cat([x, w]).sum(),
+        lambda: x.view(2, 1).sum(),
+        lambda: (-x).sum(),
+    ):
         y = make()
         y.backward()
         y.backward()
 
 
-@pytest.mark.parametrize("make", [lambda x, w: (x * w).sum(), lambda x, w: (x ** 2).sum(),
-                                  lambda x, w: x.relu().sum(), lambda x, w: x.exp().sum(),
-                                  lambda x, w: (x / 2).sum()], ids=["mul", "pow", "relu", "exp", "div"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda x, w: (x * w).sum(),
+        lambda x, w: (x**2).sum(),
+        lambda x, w: x.relu().sum(),
+        lambda x, w: x.exp().sum(),
+        lambda x, w: (x / 2).sum(),
+    ],
+    ids=["mul", "pow", "relu", "exp", "div"],
+)
 def test_second_backward_through_saving_nodes_fails(lib, make):
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     w = lib.tensor([3.0, 4.0], requires_grad=True)
@@ -187,7 +208,8 @@ def test_retain_graph_allows_a_second_backward(lib):
     z.backward(lib.tensor([[1.0, 0.0]]), retain_graph=True)
     assert values(x.grad) == [[1.0, 3.0]]
     z.backward(lib.tensor([[0.0, 1.0]]))
-    assert values(x.grad) == [[3.0, 7.0]] and values(y.grad) == [[2.0, 2.0], [1.0, 1.0]]
+    assert values(x.grad) == [[3.0, 7.0]]
+    assert values(y.grad) == [[2.0, 2.0], [1.0, 1.0]]
     with pytest.raises(RuntimeError, match="second time"):
         z.backward(lib.tensor([[1.0, 1.0]]))
 
@@ -198,7 +220,7 @@ def test_reading_freed_saved_tensors_raises(lib):
     assert y.grad_fn._saved_self is x
     y.sum().backward()
     with pytest.raises(RuntimeError, match="second time"):
-        y.grad_fn._saved_self
+        _ = y.grad_fn._saved_self
 
 
 def test_two_outputs_sharing_a_saving_subgraph(lib):
@@ -212,14 +234,17 @@ def test_two_outputs_sharing_a_saving_subgraph(lib):
 
 # -- create_graph ---------------------------------------------------------------------------------------
 
+
 def test_create_graph_to_third_order(lib):
     x = lib.tensor(2.0, requires_grad=True)
-    (d1,) = lib.autograd.grad(x ** 4, x, create_graph=True)
+    (d1,) = lib.autograd.grad(x**4, x, create_graph=True)
     (d2,) = lib.autograd.grad(d1, x, create_graph=True)
     (d3,) = lib.autograd.grad(d2, x, create_graph=True)
     (d4,) = lib.autograd.grad(d3, x)
     assert [d.item() for d in (d1, d2, d3, d4)] == [32.0, 48.0, 48.0, 24.0]
-    assert d3.grad_fn is not None and d4.grad_fn is None and not d4.requires_grad
+    assert d3.grad_fn is not None
+    assert d4.grad_fn is None
+    assert not d4.requires_grad
 
 
 def test_create_graph_through_a_network_of_ops(lib):
@@ -228,16 +253,20 @@ def test_create_graph_through_a_network_of_ops(lib):
     (g,) = lib.autograd.grad(y, x, create_graph=True)
     (h,) = lib.autograd.grad(g.sum(), x)
     for xv, hv in zip([0.3, -0.7], values(h)):
-        assert hv == pytest.approx(2 * math.cos(xv) * math.exp(xv), rel=1e-6)   # (sin·exp)'' = 2 cos·exp
+        assert hv == pytest.approx(2 * math.cos(xv) * math.exp(xv), rel=1e-6)  # (sin·exp)'' = 2 cos·exp
 
 
 def test_backward_with_create_graph_gives_grad_a_graph(lib):
     x = lib.tensor(2.0, requires_grad=True)
-    y = x ** 3
-    with pytest.warns(UserWarning, match="create_graph=True will create a reference cycle") if lib is minigrad \
-            else _maybe_warns():
+    y = x**3
+    with (
+        pytest.warns(UserWarning, match="create_graph=True will create a reference cycle")
+        if lib is minigrad
+        else _maybe_warns()
+    ):
         y.backward(create_graph=True)
-    assert x.grad.item() == 12.0 and x.grad.grad_fn is not None
+    assert x.grad.item() == 12.0
+    assert x.grad.grad_fn is not None
     g = x.grad
     x.grad = None
     g.backward()
@@ -249,6 +278,7 @@ class _maybe_warns:
 
     def __enter__(self):
         import warnings
+
         self._catch = warnings.catch_warnings()
         self._catch.__enter__()
         warnings.simplefilter("ignore")
@@ -261,19 +291,21 @@ def test_retain_graph_defaults_to_create_graph(lib):
     x = lib.tensor(2.0, requires_grad=True)
     y = x.exp()
     lib.autograd.grad(y, x, create_graph=True)
-    lib.autograd.grad(y, x)          # the graph was retained
+    lib.autograd.grad(y, x)  # the graph was retained
     with pytest.raises(RuntimeError, match="second time"):
         lib.autograd.grad(y, x)
 
 
 # -- inputs= and autograd.grad ----------------------------------------------------------------------------
 
+
 def test_backward_inputs_limits_which_leaves_get_grad(lib):
     a = lib.tensor(1.0, requires_grad=True)
     b = lib.tensor(2.0, requires_grad=True)
     (a * b).backward(inputs=[a])
-    assert a.grad.item() == 2.0 and b.grad is None
-    with pytest.raises(RuntimeError, match="`inputs` argument to `backward\\(\\)` cannot be empty."):
+    assert a.grad.item() == 2.0
+    assert b.grad is None
+    with pytest.raises(RuntimeError, match=r"`inputs` argument to `backward\\(\\)` cannot be empty."):
         (a * b).backward(inputs=[])
 
 
@@ -281,14 +313,17 @@ def test_backward_inputs_with_a_non_leaf(lib):
     a = lib.tensor(1.0, requires_grad=True)
     h = a * 3
     (h * h).backward(inputs=[h])
-    assert h.grad.item() == 6.0 and h.retains_grad and a.grad is None
+    assert h.grad.item() == 6.0
+    assert h.retains_grad
+    assert a.grad is None
 
 
 def test_grad_returns_without_touching_dot_grad(lib):
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     x.grad = lib.tensor([100.0, 100.0])
-    (g,) = lib.autograd.grad((x ** 2).sum(), x)
-    assert values(g) == [2.0, 4.0] and values(x.grad) == [100.0, 100.0]
+    (g,) = lib.autograd.grad((x**2).sum(), x)
+    assert values(g) == [2.0, 4.0]
+    assert values(x.grad) == [100.0, 100.0]
 
 
 def test_grad_several_outputs_and_inputs(lib):
@@ -302,7 +337,8 @@ def test_grad_dict_inputs_give_a_dict(lib):
     a = lib.tensor(2.0, requires_grad=True)
     b = lib.tensor(3.0, requires_grad=True)
     out = lib.autograd.grad(a * b, {"a": a, "b": b})
-    assert isinstance(out, dict) and list(out) == ["a", "b"]
+    assert isinstance(out, dict)
+    assert list(out) == ["a", "b"]
     assert (out["a"].item(), out["b"].item()) == (3.0, 2.0)
 
 
@@ -311,14 +347,21 @@ def test_grad_unused_inputs(lib):
     b = lib.tensor(3.0, requires_grad=True)
     with pytest.raises(RuntimeError) as info:
         lib.autograd.grad(a * 2, [a, b])
-    assert str(info.value) == ("The differentiated Tensor at index 1 appears to not have been used in the graph. "
-                               "Set allow_unused=True if this is the desired behavior.")
+    assert str(info.value) == (
+        "The differentiated Tensor at index 1 appears to not have been used in the graph. "
+        "Set allow_unused=True if this is the desired behavior."
+    )
     ga, gb = lib.autograd.grad(a * 2, [a, b], allow_unused=True)
-    assert ga.item() == 2.0 and gb is None
+    assert ga.item() == 2.0
+    assert gb is None
     ga, gb = lib.autograd.grad(a * 2, [a, b], materialize_grads=True)
-    assert gb.item() == 0.0 and gb.shape == b.shape
-    with pytest.raises(ValueError, match="Expected allow_unused to be True or not passed when materialize_grads=True, "
-                                         "but got: allow_unused=False."):
+    assert gb.item() == 0.0
+    assert gb.shape == b.shape
+    with pytest.raises(
+        ValueError,
+        match=r"Expected allow_unused to be True or not passed when materialize_grads=True, "
+        "but got: allow_unused=False.",
+    ):
         lib.autograd.grad(a * 2, [a, b], allow_unused=False, materialize_grads=True)
     with pytest.raises(RuntimeError, match="One of the differentiated Tensors does not require grad"):
         lib.autograd.grad(a * 2, [a, lib.tensor(1.0)])
@@ -329,7 +372,8 @@ def test_grad_with_respect_to_a_non_leaf(lib):
     h = x * 3
     y = (h * h).sum()
     (gh,) = lib.autograd.grad(y, h)
-    assert values(gh) == [6.0, 12.0] and x.grad is None
+    assert values(gh) == [6.0, 12.0]
+    assert x.grad is None
 
 
 def test_grad_outputs_vector(lib):
@@ -348,6 +392,7 @@ def test_grad_frees_the_graph_unless_retained(lib):
 
 
 # -- threads ----------------------------------------------------------------------------------------------
+
 
 def test_grad_mode_is_thread_local(lib):
     seen = {}
@@ -388,6 +433,9 @@ def test_float64_and_float32_leaves_keep_their_grad_dtype(lib):
     w = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
     y = x * w
     y.sum().backward()
-    assert (str(y.dtype), str(x.grad.dtype), str(w.grad.dtype)) == ("torch.float64", "torch.float32",
-                                                                   "torch.float64")
+    assert (str(y.dtype), str(x.grad.dtype), str(w.grad.dtype)) == (
+        "torch.float64",
+        "torch.float32",
+        "torch.float64",
+    )
     np.testing.assert_allclose(x.grad.numpy(), [1.0, 2.0])

@@ -1,4 +1,7 @@
-"""Bad input gets PyTorch's exception type and message; dtype defaults and promotion (reference §1, §3, §11, §13)."""
+"""Bad input gets PyTorch's exception type and message; dtype defaults and promotion.
+
+Reference §1, §3, §11 and §13.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +11,18 @@ import pytest
 def raises(exc, message):
     """``pytest.raises`` on the exact message (not a regex)."""
     import re
+
     return pytest.raises(exc, match="^" + re.escape(message) + "$")
 
 
 # -- errors ------------------------------------------------------------------------------------------------
 
+
 def test_non_scalar_implicit_gradient(lib):
     x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
     with raises(RuntimeError, "grad can be implicitly created only for scalar outputs"):
         (x * 2).backward()
-    x.sum().reshape(1, 1).backward()            # one element of any shape is fine
+    x.sum().reshape(1, 1).backward()  # one element of any shape is fine
     assert x.grad.tolist() == [1.0, 1.0, 1.0]
     with raises(RuntimeError, "grad can be implicitly created only for scalar outputs"):
         lib.autograd.grad(x * 3, x)
@@ -26,8 +31,11 @@ def test_non_scalar_implicit_gradient(lib):
 def test_gradient_of_the_wrong_shape_or_type(lib):
     x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = x * 2
-    with raises(RuntimeError, "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] has a "
-                              "shape of torch.Size([3])."):
+    with raises(
+        RuntimeError,
+        "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] has a "
+        "shape of torch.Size([3]).",
+    ):
         y.backward(lib.ones(2), retain_graph=True)
     y.backward(lib.ones(3, dtype=lib.int64), retain_graph=True)
     assert str(x.grad.dtype) == "torch.float32"
@@ -62,13 +70,18 @@ def test_integer_tensors_cannot_require_grad(lib):
 
 
 def test_shape_mismatches_name_both_shapes(lib):
-    with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (4) at non-singleton "
-                              "dimension 1"):
+    with raises(
+        RuntimeError,
+        "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1",
+    ):
         lib.ones(2, 3) + lib.ones(4)
     with raises(RuntimeError, "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"):
         lib.ones(2, 3) @ lib.ones(2, 3)
-    with raises(RuntimeError, "view size is not compatible with input tensor's size and stride (at least one dimension "
-                              "spans across two contiguous subspaces). Use .reshape(...) instead."):
+    with raises(
+        RuntimeError,
+        "view size is not compatible with input tensor's size and stride (at least one dimension "
+        "spans across two contiguous subspaces). Use .reshape(...) instead.",
+    ):
         lib.ones(2, 3).t().view(6)
     with raises(RuntimeError, "shape '[4, 2]' is invalid for input of size 6"):
         lib.ones(2, 3).reshape(4, 2)
@@ -76,24 +89,32 @@ def test_shape_mismatches_name_both_shapes(lib):
 
 def test_grad_assignment_checks(lib):
     x = lib.randn(2, 3, requires_grad=True)
-    with raises(RuntimeError, "attempting to assign a gradient of size '[3]' to a tensor of size '[2, 3]'. Please "
-                              "ensure that the gradient and the tensor are the same size"):
+    with raises(
+        RuntimeError,
+        "attempting to assign a gradient of size '[3]' to a tensor of size '[2, 3]'. Please "
+        "ensure that the gradient and the tensor are the same size",
+    ):
         x.grad = lib.ones(3)
-    with pytest.raises(RuntimeError, match="attempting to assign a gradient with dtype 'double' to a tensor with "
-                                           "grad_dtype 'Float'"):
+    with pytest.raises(
+        RuntimeError,
+        match="attempting to assign a gradient with dtype 'double' to a tensor with grad_dtype 'Float'",
+    ):
         x.grad = lib.ones(2, 3, dtype=lib.float64)
 
 
 def test_conversions(lib):
     x = lib.tensor([3.5], requires_grad=True)
-    assert x.item() == 3.5 and type(x.item()) is float and lib.tensor(2).item() == 2
+    assert x.item() == 3.5
+    assert type(x.item()) is float
+    assert lib.tensor(2).item() == 2
     assert lib.tensor(0.1).item() == pytest.approx(0.10000000149011612, abs=0)
     with raises(RuntimeError, "a Tensor with 2 elements cannot be converted to Scalar"):
         lib.tensor([1.0, 2.0]).item()
     m = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     assert m.tolist() == [[1.0, 2.0], [3.0, 4.0]]
-    with raises(RuntimeError, "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                              "instead."):
+    with raises(
+        RuntimeError, "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+    ):
         (m * 2).numpy()
     with raises(RuntimeError, "Boolean value of Tensor with more than one value is ambiguous"):
         bool(lib.tensor([1.0, 2.0]) > 0)
@@ -103,30 +124,54 @@ def test_conversions(lib):
 
 # -- dtypes --------------------------------------------------------------------------------------------------
 
+
 def test_default_dtypes(lib):
-    assert [str(t.dtype) for t in (lib.tensor([1.0, 2.0]), lib.tensor([1, 2]), lib.arange(3),
-                                   lib.Tensor([1, 2]))] == ["torch.float32", "torch.int64", "torch.int64",
-                                                            "torch.float32"]
+    assert [
+        str(t.dtype) for t in (lib.tensor([1.0, 2.0]), lib.tensor([1, 2]), lib.arange(3), lib.Tensor([1, 2]))
+    ] == ["torch.float32", "torch.int64", "torch.int64", "torch.float32"]
 
 
-@pytest.mark.parametrize(("code", "dtype"), [
-    ("f32 + 1.5", "float32"), ("f32 + f64", "float64"), ("f32 + torch.tensor(1., dtype=torch.float64)", "float32"),
-    ("torch.tensor(1.) + f64", "float64"), ("i64 + 1.5", "float32"), ("i64 / 2", "float32"), ("i64 // 2", "int64"),
-    ("i64 * f32", "float32"), ("torch.tensor([True]) + 1", "int64"), ("i64 * 2", "int64"),
-    ("torch.tensor([True]) * 2.5", "float32"), ("f64 * 0.1", "float64"), ("2 ** f32", "float32"),
-    ("f32 ** 2", "float32"), ("i64 ** 2", "int64"), ("torch.where(f32 > 1, f32, 0.5)", "float32"),
-    ("torch.where(f32 > 1, f64, 0)", "float64"), ("i64.sum()", "int64"), ("f32.exp()", "float32"),
-    ("i64.exp()", "float32"), ("i64 > 1.5", "bool"),
-])
+@pytest.mark.parametrize(
+    ("code", "dtype"),
+    [
+        ("f32 + 1.5", "float32"),
+        ("f32 + f64", "float64"),
+        ("f32 + torch.tensor(1., dtype=torch.float64)", "float32"),
+        ("torch.tensor(1.) + f64", "float64"),
+        ("i64 + 1.5", "float32"),
+        ("i64 / 2", "float32"),
+        ("i64 // 2", "int64"),
+        ("i64 * f32", "float32"),
+        ("torch.tensor([True]) + 1", "int64"),
+        ("i64 * 2", "int64"),
+        ("torch.tensor([True]) * 2.5", "float32"),
+        ("f64 * 0.1", "float64"),
+        ("2 ** f32", "float32"),
+        ("f32 ** 2", "float32"),
+        ("i64 ** 2", "int64"),
+        ("torch.where(f32 > 1, f32, 0.5)", "float32"),
+        ("torch.where(f32 > 1, f64, 0)", "float64"),
+        ("i64.sum()", "int64"),
+        ("f32.exp()", "float32"),
+        ("i64.exp()", "float32"),
+        ("i64 > 1.5", "bool"),
+    ],
+)
 def test_promotion(lib, code, dtype):
-    ns = {"torch": lib, "f32": lib.tensor([1.0, 2.0]), "f64": lib.tensor([1.0, 2.0], dtype=lib.float64),
-          "i64": lib.tensor([1, 2])}
+    ns = {
+        "torch": lib,
+        "f32": lib.tensor([1.0, 2.0]),
+        "f64": lib.tensor([1.0, 2.0], dtype=lib.float64),
+        "i64": lib.tensor([1, 2]),
+    }
     assert str(eval(code, ns).dtype) == "torch." + dtype
 
 
 def test_python_floats_keep_double_precision_with_float64(lib):
     x = lib.tensor([1.0], dtype=lib.float64)
-    assert (x * 0.1).item() == 0.1 and (x + 0.1).item() == 1.1 and (x / 0.1).item() == 10.0
+    assert (x * 0.1).item() == 0.1
+    assert (x + 0.1).item() == 1.1
+    assert (x / 0.1).item() == 10.0
     assert (lib.tensor([1.0]) * 0.1).item() == pytest.approx(0.10000000149011612, abs=0)
 
 
@@ -138,8 +183,11 @@ def test_grads_keep_each_operands_dtype_and_errors(lib):
     t = lib.tensor([1, 2])
     with raises(RuntimeError, "result type Float can't be cast to the desired output type Long"):
         t += 1.5
-    with raises(RuntimeError, "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                              "complex dtype. Got: Long"):
+    with raises(
+        RuntimeError,
+        "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+        "complex dtype. Got: Long",
+    ):
         lib.tensor([1, 2]).mean()
     with raises(RuntimeError, "expected m1 and m2 to have the same dtype, but got: double != float"):
         lib.ones(1, 2, dtype=lib.float64) @ lib.ones(2, 1)

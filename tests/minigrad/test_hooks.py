@@ -23,7 +23,8 @@ def test_tensor_hooks_replace_in_order_and_see_the_summed_gradient(lib):
     x.register_hook(lambda g: seen.append(("leaf", values(g), x.grad)))
     (y * 1 + y * 2).sum().backward()
     assert seen == [("h1", [3.0, 3.0]), ("h3", [4.0, 4.0], False), ("leaf", [80.0, 80.0], None)]
-    assert values(y.grad) == [40.0, 40.0] and values(x.grad) == [80.0, 80.0]
+    assert values(y.grad) == [40.0, 40.0]
+    assert values(x.grad) == [80.0, 80.0]
 
 
 def test_retained_grad_reflects_hooks_registered_after_retain_grad(lib):
@@ -32,7 +33,8 @@ def test_retained_grad_reflects_hooks_registered_after_retain_grad(lib):
     y.retain_grad()
     y.register_hook(lambda g: g * 5)
     y.sum().backward()
-    assert values(y.grad) == [5.0] and values(x.grad) == [5.0]
+    assert values(y.grad) == [5.0]
+    assert values(x.grad) == [5.0]
 
 
 def test_full_hook_order(lib):
@@ -83,8 +85,10 @@ def test_handles_remove_idempotently_and_as_context_managers(lib):
         (x * 1).sum().backward()
     (x * 1).sum().backward()
     y = x * 2
-    with y.grad_fn.register_prehook(lambda go: calls.append("pre")), \
-            y.grad_fn.register_hook(lambda gi, go: calls.append("post")):
+    with (
+        y.grad_fn.register_prehook(lambda go: calls.append("pre")),
+        y.grad_fn.register_hook(lambda gi, go: calls.append("post")),
+    ):
         pass
     y.sum().backward()
     with x.register_post_accumulate_grad_hook(lambda p: calls.append("post-acc")):
@@ -113,9 +117,11 @@ def test_retain_grad(lib):
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     y = x * 2
     y.retain_grad()
-    assert y.retains_grad and y.grad is None
+    assert y.retains_grad
+    assert y.grad is None
     (y * y).sum().backward()
-    assert values(y.grad) == [4.0, 8.0] and values(x.grad) == [8.0, 16.0]
+    assert values(y.grad) == [4.0, 8.0]
+    assert values(x.grad) == [8.0, 16.0]
     x.retain_grad()
     assert not x.retains_grad
     with pytest.raises(RuntimeError, match="can't retain_grad on Tensor that has requires_grad=False"):
@@ -134,13 +140,17 @@ def test_retained_grad_accumulates(lib):
 def test_non_leaf_grad_warns(lib):
     x = lib.tensor([1.0], requires_grad=True)
     y = x * 2
-    with pytest.warns(UserWarning, match="The .grad attribute of a Tensor that is not a leaf Tensor is being accessed"):
+    with pytest.warns(
+        UserWarning, match="The .grad attribute of a Tensor that is not a leaf Tensor is being accessed"
+    ):
         assert y.grad is None
 
 
 def test_hook_errors(lib):
     x = lib.tensor([1.0, 2.0], requires_grad=True)
-    with pytest.raises(RuntimeError, match="cannot register a hook on a tensor that doesn't require gradient"):
+    with pytest.raises(
+        RuntimeError, match="cannot register a hook on a tensor that doesn't require gradient"
+    ):
         lib.tensor([1.0]).register_hook(lambda g: g)
     y = x * 2
     y.register_hook(lambda g: lib.ones(3))
@@ -150,7 +160,9 @@ def test_hook_errors(lib):
     y.register_hook(lambda g: 5)
     with pytest.raises(TypeError, match="expected Variable, but hook returned 'int'"):
         y.sum().backward()
-    with pytest.raises(RuntimeError, match="post accumulate grad hooks cannot be registered on non-leaf tensors"):
+    with pytest.raises(
+        RuntimeError, match="post accumulate grad hooks cannot be registered on non-leaf tensors"
+    ):
         (x * 2).register_post_accumulate_grad_hook(lambda p: None)
 
 

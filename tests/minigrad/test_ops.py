@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import as_tuple, leaves
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from helpers import as_tuple, leaves
 from op_cases import CASES
 
 import minigrad
@@ -38,7 +38,8 @@ def test_gradgradcheck(case, data):
 def test_grad_fn_name(case, data):
     inputs = leaves(minigrad, case.draw(data))
     out = as_tuple(case.fn(*inputs))[0]
-    assert out.requires_grad and not out.is_leaf
+    assert out.requires_grad
+    assert not out.is_leaf
     assert out.grad_fn.name() == case.node
 
 
@@ -65,11 +66,12 @@ def test_no_graph_under_no_grad(case):
     rng = np.random.default_rng(0)
     shapes = case.shapes if isinstance(case.shapes, tuple) else (((2, 3),) * case.arity)
     shapes = tuple(shapes) + (shapes[-1],) * (case.arity - len(shapes))
-    arrays = [rng.uniform(0.5, 1.5, s) for s in shapes]    # inside every op's domain
+    arrays = [rng.uniform(0.5, 1.5, s) for s in shapes]  # inside every op's domain
     inputs = leaves(minigrad, arrays)
     with minigrad.no_grad():
         plain = as_tuple(case.fn(*inputs))
     recorded = as_tuple(case.fn(*inputs))
     for p, r in zip(plain, recorded):
-        assert p.grad_fn is None and p.is_leaf
+        assert p.grad_fn is None
+        assert p.is_leaf
         np.testing.assert_array_equal(p.detach().numpy(), r.detach().numpy())

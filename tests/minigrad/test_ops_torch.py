@@ -72,7 +72,9 @@ def test_matches_torch(case, data):
     assert_arrays_close(ours["grads"], theirs["grads"], "grad of input")
 
 
-@pytest.mark.xfail(reason="CopySlices does not wrap the in-place op's node yet (see VIEW_INPLACE)", strict=True)
+@pytest.mark.xfail(
+    reason="CopySlices does not wrap the in-place op's node yet (see VIEW_INPLACE)", strict=True
+)
 @pytest.mark.parametrize("name", sorted(VIEW_INPLACE))
 def test_inplace_on_view_graph_matches_torch(name):
     case = next(c for c in CASES if c.name == name)

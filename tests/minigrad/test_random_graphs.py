@@ -58,6 +58,7 @@ def replay(module, program, leaf_values, grad_enabled=True):
 
 def numerical_grads(program, leaf_values, roots, seeds, eps=1e-6):
     """d/d leaf of sum_r <tensor_r, seed_r>, by central differences (no autograd involved)."""
+
     def objective(values):
         with minigrad.no_grad():
             _, tensors = replay(minigrad, program, values, grad_enabled=False)
@@ -108,7 +109,7 @@ class RandomGraphs(RuleBasedStateMachine):
     @rule(data=st.data(), name=st.sampled_from(sorted(BINARY)))
     def binary(self, data, name):
         i = data.draw(st.integers(0, len(self.program) - 1), label="left")
-        j = data.draw(st.integers(0, len(self.program) - 1), label="right")   # may equal i: x * x
+        j = data.draw(st.integers(0, len(self.program) - 1), label="right")  # may equal i: x * x
         self.program.append((name, i, j))
         self.shapes.append(None)
 
@@ -119,18 +120,27 @@ class RandomGraphs(RuleBasedStateMachine):
         candidates = [k for k, t in enumerate(tensors) if t.grad_fn is not None]
         if not candidates:
             return
-        roots = data.draw(st.lists(st.sampled_from(candidates), min_size=1, max_size=3, unique=True), label="roots")
-        seeds = [data.draw(hnp.arrays(np.float64, tuple(tensors[r].shape), elements=FLOATS), label="seed")
-                 for r in roots]
+        roots = data.draw(
+            st.lists(st.sampled_from(candidates), min_size=1, max_size=3, unique=True), label="roots"
+        )
+        seeds = [
+            data.draw(hnp.arrays(np.float64, tuple(tensors[r].shape), elements=FLOATS), label="seed")
+            for r in roots
+        ]
         leaves, tensors = replay(minigrad, self.program, self.leaf_values)
         minigrad.autograd.backward([tensors[r] for r in roots], [minigrad.tensor(s) for s in seeds])
-        ours = [np.zeros(v.shape) if t.grad is None else t.grad.numpy() for t, v in zip(leaves, self.leaf_values)]
+        ours = [
+            np.zeros(v.shape) if t.grad is None else t.grad.numpy() for t, v in zip(leaves, self.leaf_values)
+        ]
         if self.reference == "torch":
             import torch
+
             t_leaves, t_tensors = replay(torch, self.program, self.leaf_values)
             torch.autograd.backward([t_tensors[r] for r in roots], [torch.tensor(s) for s in seeds])
-            theirs = [np.zeros(v.shape) if t.grad is None else t.grad.numpy()
-                      for t, v in zip(t_leaves, self.leaf_values)]
+            theirs = [
+                np.zeros(v.shape) if t.grad is None else t.grad.numpy()
+                for t, v in zip(t_leaves, self.leaf_values)
+            ]
             for a, b in zip(ours, theirs):
                 np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
         else:
