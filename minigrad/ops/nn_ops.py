@@ -82,8 +82,10 @@ class NllLoss(Function):
         valid = target != ignore_index
         index = target if valid.all() else np.where(valid, target, 0)
         if index.size and (index.min() < 0 or index.max() >= n_classes):
-            raise IndexError("Target %d is out of bounds." % target[(index < 0) | (index >= n_classes)].flat[0])
-        w = valid.astype(dtype) if weight is None else weight.astype(dtype)[index] * valid   # per-sample weight
+            bad = target[(index < 0) | (index >= n_classes)]
+            raise IndexError("Target %d is out of bounds." % bad.flat[0])
+        # each sample's weight: its class's weight, 0 if ignored
+        w = valid.astype(dtype) if weight is None else weight.astype(dtype)[index] * valid
         # one-hot along the class dim: True at each sample's target
         class_ids = np.arange(n_classes).reshape([-1 if d == dim else 1 for d in range(x.ndim)])
         ctx.dim, ctx.hit, ctx.w = dim, _unsqueeze(index, dim) == class_ids, w
@@ -108,7 +110,7 @@ class NllLoss(Function):
 
 def _unsqueeze(a, dim):
     """``a`` with a new axis of size 1 at ``dim`` (a cheaper ``np.expand_dims``)."""
-    return a.reshape(a.shape[:dim] + (1,) + a.shape[dim:])
+    return a.reshape((*a.shape[:dim], 1, *a.shape[dim:]))
 
 
 class NllLoss2d(NllLoss):

@@ -305,7 +305,7 @@ def test_backward_inputs_limits_which_leaves_get_grad(lib):
     (a * b).backward(inputs=[a])
     assert a.grad.item() == 2.0
     assert b.grad is None
-    with pytest.raises(RuntimeError, match=r"`inputs` argument to `backward\\(\\)` cannot be empty."):
+    with pytest.raises(RuntimeError, match=r"`inputs` argument to `backward\(\)` cannot be empty."):
         (a * b).backward(inputs=[])
 
 
