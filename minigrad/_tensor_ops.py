@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _dtype
@@ -361,7 +363,7 @@ class TensorOps:
         s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
         if s == e:
             return self
-        shape = self.shape[:s] + (int(np.prod(self.shape[s:e + 1])),) + self.shape[e + 1:]
+        shape = self.shape[:s] + (math.prod(self.shape[s:e + 1]),) + self.shape[e + 1:]
         return self.reshape(shape)
 
     def unflatten(self, dim, sizes):
@@ -521,11 +523,13 @@ class TensorOps:
         self._inplace(lambda x, v: op.apply(x, key, v.to(x.dtype)), value, leaf_message=_VIEW_OF_LEAF_INPLACE)
 
     # -- in place -------------------------------------------------------------------------------------
-    def _inplace(self, compute, *others, leaf_message=_LEAF_INPLACE):
+    def _inplace(self, compute, *others, leaf_message=_LEAF_INPLACE, ufunc=None):
         """Run ``compute(self, *others)`` out of place, then write the result into ``self``.
 
         The one place in-place semantics live: PyTorch's leaf checks, the version bump,
         and re-basing ``grad_fn`` (on ``self``, or on its base when ``self`` is a view).
+        ``ufunc`` (``np.add``…): when nothing is recorded, the same result computed straight into
+        ``self``'s memory -- one pass instead of three (the manual SGD step ``p -= lr * p.grad``).
         """
         recording = grad_mode._state.grad_enabled and (self.requires_grad or any(
             getattr(o, "requires_grad", False) for o in others))
@@ -540,7 +544,11 @@ class TensorOps:
             if base is not None and base.requires_grad and base.grad_fn is None:
                 raise RuntimeError(_VIEW_OF_LEAF_INPLACE)
         if not recording:                       # (then `compute` records nothing either)
-            _write(self, compute(self, *others))
+            if ufunc is not None and _same_layout(self, others[0]):
+                ufunc(self._data, others[0]._data, out=self._data)
+                self._version_counter[0] += 1
+            else:
+                _write(self, compute(self, *others))
             return self
         source = _alias_with_copy(self) if self.requires_grad else _alias(self)
         result = compute(source, *others)
@@ -548,8 +556,12 @@ class TensorOps:
         base = self._base
         if base is not None and self._view_fn is not None:
             from .autograd.function import replay_view
-            new_base = _ViewCopy.apply(_alias_with_copy(base), result, self._view_fn, replay_view)
+            # NOTE [CopySlices]: the base's new node wraps the node the op recorded on the view
+            slot, inputs = _other_inputs(result.grad_fn, source)
+            new_base = _ViewCopy.apply(_alias(base), self._view_fn, replay_view, result.grad_fn, slot, *inputs)
             base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+            import weakref
+            new_base.grad_fn._outputs = (weakref.ref(base),)
             node = _AsStrided.apply(_alias(base), self._view_fn, replay_view)
             self.grad_fn, self._output_nr, self._requires_grad = node.grad_fn, 0, True
         else:
@@ -560,16 +572,18 @@ class TensorOps:
         return self
 
     def add_(self, other, *, alpha=1):
-        return self._inplace(lambda x, y: E.Add.apply(x, y, alpha), operand(other))
+        return self._inplace(lambda x, y: E.Add.apply(x, y, alpha), operand(other),
+                             ufunc=np.add if alpha == 1 else None)
 
     def sub_(self, other, *, alpha=1):
-        return self._inplace(lambda x, y: E.Sub.apply(x, y, alpha), operand(other))
+        return self._inplace(lambda x, y: E.Sub.apply(x, y, alpha), operand(other),
+                             ufunc=np.subtract if alpha == 1 else None)
 
     def mul_(self, other):
-        return self._inplace(E.Mul.apply, operand(other))
+        return self._inplace(E.Mul.apply, operand(other), ufunc=np.multiply)
 
     def div_(self, other):
-        return self._inplace(E.Div.apply, operand(other))
+        return self._inplace(E.Div.apply, operand(other), ufunc=np.divide if self.is_floating_point() else None)
 
     def pow_(self, exponent):
         return self._inplace(lambda x: x ** exponent)
@@ -714,6 +728,15 @@ def _alias_with_copy(t):
     return out
 
 
+def _same_layout(target, other):
+    """``other`` can be combined into ``target``'s memory with no cast and no broadcast of ``target``.
+
+    (numpy's ufuncs handle memory overlap between ``out`` and an input themselves.)
+    """
+    a, b = target._data, other._data
+    return a.dtype == b.dtype and a.shape == b.shape and a.flags.writeable
+
+
 def _write(target, result):
     """Copy ``result``'s values into ``target``'s memory and bump its version (PyTorch's cast rule)."""
     src = result._data
@@ -799,23 +822,58 @@ class _Copy(Function):
 
 
 class _ViewCopy(Function):
-    """An in-place write through a view: the base's new node (PyTorch's ``CopySlices``)."""
+    """An in-place op on a view, seen from the view's base (PyTorch's ``CopySlices``).
+
+    NOTE [CopySlices]: it wraps ``fn``, the node the op recorded on the view.  Backward: outside
+    the view's slots the base's gradient passes through; inside them ``fn``'s backward runs, and
+    its gradients for the op's other inputs are passed on.  So ``next_functions`` are the base's
+    previous node, then ``fn``'s other inputs (``inputs``: stand-ins carrying those edges).
+    """
 
     node_name = "CopySlices"
 
     @staticmethod
-    def forward(ctx, base, value, chain, replay):
-        ctx.chain, ctx.replay = chain, replay
-        out = base._data.copy()
-        replay(chain, out)[...] = value._data
-        return out
+    def forward(ctx, base, chain, replay, fn, slot, *inputs):
+        ctx.chain, ctx.replay, ctx.fn, ctx.slot = chain, replay, fn, slot
+        return base._data                       # already written: this node only records
 
     @staticmethod
     def backward(ctx, grad):
         from ._tensor import Tensor
+        grads = list(ctx.fn._apply((_AsStrided.apply(grad, ctx.chain, ctx.replay),)))
+        into_view = grads.pop(ctx.slot)
         mask = np.ones(grad.shape, dtype=grad._data.dtype)
         ctx.replay(ctx.chain, mask)[...] = 0
-        return grad * Tensor._make(mask), _AsStrided.apply(grad, ctx.chain, ctx.replay), None, None
+        base_grad = grad * Tensor._make(mask)
+        if into_view is not None:
+            base_grad = base_grad + _IntoView.apply(into_view, ctx.chain, ctx.replay, tuple(grad.shape))
+        return (base_grad, None, None, None, None, *grads)
+
+
+def _other_inputs(fn, source):
+    """Where ``source`` (the view before the write) is among ``fn``'s inputs, and stand-ins for the others.
+
+    A stand-in is an empty-looking tensor with the shape and dtype ``fn`` expects and the same graph
+    edge as the input it replaces, so that ``_ViewCopy.apply`` records that edge.
+    """
+    from ._tensor import Tensor
+
+    edges, metas = fn.next_functions, [m for m in fn._input_meta if m is not None]
+    slot = edges.index((source.grad_fn, source._output_nr) if source.requires_grad else (None, 0))
+    inputs = []
+    for i, ((node, nr), (shape, dtype)) in enumerate(zip(edges, metas)):
+        if i == slot:
+            continue
+        t = Tensor._make(np.broadcast_to(np.zeros((), dtype.numpy), shape))
+        if node is not None:
+            t._requires_grad = True
+            if node._is_accumulate:
+                import weakref
+                t._accumulate_ref = weakref.ref(node)
+            else:
+                t.grad_fn, t._output_nr = node, nr
+        inputs.append(t)
+    return slot, inputs
 
 
 class _AsStrided(Function):

@@ -5,23 +5,39 @@
 >>> viz.draw((x * x).sum(), params={"x": x})              # doctest: +SKIP
 
 ``draw`` returns a :class:`Diagram`: shown inline in Jupyter as SVG, and saved
-with ``.save("graph.svg" | ".png" | ".pdf" | ".dot")``.  The interactive side
-(``live``, ``step_backward``) lives in ``viz.widget``.
+with ``.save("graph.svg" | ".png" | ".pdf" | ".dot")``; ``side_by_side`` puts
+several next to each other.  The interactive side -- ``step_backward`` (a
+:class:`Stepper`) and ``live`` -- and the submodules ``plots`` (matplotlib) and
+``demos`` load on first use, so ``import viz`` stays light:
+``viz.plots.plot_grad_flow(...)`` works without importing ``viz.plots`` first.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import importlib
 from typing import Any
 
 from .capture import ModuleTrace, capture_graph, record_backward, trace_modules
+from .diagram import Diagram, draw
+from .export import SideBySide, side_by_side
 from .model import EdgeInfo, GraphSnapshot, NodeInfo, Step, TensorInfo
-from .render import GraphvizNotFoundError, render_dot, strip_xml_prolog, to_digraph, to_dot, to_svg
+from .render import GraphvizNotFoundError, to_digraph, to_dot, to_svg
 from .style import THEMES, Theme
 
 __all__ = [
-    "Diagram",
+    # drawing
     "draw",
+    "Diagram",
+    "side_by_side",
+    "SideBySide",
+    # stepping and watching (loaded on first use)
+    "step_backward",
+    "Stepper",
+    "live",
+    # submodules (loaded on first use)
+    "plots",
+    "demos",
+    # capture and plain data
     "capture_graph",
     "record_backward",
     "trace_modules",
@@ -31,6 +47,7 @@ __all__ = [
     "EdgeInfo",
     "TensorInfo",
     "Step",
+    # rendering
     "Theme",
     "THEMES",
     "GraphvizNotFoundError",
@@ -39,134 +56,22 @@ __all__ = [
     "to_svg",
 ]
 
-#: File suffix -> output format for :meth:`Diagram.save`.
-SAVE_FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
-
-
-class Diagram:
-    """A drawn graph: inline SVG in notebooks, and ``svg()``, ``dot()``, ``save()``.
-
-    Parameters
-    ----------
-    snapshot : GraphSnapshot
-    theme : str or Theme
-    depth : int, optional
-        Collapse modules nested deeper than this.
-    fold : bool
-        Fold repeated identical blocks.
-    legend : bool
-        Show the legend of node kinds and states.
-    title : str, optional
-        Caption under the graph.
-    backend : {"native", "wasm", "auto"}, optional
-        Graphviz layout backend (default: ``VIZ_GRAPHVIZ_BACKEND`` or auto).
-    """
-
-    def __init__(self, snapshot: GraphSnapshot, theme: str | Theme = "default",
-                 depth: int | None = None, fold: bool = False, legend: bool = True,
-                 title: str | None = None, backend: str | None = None) -> None:
-        self.snapshot = snapshot
-        self.options: dict[str, Any] = {"theme": theme, "depth": depth, "fold": fold,
-                                        "legend": legend, "title": title}
-        self.backend = backend
-        self._svg: str | None = None
-
-    def digraph(self) -> Any:
-        """The ``graphviz.Digraph`` (to tweak attributes before rendering)."""
-        return to_digraph(self.snapshot, **self.options)
-
-    def dot(self) -> str:
-        """The DOT source (deterministic)."""
-        return to_dot(self.snapshot, **self.options)
-
-    def svg(self) -> str:
-        """The laid-out SVG (computed once)."""
-        if self._svg is None:
-            self._svg = to_svg(self.snapshot, backend=self.backend, **self.options)
-        return self._svg
-
-    def save(self, path: str | Path, format: str | None = None) -> Path:
-        """Write the picture; the format follows the suffix (.svg, .png, .pdf, .dot).
-
-        PNG and PDF need native Graphviz; SVG and DOT always work.
-
-        Returns
-        -------
-        Path
-            The written path.
-        """
-        path = Path(path)
-        fmt = format or SAVE_FORMATS.get(path.suffix.lower())
-        if fmt is None:
-            raise ValueError(f"cannot tell the format of {path.name!r}; use one of "
-                             f"{sorted(SAVE_FORMATS)} or pass format=")
-        if fmt == "svg":
-            path.write_text(self.svg(), encoding="utf-8")
-        elif fmt == "dot":
-            path.write_text(self.dot(), encoding="utf-8")
-        else:
-            path.write_bytes(render_dot(self.dot(), fmt, self.backend))
-        return path
-
-    def _repr_html_(self) -> str:
-        return f'<div class="viz-diagram">{strip_xml_prolog(self.svg())}</div>'
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        # Inline SVG as text/html, so the ids and classes reach the page
-        # (JupyterLab shows image/svg+xml as an <img>).
-        return {"text/html": self._repr_html_(), "text/plain": repr(self)}
-
-    def __repr__(self) -> str:
-        return (f"<viz.Diagram {self.snapshot.view}: {len(self.snapshot.nodes)} nodes, "
-                f"{len(self.snapshot.edges)} edges>")
-
-
-def draw(*roots: Any, params: Any = None, view: str = "autograd", show_saved: bool = False,
-         theme: str | Theme = "default", depth: int | None = None, fold: bool = False,
-         legend: bool = True, title: str | None = None, module_trace: ModuleTrace | None = None,
-         backend: str | None = None) -> Diagram:
-    """Draw the autograd graph behind ``roots``.
-
-    Parameters
-    ----------
-    *roots : Tensor or Node
-        Output tensors (or ``grad_fn`` nodes); several roots share one picture.
-    params : Module, mapping or pairs, optional
-        Names for tensors: a module (its parameters, with module clusters), a
-        ``{name: tensor or module}`` mapping, or ``(name, tensor)`` pairs.
-    view : {"autograd", "dataflow"}
-        The backward graph as PyTorch defines it, or tensors and operations in
-        forward direction.
-    show_saved : bool
-        Show the tensors and values saved for backward.
-    theme : {"default", "projector", "compact"} or Theme
-    depth : int, optional
-        Collapse modules nested deeper than ``depth`` into one box.
-    fold : bool
-        Fold repeated identical sibling modules into one box.
-    legend : bool
-        Show a legend of the node kinds and states present.
-    title : str, optional
-        Caption under the graph.
-    module_trace : ModuleTrace, optional
-        From :func:`trace_modules`, to put op nodes into module clusters too.
-    backend : {"native", "wasm", "auto"}, optional
-        Graphviz backend for layout.
-
-    Returns
-    -------
-    Diagram
-    """
-    snapshot = capture_graph(*roots, params=params, view=view, show_saved=show_saved,
-                             module_trace=module_trace)
-    return Diagram(snapshot, theme=theme, depth=depth, fold=fold, legend=legend, title=title,
-                   backend=backend)
+#: Names loaded on first use -> the submodule that defines them.  ``live`` needs the
+#: widget libraries (anywidget, ipywidgets); the stepper itself does not.
+_LAZY_NAMES = {"step_backward": "stepper", "Stepper": "stepper", "live": "widget",
+               "StepperWidget": "widget", "LiveGraphWidget": "widget"}
+#: Submodules reachable as attributes (``viz.plots``) without an explicit import.
+_SUBMODULES = ("plots", "demos", "widget", "stepper", "gallery", "formulas", "export", "diagram",
+               "capture", "model", "render", "style")
 
 
 def __getattr__(name: str) -> Any:
-    # `live`, `step_backward` and the widgets live in viz.widget (optional, needs anywidget).
-    if name in ("live", "step_backward"):
-        from . import widget
-
-        return getattr(widget, name)
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(f".{_LAZY_NAMES[name]}", __name__), name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'viz' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | set(_LAZY_NAMES) | set(_SUBMODULES))

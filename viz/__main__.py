@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import draw
+from .diagram import draw
 from .capture import _is_tensor
 
 

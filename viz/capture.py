@@ -34,6 +34,7 @@ __all__ = [
     "ModuleTrace",
     "trace_modules",
     "format_values",
+    "resolve_names",
     "tensor_info",
     "to_numpy",
 ]
@@ -189,12 +190,16 @@ class _Naming:
     params: set[int] = field(default_factory=set)
     module_types: dict[str, str] = field(default_factory=dict)
     ordered: list[tuple[str, Any]] = field(default_factory=list)
+    #: id(grad_fn) -> [(name, tensor)] of named non-leaf tensors: their node shows the name.
+    outputs: dict[int, list[tuple[str, Any]]] = field(default_factory=dict)
 
     def add_tensor(self, name: str, tensor: Any, is_param: bool = False) -> None:
         if not _is_tensor(tensor) or id(tensor) in self.names:
             return
         self.names[id(tensor)] = name
         self.ordered.append((name, tensor))
+        if tensor.grad_fn is not None:
+            self.outputs.setdefault(id(tensor.grad_fn), []).append((name, tensor))
         if is_param:
             self.params.add(id(tensor))
             module = name.rpartition(".")[0]
@@ -209,6 +214,19 @@ class _Naming:
                     self.module_types.setdefault(full, type(sub).__name__)
         for name, param in module.named_parameters():
             self.add_tensor(".".join(p for p in (prefix, name) if p), param, is_param=True)
+
+
+def resolve_names(params: Any = None, names: Any = None) -> Any:
+    """The one naming argument of ``params=`` and its alias ``names=`` (only one may be given).
+
+    Examples
+    --------
+    >>> resolve_names(names={"x": 1})
+    {'x': 1}
+    """
+    if params is not None and names is not None:
+        raise TypeError("pass either params= or names= (the same thing), not both")
+    return names if params is None else params
 
 
 def _naming(params: Any) -> _Naming:
@@ -239,6 +257,15 @@ class ModuleTrace:
     module_types: dict[str, str] = field(default_factory=dict)
     _nodes: list[Any] = field(default_factory=list, repr=False)
     _handles: list[Any] = field(default_factory=list, repr=False)
+
+    def named_output(self, node: Any) -> TensorInfo | None:
+        """The named tensor(s) whose ``grad_fn`` is ``node`` and that are not drawn themselves
+        (an intermediate ``h`` named in ``params``): the node then says ``h.grad_fn``."""
+        named = [(name, tensor) for name, tensor in self.naming.outputs.get(id(node), ())
+                 if id(tensor) not in self.tensor_ids]
+        if not named:
+            return None
+        return tensor_info(named[0][1], ", ".join(name for name, _ in named), self.max_values)
 
     def module_of(self, node: Any) -> str | None:
         """The innermost module path that created ``node``, or None."""
@@ -486,6 +513,15 @@ class _Walker:
             self.saved.append((self.out.next_id(), tensors))
         return tuple(roles), tuple(attrs), message
 
+    def named_output(self, node: Any) -> TensorInfo | None:
+        """The named tensor(s) whose ``grad_fn`` is ``node`` and that are not drawn themselves
+        (an intermediate ``h`` named in ``params``): the node then says ``h.grad_fn``."""
+        named = [(name, tensor) for name, tensor in self.naming.outputs.get(id(node), ())
+                 if id(tensor) not in self.tensor_ids]
+        if not named:
+            return None
+        return tensor_info(named[0][1], ", ".join(name for name, _ in named), self.max_values)
+
     def module_of(self, node: Any) -> str | None:
         return self.trace.module_of(node) if self.trace is not None else None
 
@@ -518,7 +554,8 @@ class _Walker:
             roles, attrs, message = self.fn_roles_and_attrs(node)
             node_id = self.out.add_node(
                 kind="fn", name=type(node).__name__, roles=(("root",) if is_root else ()) + roles,
-                module=self.module_of(node), attrs=attrs, detail=message)
+                tensor=self.named_output(node), module=self.module_of(node), attrs=attrs,
+                detail=message)
         self.node_ids[id(node)] = node_id
         self.keep.append(node)
         self.pending_next.append(node)
@@ -540,13 +577,14 @@ class _Walker:
             self.keep.append(node)
             return
         roles, attrs, message = self.fn_roles_and_attrs(node)
+        outputs = node.output_tensors() if hasattr(node, "output_tensors") else ()
         op_id = self.out.add_node(
             kind="op", name=_BACKWARD_SUFFIX.sub("", type(node).__name__) or type(node).__name__,
-            roles=roles, module=self.module_of(node), attrs=attrs, detail=message)
+            roles=roles, tensor=None if outputs else self.named_output(node),
+            module=self.module_of(node), attrs=attrs, detail=message)
         self.node_ids[id(node)] = op_id
         self.keep.append(node)
         self.pending_next.append(node)
-        outputs = node.output_tensors() if hasattr(node, "output_tensors") else ()
         self.outputs[id(node)] = []
         for tensor in outputs:
             if tensor is None:
@@ -607,7 +645,7 @@ class _Walker:
                         kind="saved", name=label, roles=roles,
                         tensor=tensor_info(tensor, name, self.max_values),
                         module=self.out.nodes[int(owner[1:])].module)
-                    self.out.add_edge(saved_id, owner, "saved", label=label)
+                    self.out.add_edge(saved_id, owner, "saved")  # its title names it
 
     def run(self, roots: list[Any], view: str) -> _Capture:
         self.pending_next: list[Any] = []
@@ -651,8 +689,8 @@ def _capture(roots: tuple[Any, ...], params: Any, view: str, show_saved: bool,
 
 
 def capture_graph(*roots: Any, params: Any = None, view: str = "autograd", show_saved: bool = False,
-                  module_trace: ModuleTrace | None = None,
-                  max_values: int = MAX_VALUES) -> GraphSnapshot:
+                  module_trace: ModuleTrace | None = None, max_values: int = MAX_VALUES,
+                  names: Any = None) -> GraphSnapshot:
     """Capture the autograd graph behind ``roots`` as plain data.
 
     Parameters
@@ -662,9 +700,11 @@ def capture_graph(*roots: Any, params: Any = None, view: str = "autograd", show_
         and tuples of them are accepted too.
     params : Module, mapping or iterable of pairs, optional
         Names for tensors: a module (anything with ``named_parameters()``), a
-        ``{name: tensor or module}`` mapping, or ``(name, tensor)`` pairs.
-        Module parameters also give module clusters; named parameters that the
-        graph does not reach (frozen ones) are shown on their own.
+        ``{name: tensor or module}`` mapping, or ``(name, tensor)`` pairs.  Any
+        tensor may be named: a root or leaf shows the name in its box, an
+        intermediate ``h`` on its node (``h.grad_fn``).  Module parameters also
+        give module clusters; named parameters that the graph does not reach
+        (frozen ones) are shown on their own.
     view : {"autograd", "dataflow"}
         ``"autograd"``: the backward graph of ``grad_fn`` / ``next_functions`` /
         ``AccumulateGrad`` nodes.  ``"dataflow"``: tensors and operations in
@@ -675,6 +715,8 @@ def capture_graph(*roots: Any, params: Any = None, view: str = "autograd", show_
         From :func:`trace_modules`, to place op nodes in module clusters.
     max_values : int
         Tensors up to this many elements show their values.
+    names : optional
+        An alias of ``params`` (give one of them).
 
     Returns
     -------
@@ -690,6 +732,7 @@ def capture_graph(*roots: Any, params: Any = None, view: str = "autograd", show_
     >>> snap.node("n3").tensor.grad_text
     'grad: not computed yet'
     """
+    params = resolve_names(params, names)
     return _capture(roots, params, view, show_saved, module_trace, max_values).snapshot
 
 
@@ -1061,14 +1104,36 @@ def describe_object(obj: Any) -> list[tuple[str, str]]:
     return rows
 
 
+@dataclass(frozen=True)
+class _Cut:
+    """An input cut off the graph: ``consumer`` read (as its saved ``key``) a tensor that
+    shares memory with an output of ``producer`` but carries no gradient edge."""
+
+    consumer: weakref.ref
+    key: str
+    producer: weakref.ref
+    info: TensorInfo
+
+
+def _storage(array: np.ndarray) -> np.ndarray:
+    """The array that owns the memory of ``array`` (a view's base, its base, ...)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
 class LiveGraph:
     """Watches a library's ``register_node_created_hook`` and snapshots the live graph.
 
     Only weak references to nodes are kept.  ``dirty`` turns True when a node was
     recorded or a backward ended; :meth:`snapshot` draws every node still alive, rooted
     at those that no other live node consumes, and marks ``no_grad``/``detach``
-    boundaries (an input that shares memory with a live node's output but carries no
-    gradient edge) as cut edges.
+    boundaries as cut edges.
+
+    NOTE [cuts are noted at creation]: a cut is found through the saved tensors of the
+    new node (an input with no gradient edge that shares memory with another node's
+    output).  A backward frees those saved tensors, so cuts are noted when the node is
+    recorded, not when the graph is drawn -- the marker outlives the backward.
 
     Parameters
     ----------
@@ -1080,6 +1145,8 @@ class LiveGraph:
     def __init__(self, library: str = "minigrad", on_change: Callable[[], None] | None = None) -> None:
         graph = importlib.import_module(f"{library}.autograd.graph")
         self._nodes: list[weakref.ref] = []
+        self._producers: dict[int, tuple[weakref.ref, int]] = {}  # id(storage) -> (node, output nr)
+        self._cuts: list[_Cut] = []
         self.dirty = False
         self.on_change = on_change
         self._handles = [graph.register_node_created_hook(self._created)]
@@ -1087,9 +1154,45 @@ class LiveGraph:
         if observer is not None:
             self._handles.append(observer(self._event))
 
+    @property
+    def watching(self) -> bool:
+        """True until :meth:`close`."""
+        return bool(self._handles)
+
     def _created(self, node: Any) -> None:
         self._nodes.append(weakref.ref(node))
+        self._note_cuts(node)
+        outputs = node.output_tensors() if hasattr(node, "output_tensors") else ()
+        for nr, tensor in enumerate(outputs):
+            data = getattr(tensor, "_data", None)
+            if isinstance(data, np.ndarray):
+                self._producers[id(_storage(data))] = (weakref.ref(node), nr)
         self._changed()
+
+    def _producer_of(self, data: np.ndarray) -> Any:
+        """The live node whose output shares memory with ``data``, or None."""
+        ref, nr = self._producers.get(id(_storage(data)), (None, 0))
+        node = ref() if ref is not None else None
+        if node is None:
+            return None
+        outputs = node.output_tensors()
+        out = outputs[nr] if nr < len(outputs) else None
+        if out is None or not np.shares_memory(out._data, data):  # the id was reused
+            return None
+        return node
+
+    def _note_cuts(self, node: Any) -> None:
+        """See NOTE [cuts are noted at creation]."""
+        if all(child is not None for child, _ in node.next_functions):
+            return
+        pairs, _, _ = _read_saved(node)
+        for key, value in pairs:
+            data = getattr(value, "_data", None)
+            if not _is_tensor(value) or value.requires_grad or not isinstance(data, np.ndarray):
+                continue
+            producer = self._producer_of(data)
+            if producer is not None and producer is not node:
+                self._cuts.append(_Cut(weakref.ref(node), key, weakref.ref(producer), tensor_info(value)))
 
     def _event(self, event: Any) -> None:
         if event.kind in ("end", "error"):
@@ -1103,6 +1206,8 @@ class LiveGraph:
     def alive(self) -> list[Any]:
         """The recorded nodes still alive, in creation order (dead references are dropped)."""
         self._nodes = [ref for ref in self._nodes if ref() is not None]
+        self._producers = {k: v for k, v in self._producers.items() if v[0]() is not None}
+        self._cuts = [cut for cut in self._cuts if cut.consumer() is not None and cut.producer() is not None]
         return [node for node in (ref() for ref in self._nodes) if node is not None]
 
     def snapshot(self, params: Any = None) -> GraphSnapshot | None:
@@ -1114,49 +1219,33 @@ class LiveGraph:
         consumed = {id(child) for node in nodes for child, _ in node.next_functions if child is not None}
         roots = [node for node in reversed(nodes) if id(node) not in consumed]
         capture = _capture(tuple(roots), params, "autograd", False, None, MAX_VALUES)
-        return _add_cut_edges(capture, nodes)
+        return _add_cut_edges(capture, self._cuts)
 
     def close(self) -> None:
-        """Stop watching (idempotent)."""
+        """Stop watching (idempotent); what was recorded stays drawable."""
         for handle in self._handles:
             handle.remove()
         self._handles.clear()
 
 
-def _add_cut_edges(capture: _Capture, nodes: list[Any]) -> GraphSnapshot:
-    """Mark inputs that were cut off the graph by ``detach()`` or ``no_grad``.
+def _add_cut_edges(capture: _Capture, cuts: list[_Cut]) -> GraphSnapshot:
+    """Draw each cut: producer --✂ cut--> the detached tensor --key--> consumer.
 
-    A node input with no gradient edge (``next_functions`` entry ``None``) whose saved
-    value shares memory with the output of another live node was detached from it:
-    a dashed "cut" edge links the two.
+    The detached tensor is a node of its own (a leaf that does not require grad);
+    the dashed "cut" edge says where its memory came from.
     """
-    outputs: list[tuple[str, np.ndarray]] = []
-    for node in nodes:
-        if id(node) not in capture.node_ids or not hasattr(node, "output_tensors"):
-            continue
-        for tensor in node.output_tensors():
-            if tensor is not None and hasattr(tensor, "_data"):
-                outputs.append((capture.node_ids[id(node)], tensor._data))
     snapshot = capture.snapshot
-    edges, extra_nodes = list(snapshot.edges), []
-    for node in nodes:
-        if id(node) not in capture.node_ids or all(child is not None for child, _ in node.next_functions):
+    nodes, edges = list(snapshot.nodes), list(snapshot.edges)
+    for cut in cuts:
+        consumer, producer = cut.consumer(), cut.producer()
+        target = capture.node_ids.get(id(consumer))
+        source = capture.node_ids.get(id(producer))
+        if target is None or source is None:
             continue
-        target = capture.node_ids[id(node)]
-        pairs, _, _ = _read_saved(node)
-        for key, value in pairs:
-            data = getattr(value, "_data", None)
-            if not _is_tensor(value) or value.requires_grad or data is None:
-                continue
-            source = next((nid for nid, out in outputs
-                           if nid != target and np.shares_memory(out, data)), None)
-            if source is None:
-                continue
-            cut_id = f"n{len(snapshot.nodes) + len(extra_nodes)}"
-            extra_nodes.append(NodeInfo(id=cut_id, kind="tensor", name=f"✂ cut: {key} detached",
-                                        roles=("no-grad", "cut"), tensor=tensor_info(value)))
-            edges.append(EdgeInfo(id=f"e{len(edges)}", source=source, target=cut_id, kind="dataflow",
-                                  label="✂ cut"))
-            edges.append(EdgeInfo(id=f"e{len(edges)}", source=cut_id, target=target, kind="dataflow",
-                                  label=key))
-    return replace(snapshot, nodes=(*snapshot.nodes, *extra_nodes), edges=tuple(edges))
+        cut_id = f"n{len(nodes)}"
+        nodes.append(NodeInfo(id=cut_id, kind="tensor", name="detached", roles=("leaf", "no-grad", "cut"),
+                              tensor=cut.info))
+        edges.append(EdgeInfo(id=f"e{len(edges)}", source=source, target=cut_id, kind="cut", label="✂ cut"))
+        edges.append(EdgeInfo(id=f"e{len(edges)}", source=cut_id, target=target, kind="dataflow",
+                              label=cut.key))
+    return replace(snapshot, nodes=tuple(nodes), edges=tuple(edges))

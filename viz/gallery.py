@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import Diagram, draw
+from .diagram import Diagram, draw
 
 __all__ = ["Example", "EXAMPLES", "build", "render_gallery"]
 
@@ -45,7 +45,7 @@ def mm_grad_tensors(torch: ModuleType) -> Example:
     y = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
     z = torch.mm(x, y)
     z.backward(torch.tensor([[1., 0.]]))
-    return Example((z,), {"y": y, "z": z},
+    return Example((z,), {"x": x, "y": y, "z": z},
                    "z = mm(x, y); z.backward([[1, 0]]) (after backward: grads in, buffers freed)")
 
 

@@ -43,8 +43,9 @@ __all__ = [
 NODE_KINDS = ("fn", "acc", "tensor", "op", "saved", "module")
 
 #: Edge kinds: ``next_functions`` link, grad_fn -> root tensor, saved tensor,
-#: derivative node -> forward node it differentiates, forward dataflow.
-EDGE_KINDS = ("next", "output", "saved", "differentiates", "dataflow")
+#: derivative node -> forward node it differentiates, forward dataflow, and a
+#: ``detach()`` cut (live graph: where a detached input's memory came from).
+EDGE_KINDS = ("next", "output", "saved", "differentiates", "dataflow", "cut")
 
 #: What ``TensorInfo.grad_status`` can say; never a silent zero.
 GRAD_STATUSES = ("computed", "not computed yet", "not retained", "not required")

@@ -23,8 +23,8 @@ from functools import lru_cache
 import graphviz
 from graphviz import quoting
 
-from .model import NODE_KINDS, GraphSnapshot, NodeInfo, collapse_modules, fold_repeats, iter_roles
-from .style import LEGEND_TEXT, Theme, get_theme
+from .model import GraphSnapshot, NodeInfo, collapse_modules, fold_repeats
+from .style import LEGEND_TEXT, NODE_TABLE, Theme, get_theme
 
 __all__ = [
     "GraphvizNotFoundError",
@@ -35,6 +35,7 @@ __all__ = [
     "to_digraph",
     "to_dot",
     "to_svg",
+    "legend_entries",
     "render_dot",
     "choose_backend",
 ]
@@ -106,7 +107,7 @@ def _tensor_fields(node: NodeInfo, theme: Theme) -> list[str]:
         title = [f"saved {node.name}"]
     else:
         title = [info.name or node.name]
-    fields = [*title, info.shape_text + (f" v{info.version}" if info.version else "")]
+    fields = [*title, info.shape_text + _version_text(node)]
     if theme.show_values:
         fields.append(info.values)
     if theme.show_values and node.kind != "saved" and info.requires_grad:
@@ -114,8 +115,27 @@ def _tensor_fields(node: NodeInfo, theme: Theme) -> list[str]:
     return fields
 
 
+def _version_text(node: NodeInfo) -> str:
+    """`` · version 2`` after an in-place change; not on leaves, whose version counts
+    the in-place initialisation and optimiser updates (made under no_grad, harmless)."""
+    info = node.tensor
+    if info is None or not info.version or (info.is_leaf and node.kind != "saved"):
+        return ""
+    return f" · version {info.version}"
+
+
+def _output_line(node: NodeInfo) -> list[str]:
+    """``h.grad_fn`` under a function node whose output was named ``h`` (an intermediate)."""
+    name = node.tensor.name if node.tensor is not None else None
+    if not name or node.kind not in ("fn", "op"):
+        return []
+    if node.kind == "op":
+        return [f"→ {name}"]
+    return [f"{name}.grad_fn" if ", " not in name else f"grad_fn of {name}"]
+
+
 def _plain_lines(node: NodeInfo) -> list[str]:
-    lines = [node.name]
+    lines = [node.name, *_output_line(node)]
     lines += [f"{key} = {value}" for key, value in node.attrs]
     if node.kind == "module" and node.detail:
         lines.append(node.detail)
@@ -202,40 +222,108 @@ def _clusters(graph: graphviz.Digraph, snapshot: GraphSnapshot, theme: Theme,
             graph.subgraph(built.pop(path))
 
 
-#: Legend samples per row.
-LEGEND_COLUMNS = 3
+#: Most legend samples per row (the legend sits under the graph, in rows of small boxes).
+LEGEND_COLUMNS = 5
+
+
+def legend_entries(snapshot: GraphSnapshot, theme: str | Theme = "default") -> list[tuple[str, str]]:
+    """The legend of a snapshot: ``(key, node kind of its sample)`` per look actually drawn.
+
+    A node contributes its *look* -- the last role that recolours it (``root``,
+    ``param``, ``frozen``...) or else its kind -- and every state role that adds a mark
+    (``freed``, ``retains-grad``...).  So a kind is listed only when some node shows it
+    in its own colour, and nothing absent from the picture is explained.  Edge kinds
+    with a style of their own follow as ``"edge:<kind>"``.
+
+    Examples
+    --------
+    >>> from viz.model import GraphSnapshot, NodeInfo
+    >>> snap = GraphSnapshot(nodes=(NodeInfo("n0", "tensor", "y", roles=("root",)),
+    ...                             NodeInfo("n1", "fn", "ExpBackward0", roles=("freed",))), edges=())
+    >>> legend_entries(snap)
+    [('fn', 'fn'), ('root', 'tensor'), ('freed', 'fn')]
+    """
+    theme = get_theme(theme)
+    entries: dict[str, str] = {}
+    for node in snapshot.nodes:
+        own_fill = theme.node_attrs(node.kind).get("fillcolor")
+        look, marks = node.kind, []
+        for role in node.roles:
+            if role not in LEGEND_TEXT:
+                continue
+            if "fillcolor" not in NODE_TABLE.get(role, {}):
+                marks.append(role)
+            elif theme.node_attrs(node.kind, (role,)).get("fillcolor") != own_fill:
+                look = role  # later roles win, as in the drawing
+        for key in (look, *marks):
+            entries.setdefault(key, node.kind)
+    for kind in dict.fromkeys(edge.kind for edge in snapshot.edges):
+        if f"edge:{kind}" in LEGEND_TEXT:
+            entries.setdefault(f"edge:{kind}", "")
+    order = list(LEGEND_TEXT)
+    return sorted(((key, kind) for key, kind in entries.items() if key in LEGEND_TEXT),
+                  key=lambda entry: order.index(entry[0]))
+
+
+def _legend_sample(key: str, kind: str, theme: Theme) -> dict[str, str]:
+    """Graphviz attributes of one legend box: the look it explains, small and plain."""
+    small = theme.legend_attrs()
+    if key.startswith("edge:"):  # an edge kind: its text, in the edge's colour
+        colour = theme.edge_attrs(key[len("edge:"):]).get("color", "")
+        return {"shape": "plaintext", "fontcolor": colour or theme.palette["text"], **small}
+    attrs = theme.node_attrs(kind, () if key == kind else (key,))
+    if attrs.get("shape") in ("record", "box3d"):
+        attrs["shape"] = "box"
+    return {**attrs, **small}
+
+
+def _sinks(snapshot: GraphSnapshot) -> list[str]:
+    """Nodes with inputs but no outgoing ranking edge: the bottom of the picture.
+
+    Lone nodes (a frozen parameter) stay where they are, at the top.
+    """
+    ranking = [edge for edge in snapshot.edges if edge.kind != "differentiates"]
+    sources = {edge.source for edge in ranking}
+    targets = {edge.target for edge in ranking}
+    return [node.id for node in snapshot.nodes if node.id in targets and node.id not in sources]
 
 
 def _legend(graph: graphviz.Digraph, snapshot: GraphSnapshot, theme: Theme) -> None:
-    """One sample per node kind and role present, in rows of a ``legend`` cluster."""
-    used = [key for key in iter_roles(snapshot.nodes) if key in LEGEND_TEXT]
-    if not any(n.kind == "tensor" and "leaf" in n.roles for n in snapshot.nodes):
-        used = [key for key in used if key != "leaf"]  # AccumulateGrad already says "leaf"
-    used += [f"edge:{kind}" for kind in dict.fromkeys(e.kind for e in snapshot.edges)
-             if f"edge:{kind}" in LEGEND_TEXT]
-    if not used:
+    """A small ``legend`` cluster under the graph: rows of sample boxes, one per look drawn.
+
+    NOTE [legend placement]: a cluster shares the ranks of the graph, so a legend beside
+    the graph would be stretched over its ranks.  Invisible edges from every sink (the
+    roots) to the first legend box put the legend on ranks of its own, under the graph;
+    (``weight=0`` would keep them from pulling sideways, but makes dot lose edges next to records.)
+    """
+    entries = legend_entries(snapshot, theme)
+    if not entries:
         return
+    rows = -(-len(entries) // LEGEND_COLUMNS)
+    columns = -(-len(entries) // rows)  # rows as even as can be: 3 + 3, not 5 + 1
     sub = graphviz.Digraph(name="cluster_legend")
-    sub.attr(label="legend", id="legend", **{"class": "legend"}, **theme.cluster_attrs())
-    for start in range(0, len(used), LEGEND_COLUMNS):
-        row = graphviz.Digraph(name=f"legend_row{start // LEGEND_COLUMNS}")
+    sub.attr(label="legend", id="legend", **{"class": "legend"}, **theme.cluster_attrs(),
+             fontsize=theme.legend_attrs()["fontsize"], margin="6")
+    for start in range(0, len(entries), columns):
+        row = graphviz.Digraph(name=f"legend_row{start // columns}")
         row.attr(rank="same")
-        for i in range(start, min(start + LEGEND_COLUMNS, len(used))):
-            key = used[i]
-            if key.startswith("edge:"):  # an edge kind: its text, in the edge's colour
-                edge_colour = theme.edge_attrs(key[len("edge:"):]).get("color", "")
-                attrs = {"shape": "plaintext", "fontcolor": edge_colour or theme.palette["text"]}
-            else:
-                base = key if key in NODE_KINDS else "fn"
-                attrs = theme.node_attrs(base, () if key == base else (key,))
-                if attrs.get("shape") == "record":
-                    attrs["shape"] = "box"
-            row.node(f"legend{i}", label=escape_plain(LEGEND_TEXT[key]), id=f"legend{i}",
-                     **{"class": f"legend {key.replace(':', '-')}"}, **attrs)
+        for i in range(start, min(start + columns, len(entries))):
+            key, kind = entries[i]
+            row.node(f"legend{i}", label=graphviz.nohtml(escape_plain(LEGEND_TEXT[key])), id=f"legend{i}",
+                     **{"class": _legend_class(key)}, **_legend_sample(key, kind, theme))
+            if i > start:  # keeps the table order, left to right
+                row.edge(f"legend{i - 1}", f"legend{i}", style="invis")
         sub.subgraph(row)
         if start:  # an invisible edge puts this row under the previous one
-            sub.edge(f"legend{start - LEGEND_COLUMNS}", f"legend{start}", style="invis")
+            sub.edge(f"legend{start - columns}", f"legend{start}", style="invis")
     graph.subgraph(sub)
+    middle = f"legend{columns // 2}"
+    for sink in _sinks(snapshot):  # see NOTE [legend placement]
+        graph.edge(sink, middle, style="invis")
+
+
+def _legend_class(key: str) -> str:
+    return f"legend {key.replace(':', '-')}"
 
 
 def to_digraph(snapshot: GraphSnapshot, theme: str | Theme = "default", depth: int | None = None,
@@ -288,7 +376,8 @@ def to_digraph(snapshot: GraphSnapshot, theme: str | Theme = "default", depth: i
         _node_statement(graph, node, theme)
     _clusters(graph, snapshot, theme, by_module)
     for edge in snapshot.edges:
-        graph.edge(edge.source, edge.target, id=edge.id, **{"class": edge.kind},
+        label = {"label": graphviz.nohtml(escape_plain(edge.label))} if edge.label else {}
+        graph.edge(edge.source, edge.target, id=edge.id, **{"class": edge.kind}, **label,
                    **theme.edge_attrs(edge.kind))
     if legend:
         _legend(graph, snapshot, theme)
@@ -366,10 +455,15 @@ def _normalise_classes(svg: str, classes: dict[str, str]) -> str:
     return _G_OPEN.sub(fix, svg)
 
 
-def _svg_classes(snapshot: GraphSnapshot) -> dict[str, str]:
+def _svg_classes(snapshot: GraphSnapshot, theme: str | Theme, legend: bool) -> dict[str, str]:
+    """The classes of every node, edge, cluster and legend ``<g>``, as both backends must write them."""
     classes = {node.id: f"node {node.css_class}" for node in snapshot.nodes}
     classes.update({edge.id: f"edge {edge.kind}" for edge in snapshot.edges})
     classes.update({f"c{i}": "cluster module" for i in range(len(snapshot.modules))})
+    if legend:
+        classes["legend"] = "cluster legend"
+        for i, (key, _kind) in enumerate(legend_entries(snapshot, theme)):
+            classes[f"legend{i}"] = f"node {_legend_class(key)}"
     return classes
 
 
@@ -392,7 +486,8 @@ def to_svg(snapshot: GraphSnapshot, backend: str | None = None, **options: objec
     rest = {k: v for k, v in options.items() if k not in ("depth", "fold")}
     dot_source = to_dot(prepared, **rest)
     svg = render_dot(dot_source, "svg", backend).decode("utf-8")
-    return _normalise_classes(svg, _svg_classes(prepared))
+    classes = _svg_classes(prepared, rest.get("theme", "default"), bool(rest.get("legend")))  # type: ignore[arg-type]
+    return _normalise_classes(svg, classes)
 
 
 def strip_xml_prolog(svg: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .capture import BackwardPass, describe_object, format_values, record_backward_pass
+from .capture import BackwardPass, describe_object, format_values, record_backward_pass, resolve_names
 from .formulas import formulas_payload
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
@@ -165,6 +165,8 @@ def _label(node: Any) -> str:
         return f"AccumulateGrad ({name})" if name else "AccumulateGrad"
     if node.kind == "tensor":
         return f"{name or 'tensor'} {node.tensor.shape_text}" if node.tensor is not None else node.name
+    if node.kind == "fn" and name:  # a named intermediate: h = x * w shows as h.grad_fn
+        return f"{node.name} ({name}.grad_fn)"
     return node.name
 
 
@@ -700,7 +702,7 @@ def _cell(array: Any) -> str:
 def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = None,
                   create_graph: bool = False, inputs: Any = None, params: Any = None,
                   presentation: bool = False, compact: bool = False, grad_flow: bool = False,
-                  on_error: str = "raise") -> Stepper:
+                  on_error: str = "raise", names: Any = None) -> Stepper:
     """Run ``root.backward(...)`` for real, recording each node, and return a :class:`Stepper`.
 
     Parameters
@@ -710,7 +712,7 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
     gradient, retain_graph, create_graph, inputs
         Passed to ``backward`` unchanged.
     params : Module, mapping or pairs, optional
-        Names for tensors (as for :func:`viz.draw`).
+        Names for tensors, roots and intermediates too (as for :func:`viz.draw`).
     presentation, compact : bool
         Large fonts and high contrast for a projector / a smaller layout.
     grad_flow : bool
@@ -719,6 +721,8 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
         ``"raise"``: a failing backward raises its own error (PyTorch's text), like
         ``root.backward()``.  ``"show"``: return the stepper with the error in its panel
         (``stepper.error`` holds the exception).
+    names : optional
+        An alias of ``params`` (give one of them).
 
     Returns
     -------
@@ -734,6 +738,7 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
     """
     if on_error not in ("raise", "show"):
         raise ValueError(f"on_error must be 'raise' or 'show', got {on_error!r}")
+    params = resolve_names(params, names)
     mode = "presentation" if presentation else "compact" if compact else "normal"
     kwargs = {"gradient": gradient, "retain_graph": retain_graph, "create_graph": create_graph,
               "inputs": inputs}

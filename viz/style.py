@@ -45,29 +45,32 @@ EDGE_TABLE: Mapping[str, Mapping[str, str]] = {
     "saved": {"style": "dotted", "dir": "none", "color": "{saved_edge}"},
     "differentiates": {"style": "dashed", "color": "{derivative_edge}", "constraint": "false",
                        "arrowhead": "empty"},
+    "cut": {"style": "dashed", "color": "{error}", "fontcolor": "{error}", "arrowhead": "tee"},
 }
 
-#: What each kind / role means, for the legend.
+#: What each kind / role / edge kind means, for the legend (in legend order; at most two
+#: short lines, so the legend stays one small row under the graph).
 LEGEND_TEXT: Mapping[str, str] = {
-    "fn": "backward function (grad_fn)",
-    "acc": "AccumulateGrad (leaf tensor)",
+    "fn": "backward function\n(grad_fn)",
+    "acc": "AccumulateGrad\n(leaf tensor)",
     "tensor": "tensor",
     "op": "operation",
-    "saved": "saved for backward",
-    "module": "collapsed module",
-    "root": "root (output)",
+    "saved": "saved for\nbackward",
+    "module": "collapsed\nmodule",
+    "root": "root\n(output)",
     "leaf": "leaf tensor",
     "param": "parameter",
-    "no-grad": "does not require grad",
-    "frozen": "parameter outside the graph (frozen)",
-    "unused": "parameter not reached",
-    "retains-grad": "retains grad",
-    "modified": "modified in place (version > 0)",
-    "freed": "saved buffers freed by backward",
-    "stale": "saved tensor modified in place",
-    "derivative": "built by backward (create_graph=True)",
-    "edge:differentiates": "dashed: differentiates",
-    "edge:saved": "dotted: saved by",
+    "no-grad": "requires_grad\n=False",
+    "frozen": "frozen parameter\n(outside the graph)",
+    "unused": "parameter\nnot reached",
+    "retains-grad": "retains grad\n(double border)",
+    "modified": "modified in place\n(version > 0)",
+    "freed": "saved buffers freed\nby backward",
+    "stale": "saved tensor\nmodified in place",
+    "derivative": "built by backward\n(create_graph=True)",
+    "edge:differentiates": "dashed arrow:\ndifferentiates",
+    "edge:saved": "dotted line:\nsaved by",
+    "edge:cut": "✂ cut: detached\n(no gradient flows)",
 }
 
 _DEFAULT_PALETTE = {
@@ -139,7 +142,11 @@ class Theme:
         """Attributes of a module cluster."""
         return {"style": "rounded,filled", "fillcolor": self.palette["cluster"],
                 "color": self.palette["cluster_line"], "fontcolor": self.palette["muted"],
-                "penwidth": _num(self.penwidth), "labeljust": "l"}
+                "penwidth": _num(self.penwidth), "labeljust": "l", "labelloc": "t"}
+
+    def legend_attrs(self) -> dict[str, str]:
+        """Attributes of a legend sample box: a smaller font and tight margins."""
+        return {"fontsize": _num(max(8.0, self.fontsize - 2)), "height": "0.1", "margin": "0.06,0.02"}
 
     def node_attrs(self, kind: str, roles: tuple[str, ...] = ()) -> dict[str, str]:
         """Attributes of a node: its kind's row, then each role's row."""

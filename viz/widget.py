@@ -10,7 +10,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .capture import LiveGraph
+from .capture import LiveGraph, resolve_names
 from .render import strip_xml_prolog, to_svg
 from .stepper import MODES, THEME_FOR_MODE, Stepper, step_backward
 
@@ -96,7 +96,8 @@ class LiveGraphWidget(anywidget.AnyWidget):
 
     Made by :func:`live`.  Only weak references to the graph are kept; nodes whose
     saved tensors a backward freed are drawn as freed, and inputs cut off by
-    ``detach()`` are linked by a dashed "✂ cut" edge.
+    ``detach()`` are linked by a dashed "✂ cut" edge.  :meth:`stop` stops watching and
+    keeps the last drawing; :meth:`close` also removes the widget.
     """
 
     _esm = STATIC / "live.js"
@@ -145,18 +146,32 @@ class LiveGraphWidget(anywidget.AnyWidget):
         """True when operations were recorded since the last redraw."""
         return self._graph.dirty
 
-    def close(self) -> None:
-        """Stop watching the graph and close the widget."""
+    @property
+    def watching(self) -> bool:
+        """True until :meth:`stop` (or :meth:`close`)."""
+        return self._graph.watching
+
+    def stop(self) -> None:
+        """Stop watching and keep the last drawing (brought up to date first); idempotent."""
+        if not self._graph.watching:
+            return
+        if self._graph.dirty:
+            self.refresh()
         self._graph.close()
         if self._shell is not None:
             with contextlib.suppress(ValueError):
                 self._shell.events.unregister("post_run_cell", self._after_cell)
             self._shell = None
+        self.status = f"{self.status} · stopped: new operations are not drawn".lstrip(" ·")
+
+    def close(self) -> None:
+        """Stop watching and remove the widget."""
+        self.stop()
         super().close()
 
 
 def live(params: Any = None, presentation: bool = False, compact: bool = False,
-         library: str = "minigrad") -> LiveGraphWidget:
+         library: str = "minigrad", names: Any = None) -> LiveGraphWidget:
     """A graph widget that redraws as new operations are recorded (in later cells).
 
     Parameters
@@ -168,11 +183,14 @@ def live(params: Any = None, presentation: bool = False, compact: bool = False,
     library : str
         The autograd library to watch (``"minigrad"``; it needs
         ``register_node_created_hook``).
+    names : optional
+        An alias of ``params`` (give one of them).
 
     Returns
     -------
     LiveGraphWidget
-        Display it once; call ``.close()`` to stop watching.
+        Display it once; ``.stop()`` stops watching and keeps the drawing,
+        ``.close()`` also removes the widget.
     """
     mode = "presentation" if presentation else "compact" if compact else "normal"
-    return LiveGraphWidget(params=params, library=library, mode=mode)
+    return LiveGraphWidget(params=resolve_names(params, names), library=library, mode=mode)

@@ -127,9 +127,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
     _name_prefix = ""
 
-    def __init__(self) -> None:
-        Node.__init__(self)
-        self.needs_input_grad = ()
+    needs_input_grad: tuple = ()          # set by Function.apply
 
     def name(self) -> str:
         return self._name_prefix + type(self).__name__
@@ -199,15 +197,18 @@ def _check_grads(node, grads):
 
 def _sum_to(grad, shape, node, index):
     """Sum ``grad`` down to ``shape``: the single place where broadcasting is undone."""
-    lead = grad.ndim - len(shape)
-    if lead < 0 or any(s != 1 and s != g for s, g in zip(shape, grad.shape[lead:])):
+    have = grad._data.shape
+    lead = len(have) - len(shape)
+    if lead < 0 or any(s != 1 and s != g for s, g in zip(shape, have[lead:])):
         raise RuntimeError("Function %s returned an invalid gradient at index %d - got [%s] but expected shape "
                            "compatible with [%s]" % (node.name(), index, ", ".join(map(str, grad.shape)),
                                                      ", ".join(map(str, shape))))
-    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and grad.shape[lead + i] != 1)
-    if dims:
-        grad = grad.sum(dims, keepdim=True) if lead == 0 else grad.sum(dims, keepdim=True)
-    return grad.reshape(shape)
+    stretched = tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
+    if stretched:
+        grad = grad.sum(stretched, keepdim=True)      # dims of size 1 that were broadcast
+    if lead:
+        grad = grad.sum(tuple(range(lead)))           # leading dims that were added
+    return grad if grad._data.shape == shape else grad.reshape(shape)
 
 
 _CPP_NODES = ("CopySlices", "CopyBackwards")   # PyTorch's C++-only nodes: name() is "torch::autograd::<Class>"
@@ -367,24 +368,30 @@ def _as_output(value):
 def _record(node, args, outputs):
     """Create the graph edges: the node's ``next_functions`` and its outputs' ``grad_fn``."""
     Tensor = _tensor.Tensor
-    node._input_meta = tuple((a._data.shape, a.dtype) if isinstance(a, Tensor) else None for a in args)
-    node.next_functions = tuple(a._gradient_edge() if a._requires_grad else (None, 0)
-                                for a in args if isinstance(a, Tensor))
+    input_meta, edges = [], []              # per argument (None: not a tensor); per tensor argument
+    for a in args:
+        if isinstance(a, Tensor):
+            input_meta.append((a._data.shape, a.dtype))
+            edges.append(a._gradient_edge() if a._requires_grad else (None, 0))
+        else:
+            input_meta.append(None)
+    node._input_meta, node.next_functions = tuple(input_meta), tuple(edges)
     non_diff, dirty = node._non_differentiable, node._dirty
-    output_meta = []
+    output_meta, refs = [], []
     for nr, out in enumerate(outputs):
         if not isinstance(out, Tensor):
             output_meta.append(None)
+            refs.append(None)
             continue
         dtype = out.dtype
         output_meta.append((out._data.shape, dtype))
-        if not dtype.is_floating_point or any(out is t for t in non_diff):
+        refs.append(weakref.ref(out))
+        if not dtype.is_floating_point or (non_diff and any(out is t for t in non_diff)):
             continue
         if dirty and out.is_leaf and out.requires_grad and any(out is d for d in dirty):
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
         out._set_grad_fn(node, nr)
-    node._output_meta = tuple(output_meta)
-    node._outputs = tuple(weakref.ref(o) if isinstance(o, Tensor) else None for o in outputs)
+    node._output_meta, node._outputs = tuple(output_meta), tuple(refs)
     if dirty and any(out is d for d in dirty for out in outputs if isinstance(out, Tensor)):
         for d in dirty:
             d._version_counter[0] += 1

@@ -47,13 +47,14 @@ def broadcast_shape(a, b):
 
 
 def check_broadcast(x, y):
-    if x._data.shape != y._data.shape:
-        broadcast_shape(x._data.shape, y._data.shape)
+    """PyTorch's error if the shapes do not broadcast (a 0-dim operand always does)."""
+    xs, ys = x._data.shape, y._data.shape
+    if xs != ys and xs and ys:
+        broadcast_shape(xs, ys)
 
 
 def wrap_dim(dim, ndim):
-    from .._tensor import _wrap_dim
-    return _wrap_dim(dim, ndim)
+    return _tensor._wrap_dim(dim, ndim)
 
 
 def dims_tuple(dim, ndim):

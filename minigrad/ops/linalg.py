@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..autograd.function import Function
@@ -218,7 +220,7 @@ def _folded_matmul(x, y):
     big = y.mT if transpose else x
     small = (x.t() if x.ndim == 2 else x) if transpose else y
     rows = big.shape[:-1]
-    folded = big.reshape(int(np.prod(rows)), big.shape[-1])
+    folded = big.reshape(math.prod(rows), big.shape[-1])
     if small.ndim == 1:
         return UnsafeView.apply(Mv.apply(folded, small), rows)
     out = UnsafeView.apply(Mm.apply(folded, small), rows + (small.shape[1],))
@@ -232,7 +234,7 @@ def _batched_matmul(x, y):
     n, k = (x.shape[-2] if x.ndim > 1 else 1), x.shape[-1]
     k2, m = (y.shape[-2], y.shape[-1]) if y.ndim > 1 else (y.shape[0], 1)
     batch = broadcast_shape(x.shape[:-2], y.shape[:-2] if y.ndim > 1 else ())
-    count = int(np.prod(batch))
+    count = math.prod(batch)
     xb = x.expand(batch + (n, k)).reshape(count, n, k)
     if y.ndim == 1:
         out = xb.bmm(y.expand(batch + (k2,)).reshape(count, k2).unsqueeze(2)).squeeze(-1)

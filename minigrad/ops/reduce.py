@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._dtype import get_default_dtype
@@ -87,7 +89,7 @@ class MeanDim(Function):
     def forward(ctx, x, dim, keepdim):
         _check_mean_dtype(x)
         ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dims_tuple(dim, x.ndim), keepdim, tuple(x.shape)
-        ctx.count = int(np.prod([x.shape[d] for d in ctx.dim])) if x.ndim else 1
+        ctx.count = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
         return np.asarray(x._data.mean(axis=ctx.dim, keepdims=keepdim), dtype=x._data.dtype)
 
     @staticmethod
@@ -244,7 +246,7 @@ class Var(Function):
     def forward(ctx, x, dim, correction, keepdim):
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
         ctx.save_for_backward(x)
-        n = int(np.prod([x.shape[d] for d in ctx.dim])) if x.ndim else 1
+        n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
         ctx.n = n
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.asarray(np.var(x._data, axis=ctx.dim, ddof=correction, keepdims=keepdim), dtype=x._data.dtype)
@@ -267,7 +269,7 @@ class Std(Function):
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
-        ctx.n = int(np.prod([x.shape[d] for d in ctx.dim])) if x.ndim else 1
+        ctx.n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.asarray(np.std(x._data, axis=ctx.dim, ddof=correction, keepdims=keepdim), dtype=x._data.dtype)
         ctx.save_for_backward(x, out)

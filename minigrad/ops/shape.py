@@ -6,6 +6,8 @@ Ops marked ``is_view`` return a tensor sharing memory and version counter with t
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..autograd.function import Function
@@ -17,7 +19,7 @@ def infer_shape(shape, numel):
     shape = tuple(int(s) for s in shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    known = int(np.prod([s for s in shape if s != -1])) if shape else 1
+    known = math.prod(s for s in shape if s != -1)
     if -1 in shape:
         if known == 0 or numel % known:
             raise RuntimeError("shape '[%s]' is invalid for input of size %d" % (", ".join(map(str, shape)), numel))

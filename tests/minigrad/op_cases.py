@@ -182,6 +182,18 @@ def _copy_into(a, b):
     return y * a
 
 
+def _inplace_slice_with_input(a, b):
+    y = a * 1
+    y[:, 1:].mul_(b)
+    return y
+
+
+def _setitem_through_view(a, b):
+    y = a.exp()
+    y[0][1:] = b
+    return y
+
+
 def _dot_twice(a, b):
     return a.dot(b) + lib(a).dot(b, a)
 
@@ -468,6 +480,10 @@ CASES: list[OpCase] = [
     OpCase("copy_", _copy_into, node="MulBackward0", arity=2, shapes=((2, 3), (3,))),
     OpCase("inplace_chain", _inplace_chain, node="DivBackward0", arity=2, elements=(FLOATS, NONZERO)),
     OpCase("inplace_through_view", _inplace_through_view, node="torch::autograd::CopySlices"),
+    OpCase("inplace_slice_with_input", _inplace_slice_with_input, node="torch::autograd::CopySlices", arity=2,
+           shapes=((2, 3), (2, 2))),
+    OpCase("setitem_through_view", _setitem_through_view, node="torch::autograd::CopySlices", arity=2,
+           shapes=((2, 3), (2,))),
     OpCase(
         "inplace_view_of_view",
         _inplace_view_of_view,

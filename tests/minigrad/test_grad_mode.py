@@ -121,7 +121,7 @@ def test_detach_shares_data_and_version(lib):
     y = x * 2
     assert y.detach_() is y
     assert (y.requires_grad, y.grad_fn) == (False, None)
-    with pytest.raises(RuntimeError, match=r"Can't detach views in-place. Use detach\\(\\) instead."):
+    with pytest.raises(RuntimeError, match=r"Can't detach views in-place. Use detach\(\) instead."):
         (x * 2).view(3).detach_()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -13,6 +14,7 @@ from viz.stepper import step_backward
 from viz.widget import LiveGraphWidget, StepperWidget, live
 
 ROOT = Path(__file__).resolve().parents[2]
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _stepper(minigrad: ModuleType) -> Any:
@@ -102,18 +104,46 @@ def test_live_graph_keeps_only_weak_references(minigrad: ModuleType) -> None:
         widget.close()
 
 
-def test_live_graph_shows_detach_as_a_cut_edge(minigrad: ModuleType) -> None:
+def _cut_edges(svg: str) -> list[str]:
+    """The texts of the edges of kind ``cut`` in an SVG."""
+    root = ET.fromstring(svg.encode("utf-8"))
+    return ["".join(t.itertext()) for g in root.iter(f"{SVG}g") if g.get("class") == "edge cut"
+            for t in g.iter(f"{SVG}text")]
+
+
+def test_live_graph_shows_detach_as_a_cut_edge_also_after_backward(minigrad: ModuleType) -> None:
     widget = live()
     try:
         a = minigrad.tensor([1.0, 2.0], requires_grad=True)
         w = minigrad.tensor([0.5, 0.5], requires_grad=True)
         h = a.exp()
-        out = h.detach() * w                               # the gradient cannot flow back into h
+        out = (h.detach() * w).sum()                       # the gradient cannot flow back into h
         widget.refresh()
-        assert "✂ cut: self detached" in widget.svg
-        assert out.grad_fn is not None
+        assert _cut_edges(widget.svg) == ["✂ cut"]         # an edge label, not a node name
+        assert ">detached<" in widget.svg
+        out.backward()                                     # frees Mul's saved tensors...
+        widget.refresh()
+        assert "with freed buffers" in widget.status
+        assert _cut_edges(widget.svg) == ["✂ cut"]         # ...the cut stays drawn
     finally:
         widget.close()
+
+
+def test_stop_keeps_the_last_drawing(minigrad: ModuleType) -> None:
+    widget = live(names={})
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    widget.stop()                                          # brings the drawing up to date first
+    assert not widget.watching
+    assert "ExpBackward0" in widget.svg
+    assert "stopped" in widget.status
+    drawn = widget.svg
+    z = y.sin()                                            # no longer watched
+    assert not widget.dirty
+    assert widget.svg == drawn
+    widget.stop()                                          # idempotent
+    widget.close()
+    assert z.grad_fn is not None
 
 
 def test_live_widget_is_a_widget() -> None:
