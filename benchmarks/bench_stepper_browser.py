@@ -5,8 +5,9 @@ Run:  python benchmarks/bench_stepper_browser.py [--nodes 500] [--repeat 200] [-
 A step only restyles the laid-out SVG (no Graphviz call), so applying one must fit in
 a frame: the target is under 16 ms.  Each timing covers ``model.set("step", k)`` (classes,
 edge styles, gradient labels, panel) plus a forced style and layout pass, so the
-browser's own work is counted too.  Uses Debian's /usr/bin/chromium (or CHROMIUM_PATH);
-Playwright never downloads a browser.
+browser's own work is counted too.  A jump restyles only what changed; when that is more
+than one frame's worth, the rest is written in the next frames (each timed as well).
+Uses Debian's /usr/bin/chromium (or CHROMIUM_PATH); Playwright never downloads a browser.
 """
 
 from __future__ import annotations
@@ -26,6 +27,41 @@ sys.path.insert(0, str(ROOT))
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TARGET_MS = 16.0
+
+#: In the page: time ``model.set("step", k)`` plus a forced style and layout pass, for Next
+#: steps and for jumps.  A jump that changes more elements than one frame should restyle
+#: leaves the rest queued for the next frames; each of those batches is timed too (written
+#: at once through the stepper root's ``mgFlush()``, plus a forced style and layout pass).
+MEASURE_JS = """async ([repeat, total]) => {
+    const model = window.mgStepper.model;
+    const root = document.querySelector(".mg-stepper");
+    const timed = (work) => {
+        const t0 = performance.now();
+        work();
+        document.body.getBoundingClientRect();   // force style + layout
+        return performance.now() - t0;
+    };
+    const settle = () => {
+        const frames = [];
+        while (root.dataset.settled === "false") frames.push(timed(() => root.mgFlush()));
+        return frames;
+    };
+    model.set("step", 0);
+    settle();
+    const next = [];
+    for (let k = 1; k <= Math.min(repeat, total); k++) {
+        next.push(timed(() => model.set("step", k)));
+        settle();
+    }
+    const jumps = [], settleFrames = [], frameWork = [];
+    for (let i = 0; i < Math.max(10, repeat >> 2); i++) {
+        jumps.push(timed(() => model.set("step", (i * 7919) % (total + 1))));
+        const frames = settle();
+        settleFrames.push(frames.length);
+        frameWork.push(...frames);
+    }
+    return {next, jumps, settleFrames, frameWork};
+}"""
 
 
 def build_graph(nodes: int):
@@ -70,24 +106,7 @@ def main() -> int:
             page.goto(path.as_uri())
             page.wait_for_function("window.mgStepper !== undefined")
             load_s = time.perf_counter() - t1
-            timings = page.evaluate(
-                """([repeat, total]) => {
-                    const model = window.mgStepper.model;
-                    const time = (ks) => ks.map((k) => {
-                        const t0 = performance.now();
-                        model.set("step", k);
-                        document.body.getBoundingClientRect();   // force style + layout
-                        return performance.now() - t0;
-                    });
-                    model.set("step", 0);
-                    const next = time(Array.from({length: Math.min(repeat, total)}, (_, i) => i + 1));
-                    const jumpKs = Array.from({length: Math.max(10, repeat >> 2)},
-                                              (_, i) => (i * 7919) % (total + 1));
-                    const jumps = time(jumpKs);
-                    return {next, jumps};
-                }""",
-                [args.repeat, n_steps],
-            )
+            timings = page.evaluate(MEASURE_JS, [args.repeat, n_steps])
             browser.close()
 
     def stats(values: list[float]) -> tuple[float, float, float]:
@@ -96,6 +115,8 @@ def main() -> int:
                 round(values[-1], 2))
 
     next_ms, jump_ms = stats(timings["next"]), stats(timings["jumps"])
+    frame_ms = stats(timings["frameWork"] or [0.0])
+    settle_frames = sorted(timings["settleFrames"])
     result = {
         "graph_nodes": n_nodes,
         "steps": n_steps,
@@ -106,14 +127,19 @@ def main() -> int:
         "next_step_ms_max": next_ms[2],
         "jump_ms_median": jump_ms[0],
         "jump_ms_p95": jump_ms[1],
+        "jump_ms_max": jump_ms[2],
+        "jump_later_frames_max": settle_frames[-1],
+        "jump_later_frame_ms_p95": frame_ms[1],
+        "jump_later_frame_ms_max": frame_ms[2],
         "html_export_bytes": html_bytes,
         "target_ms": TARGET_MS,
     }
     for key, value in result.items():
-        print(f"{key:>22}: {value}")
-    verdict = "OK" if result["next_step_ms_median"] < TARGET_MS else "SLOWER THAN ONE FRAME"
-    print(f"{'verdict':>22}: {verdict} (median of one Next vs {TARGET_MS} ms;"
-          " a jump restyles many nodes at once)")
+        print(f"{key:>24}: {value}")
+    worst = max(result["next_step_ms_p95"], result["jump_ms_p95"], result["jump_later_frame_ms_p95"])
+    verdict = "OK" if worst < TARGET_MS else "SLOWER THAN ONE FRAME"
+    print(f"{'verdict':>24}: {verdict} (p95 of Next, of a jump and of the frames that finish a"
+          f" jump vs {TARGET_MS} ms)")
     if args.json:
         args.json.write_text(json.dumps(result, indent=2), encoding="utf-8")
     return 0

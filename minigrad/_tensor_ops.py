@@ -558,7 +558,8 @@ class TensorOps:
             from .autograd.function import replay_view
             # NOTE [CopySlices]: the base's new node wraps the node the op recorded on the view
             slot, inputs = _other_inputs(result.grad_fn, source)
-            new_base = _ViewCopy.apply(_alias(base), self._view_fn, replay_view, result.grad_fn, slot, *inputs)
+            fn = result.grad_fn
+            new_base = _ViewCopy.apply(_alias(base), self._view_fn, replay_view, fn, slot, *inputs)
             base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
             import weakref
             new_base.grad_fn._outputs = (weakref.ref(base),)
@@ -583,7 +584,8 @@ class TensorOps:
         return self._inplace(E.Mul.apply, operand(other), ufunc=np.multiply)
 
     def div_(self, other):
-        return self._inplace(E.Div.apply, operand(other), ufunc=np.divide if self.is_floating_point() else None)
+        return self._inplace(E.Div.apply, operand(other),
+                             ufunc=np.divide if self.is_floating_point() else None)
 
     def pow_(self, exponent):
         return self._inplace(lambda x: x ** exponent)

@@ -25,21 +25,10 @@
 # same function for different inputs, side by side.
 
 # %%
-from IPython.display import HTML
-
 import minigrad as torch
 import viz
 
 from course_checks import check_branch_grads, check_doubling_loop
-
-
-def side_by_side(*pairs):
-    """Show (title, diagram) pairs next to each other."""
-    cells = "".join(
-        f'<div style="margin-right:32px"><p><b>{title}</b></p>{diagram._repr_html_()}</div>'
-        for title, diagram in pairs
-    )
-    return HTML(f'<div style="display:flex; align-items:flex-start">{cells}</div>')
 
 
 def count_nodes(t, name):
@@ -68,8 +57,8 @@ def f(x):
 a = torch.tensor(2.0, requires_grad=True)
 b = torch.tensor(-2.0, requires_grad=True)
 fa, fb = f(a), f(b)
-side_by_side(("f(2): the x > 0 branch", viz.draw(fa, params={"x": a}, legend=False)),
-             ("f(-2): the other branch", viz.draw(fb, params={"x": b}, legend=False)))
+viz.side_by_side(viz.draw(fa, params={"x": a}, legend=False), viz.draw(fb, params={"x": b}, legend=False),
+                 titles=["f(2): the x > 0 branch", "f(-2): the other branch"])
 
 # %% [markdown]
 # Each graph contains only the branch that ran, so autograd differentiates exactly that branch:
@@ -98,8 +87,9 @@ large = torch.tensor([100.0, 0.0, 0.0], requires_grad=True)
 y_small, y_large = double_until_big(small), double_until_big(large)
 print(count_nodes(y_small, "MulBackward0"), "multiplications for", small)
 print(count_nodes(y_large, "MulBackward0"), "multiplications for", large)
-side_by_side(("x = [3, 4, 0]", viz.draw(y_small, params={"x": small}, legend=False)),
-             ("x = [100, 0, 0]", viz.draw(y_large, params={"x": large}, legend=False)))
+viz.side_by_side(viz.draw(y_small, params={"x": small}, legend=False),
+                 viz.draw(y_large, params={"x": large}, legend=False),
+                 titles=["x = [3, 4, 0]", "x = [100, 0, 0]"])
 
 # %% [markdown]
 # The gradient follows the graph that was recorded: $y = 2^n x$, so $\partial(\sum y)/\partial x = 2^n$.
@@ -130,8 +120,8 @@ def rnn(sequence):
 
 h2 = rnn(torch.tensor([1.0, -1.0]))
 h4 = rnn(torch.tensor([1.0, -1.0, 0.5, 2.0]))
-side_by_side(("length 2", viz.draw(h2, params={"w": w}, legend=False)),
-             ("length 4", viz.draw(h4, params={"w": w}, legend=False)))
+viz.side_by_side(viz.draw(h2, params={"w": w}, legend=False), viz.draw(h4, params={"w": w}, legend=False),
+                 titles=["length 2", "length 4"])
 
 # %% [markdown]
 # Step through the longer one and watch `w`'s `AccumulateGrad`: it runs once, after the engine has

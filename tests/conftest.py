@@ -8,15 +8,23 @@ Markers (declared in pyproject.toml, enforced here before each test runs):
   machine that lost its browser cannot pass by skipping.
 
 Fixtures: ``chromium_path``, ``browser_page`` (a Playwright page in headless Chromium),
-``dot_path`` (the native Graphviz ``dot``), ``update_golden`` / ``golden`` (``--update-golden``),
-``kernel_env`` (the environment for a notebook kernel).
+``jupyter_lab`` (a JupyterLab server for browser tests), ``dot_path`` (the native Graphviz
+``dot``), ``update_golden`` / ``golden`` (``--update-golden``), ``kernel_env`` (the environment
+for a notebook kernel).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import secrets
 import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn
@@ -174,3 +182,117 @@ def kernel_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)
     return env
+
+
+# ------------------------------------------------------------------ JupyterLab
+
+
+class JupyterLab:
+    """A JupyterLab server for browser tests, on a free loopback port, killed at teardown.
+
+    Put the notebooks (and what they import) into ``root``, then :meth:`run_all` opens one
+    in a Playwright page and runs every cell, as a learner would with Run > Run All Cells.
+    """
+
+    #: Seconds to wait for the server, the kernel, and the notebook's last output.
+    TIMEOUT = 120
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.root = tmp_path / "lab"
+        self.root.mkdir()
+        self.log = tmp_path / "jupyter.log"
+        self._dir = tmp_path
+        self._base: str | None = None
+        self._token = secrets.token_hex(16)
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> str:
+        """Start the server (once) and return its base URL."""
+        if self._base is not None:
+            return self._base
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+        env["JUPYTER_CONFIG_DIR"] = str(self._dir / "config")        # no user settings leak in
+        env["JUPYTERLAB_WORKSPACES_DIR"] = str(self._dir / "workspaces")
+        env.pop("MPLBACKEND", None)
+        with self.log.open("wb") as out:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+                 f"--IdentityProvider.token={self._token}", f"--ServerApp.root_dir={self.root}",
+                 "--allow-root", "--LabApp.news_url=",
+                 "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                 "--LabApp.extension_manager=readonly"],
+                cwd=self.root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        self._base = f"http://127.0.0.1:{port}"
+        self._wait_until_up(f"{self._base}/api/status?token={self._token}")
+        return self._base
+
+    def _wait_until_up(self, url: str) -> None:
+        assert self._proc is not None
+        deadline = time.monotonic() + self.TIMEOUT
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                pytest.fail(f"jupyter lab exited with {self._proc.returncode}:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(url, timeout=2) as response:  # loopback only
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.5)
+        pytest.fail(f"jupyter lab did not start in {self.TIMEOUT}s:\n{self.log_tail()}")
+
+    def url(self, notebook: str) -> str:
+        """The URL that opens ``notebook`` (a path under ``root``) in JupyterLab."""
+        return f"{self.start()}/lab/tree/{notebook}?token={self._token}"
+
+    def run_all(self, page: Any, notebook: str, done_text: str) -> None:
+        """Open ``notebook``, wait for its kernel, Run All Cells, and wait until ``done_text`` is shown.
+
+        On failure, a screenshot (``<notebook>-failure.png``) and the server log are kept.
+        """
+        page.set_default_timeout(60_000)
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.goto(self.url(notebook))
+        wait = self.TIMEOUT * 1000
+        try:
+            page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=wait)
+            # the kernel is up when the status bar says Idle; then Run All, through the menu bar
+            page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Idle')", timeout=wait)
+            page.click(".jp-NotebookPanel .jp-CodeCell .jp-InputArea-editor")
+            page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+            page.click(".lm-Menu-item:not(.lm-mod-disabled) .lm-Menu-itemLabel:text-is('Run All Cells')")
+            page.wait_for_function(f"document.body.innerText.includes({done_text!r})", timeout=wait)
+        except Exception:
+            page.screenshot(path=str(self._dir / f"{Path(notebook).stem}-failure.png"))
+            print(self.log_tail())
+            raise
+
+    def log_tail(self, chars: int = 4000) -> str:
+        """The end of the server's log."""
+        return self.log.read_text(errors="replace")[-chars:] if self.log.exists() else ""
+
+    def stop(self) -> None:
+        """Stop the server and its kernels (its own process group), politely first."""
+        proc, self._proc = self._proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+@pytest.fixture
+def jupyter_lab(tmp_path: Path) -> Iterator[JupyterLab]:
+    """A :class:`JupyterLab` serving ``tmp_path/lab`` (started on first use, stopped afterwards)."""
+    pytest.importorskip("jupyterlab")
+    lab = JupyterLab(tmp_path)
+    try:
+        yield lab
+    finally:
+        lab.stop()

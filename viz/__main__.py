@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .diagram import draw
 from .capture import _is_tensor
+from .diagram import draw
 
 
 def _names_from(namespace: dict[str, Any]) -> dict[str, Any]:

@@ -666,7 +666,7 @@ class _Walker:
             snapshot=GraphSnapshot(
                 nodes=tuple(self.out.nodes), edges=tuple(self.out.edges), roots=tuple(root_ids),
                 view=view, modules=self.modules()),
-            node_ids=self.node_ids, keep=self.keep)
+            node_ids=self.node_ids, keep=self.keep + [t for _, t in self.naming.ordered])
 
     def modules(self) -> tuple[ModuleInfo, ...]:
         """Every module owning a node, plus its ancestors (for nested clusters)."""
@@ -760,8 +760,11 @@ class BackwardRecorder:
 
     Use as a context manager around any backward call on a captured graph.  With
     minigrad the engine's observer reports every event; elsewhere (PyTorch)
-    node pre-hooks and hooks are put on every captured node and removed on exit.
-    ``steps`` holds what was recorded, also when the backward raised.
+    node pre-hooks and hooks are put on every captured node and removed on exit,
+    and the hooks users registered on the tensors it knows (leaves, roots, named
+    tensors) are wrapped for the pass, so they show as events too.  Hooks on
+    tensors it cannot reach (unnamed intermediates) run unseen.  ``steps`` holds
+    what was recorded, also when the backward raised.
 
     Parameters
     ----------
@@ -770,7 +773,8 @@ class BackwardRecorder:
     node_ids : mapping
         ``id(node) -> snapshot id`` for the live nodes of the captured graph.
     nodes : list
-        The live nodes (kept alive, and hooked when there is no observer).
+        The live nodes and tensors of the capture (kept alive, and hooked when
+        there is no observer).
     """
 
     def __init__(self, root: Any, node_ids: Mapping[int, str], nodes: list[Any]) -> None:
@@ -780,6 +784,8 @@ class BackwardRecorder:
         self._handles: list[Any] = []
         self._observe = _observer_for(root)
         self._open: dict[str, dict[str, Any]] = {}
+        self._unwrap: list[tuple[dict[Any, Any], Any, Any]] = []   # (hook dict, key, user hook)
+        self._retained: dict[str, list[Any]] = {}                  # node id -> tensors with retain_grad()
 
     # -- minigrad: the engine's event log -----------------------------------------
     def _on_event(self, event: Any) -> None:
@@ -817,8 +823,43 @@ class BackwardRecorder:
             self._handles.append(node.register_prehook(self._prehook(node_id, name, variable)))
             self._handles.append(node.register_hook(self._posthook(node_id, variable)))
 
+    def _hook_tensors(self) -> None:
+        """PyTorch: report the hooks on the tensors we know as events, by wrapping them."""
+        acc_of = {id(n.variable): n for n in self.nodes if hasattr(n, "variable")}
+        tensors = [n.variable for n in acc_of.values()] + [t for t in self.nodes if _is_tensor(t)]
+        for tensor in {id(t): t for t in tensors}.values():
+            node = tensor.grad_fn if tensor.grad_fn is not None else acc_of.get(id(tensor))
+            node_id = self.node_ids.get(id(node)) if node is not None else None
+            if node_id is None:
+                continue
+            name = type(node).__name__
+            self._wrap(tensor, "_backward_hooks", "tensor_hook", node_id, name)
+            self._wrap(tensor, "_post_accumulate_grad_hooks", "post_accumulate_hook", node_id, name)
+            if not tensor.is_leaf and getattr(tensor, "retains_grad", False):
+                self._retained.setdefault(node_id, []).append(tensor)
+
+    def _wrap(self, tensor: Any, attr: str, kind: str, node_id: str, name: str) -> None:
+        hooks = getattr(tensor, attr, None)
+        for key, fn in list((hooks or {}).items()):
+            hooks[key] = self._reporting(fn, kind, node_id, name, tensor)  # type: ignore[index]
+            self._unwrap.append((hooks, key, fn))  # type: ignore[arg-type]
+
+    def _reporting(self, fn: Callable[..., Any], kind: str, node_id: str, name: str,
+                   tensor: Any) -> Callable[..., Any]:
+        """``fn`` plus an event (after it ran, with the gradient it let through)."""
+        def hook(arg: Any) -> Any:
+            result = fn(arg)
+            shown = tensor.grad if kind == "post_accumulate_hook" else arg if result is None else result
+            self._pending_events.append(Event(kind, node_id, name, getattr(fn, "__name__", "hook"),
+                                              _copies((shown,))))
+            return result
+        return hook
+
     def _prehook(self, node_id: str, name: str, variable: Any) -> Callable[..., None]:
         def prehook(grad_outputs: Any) -> None:
+            for tensor in self._retained.get(node_id, ()):  # PyTorch stored .grad before node pre-hooks
+                self._pending_events.append(Event("retain_grad", node_id, name,
+                                                  f"output {tensor.output_nr}", _copies((tensor.grad,))))
             self._open[node_id] = {
                 "index": len(self.steps) + len(self._open), "node_id": node_id, "name": name,
                 "grad_outputs": _copies(grad_outputs),
@@ -831,7 +872,9 @@ class BackwardRecorder:
             fields = self._open.pop(node_id)
             if variable is not None:
                 fields["grad_after"] = None if variable.grad is None else to_numpy(variable.grad)
-            self.steps.append(Step(grad_inputs=_copies(grad_inputs), **fields))
+            self.steps.append(Step(grad_inputs=_copies(grad_inputs), events=tuple(self._pending_events),
+                                   **fields))
+            self._pending_events = []
         return hook
 
     def _released_events(self) -> None:
@@ -847,12 +890,17 @@ class BackwardRecorder:
             self._handles.append(self._observe(self._on_event))
         else:
             self._hook_all()
+            self._hook_tensors()
         return self
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
         for handle in self._handles:
             handle.remove()
         self._handles.clear()
+        for hooks, key, fn in self._unwrap:  # the user's own hooks again
+            if key in hooks:
+                hooks[key] = fn
+        self._unwrap.clear()
         if self._observe is None and exc_type is None:
             self._released_events()
         self.steps.sort(key=lambda step: step.index)

@@ -241,8 +241,9 @@ def stepper_state(snapshot: GraphSnapshot, passes: list[BackwardPass], svg: str,
 def frame(state: dict[str, Any], k: int) -> dict[str, Any]:
     """The look of the stepper after ``k`` steps: node classes, edge classes and labels.
 
-    Mirrors ``apply()`` in ``static/stepper.js`` so that ``save_svgs`` draws what the
-    widget shows.
+    Mirrors ``nodeLook()`` / ``edgeLook()`` in ``static/stepper.js`` (see NOTE
+    [incremental frames] there), so that ``save_svgs`` draws what the widget shows;
+    a browser test checks that both agree frame by frame.
 
     Returns
     -------
@@ -392,18 +393,38 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
     graph_g = root.find(f"{q}g")
     layer = ET.SubElement(root if graph_g is None else graph_g, f"{q}g", {"class": "mg-grad-labels"})
     big = state.get("mode") == "presentation"
+    right = 0.0
     for edge_id, text, (x, y, w, h) in _label_boxes(look["labels"], anchors, big):
         group = ET.SubElement(layer, f"{q}g", {"class": "mg-grad-label"})
         ET.SubElement(group, f"{q}rect", {"x": f"{x:.1f}", "y": f"{y:.1f}", "width": f"{w:.1f}",
                                           "height": f"{h:.1f}", "rx": "3", "data-edge": edge_id})
         label = ET.SubElement(group, f"{q}text", {"x": f"{x + 4:.1f}", "y": f"{y + h * 0.78:.1f}"})
         label.text = text
+        right = max(right, x + w)
+    _widen(root, graph_g, right)
     return ET.tostring(root, encoding="unicode")
+
+
+def _widen(root: ET.Element, graph_g: ET.Element | None, right: float) -> None:
+    """Make the picture wide enough for gradient labels that stick out on the right.
+
+    ``right`` is in the coordinates of Graphviz's top ``<g>``, which is translated (and
+    scaled by 1: viz never sets a Graphviz ``size``).
+    """
+    box = [float(v) for v in (root.get("viewBox") or "").split()]
+    shift = re.search(r"translate\(([-\d.]+)", graph_g.get("transform", "") if graph_g is not None else "")
+    if len(box) != 4 or shift is None:
+        return
+    needed = right + float(shift.group(1)) + 4 - box[0]
+    if needed > box[2]:
+        box[2] = needed
+        root.set("viewBox", " ".join(f"{v:.2f}" for v in box))
+        root.set("width", f"{needed:.0f}pt")
 
 
 def _label_boxes(labels: list[tuple[str, str]], anchors: dict[str, tuple[float, float]],
                  big: bool) -> list[tuple[str, str, tuple[float, float, float, float]]]:
-    """Place gradient labels as drawLabels() in stepper.js does: a box per label, moved down
+    """Place gradient labels as drawLabels() in stepper.js does: a box per label, moved right
     past the labels already placed that it would cover."""
     char_width, height = (10.5, 21.0) if big else (7.2, 15.0)
     placed: list[tuple[float, float, float, float]] = []
@@ -418,7 +439,7 @@ def _label_boxes(labels: list[tuple[str, str]], anchors: dict[str, tuple[float, 
             moved = False
             for ox, oy, ow, oh in placed:
                 if x < ox + ow and ox < x + w and y < oy + oh and oy < y + height:
-                    y, moved = oy + oh + 2, True
+                    x, moved = ox + ow + 3, True
         placed.append((x, y, w, height))
         out.append((edge_id, text, (x, y, w, height)))
     return out

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from .. import _tensor  # noqa: F401 - circular: `_tensor.Tensor` at call time
+from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import graph
 from .engine import run_backward
 from .function import Function, FunctionCtx, once_differentiable

@@ -20,7 +20,7 @@ import weakref
 
 import numpy as np
 
-from .. import _tensor  # noqa: F401 - circular: `_tensor.Tensor` at call time
+from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import grad_mode
 from .graph import BackwardEvent, _backward_observers, register_node_created_hook
 

@@ -13,7 +13,7 @@ import weakref
 
 import numpy as np
 
-from .. import _tensor  # noqa: F401 - circular: use `_tensor.Tensor` at call time, never at import time
+from .. import _tensor  # circular: use `_tensor.Tensor` at call time, never at import time
 from . import grad_mode
 from .graph import Node, _node_created_hooks, _notify_node_created, _saved_tensors_hooks_stack
 

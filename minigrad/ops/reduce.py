@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .._dtype import get_default_dtype
+from ..autograd import grad_mode
 from ..autograd.function import Function
 from ._util import dims_tuple, wrap_dim
 from .elementwise import _const
@@ -305,6 +306,8 @@ class Prod(Function):
         g = _restore(grad, x.shape, dims, keep)
         if not np.any(x._data == 0):
             return g * _restore(result, x.shape, dims, keep) / x, None, None
+        if grad_mode.is_grad_enabled():       # create_graph: a formula that can itself be differentiated
+            return g * _prod_of_others(x, ctx.dim), None, None
         # With zeros, divide-by-x fails: multiply the exclusive prefix and suffix products instead.
         a = x._data if ctx.dim is not None else x._data.reshape(-1)
         axis = ctx.dim if ctx.dim is not None else 0
@@ -313,6 +316,21 @@ class Prod(Function):
         after = np.flip(np.cumprod(np.flip(np.concatenate([np.take(a, range(1, a.shape[axis]), axis=axis), ones],
                                                           axis), axis), axis), axis)
         return g * _const((before * after).reshape(x.shape), g), None, None
+
+
+def _prod_of_others(x, dim):
+    """For each element, the product of all the others along ``dim`` (all elements if None), in tensor ops.
+
+    Row i of an n × n table is the slice with its i-th entry replaced by 1; the rows' products are
+    the answer.  Differentiable again, but O(n²) memory: used only under create_graph.
+    """
+    from .._creation import tensor, where
+
+    rows = x.reshape(-1) if dim is None else x.transpose(dim, -1)
+    n = rows.shape[-1]
+    table = rows.unsqueeze(-2).expand(*rows.shape[:-1], n, n)
+    others = where(tensor(np.eye(n, dtype=bool)), 1.0, table).prod(-1)
+    return others.reshape(x.shape) if dim is None else others.transpose(dim, -1)
 
 
 class ProdDim(Prod):

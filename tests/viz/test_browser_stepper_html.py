@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from viz.stepper import Stepper, step_backward, tensor_json
+from viz.stepper import Stepper, frame, step_backward, tensor_json
 
 pytestmark = pytest.mark.browser
 
@@ -128,3 +128,63 @@ def test_error_shows_in_the_panel(minigrad: ModuleType, browser_page: Any, tmp_p
     page = browser_page
     _open(page, stepper.save_html(tmp_path / "error.html"))
     assert "grad can be implicitly created only for scalar outputs" in page.inner_text(".mg-errorbox")
+
+
+# ------------------------------------------------------------------ incremental frames
+
+
+def _wide_graph(minigrad: ModuleType, blocks: int) -> Any:
+    """A residual tanh network: ~4 nodes per block, fan-out everywhere (as the benchmark's)."""
+    h = minigrad.tensor([0.5, -0.25], requires_grad=True)
+    for i in range(blocks):
+        w = minigrad.tensor([0.9 + 0.001 * i, 1.1 - 0.001 * i], requires_grad=True)
+        h = (h * w).tanh() + h
+    return h.sum()
+
+
+def _steppers(minigrad: ModuleType, case: str) -> Stepper:
+    if case == "big":                                      # big jumps exceed one frame's writes
+        return step_backward(_wide_graph(minigrad, 110))
+    if case == "passes":                                   # accumulation, then the freed-graph error
+        stepper = step_backward(_wide_graph(minigrad, 6), retain_graph=True)
+        stepper.backward_again()
+        stepper.backward_again(raise_error=False)
+        return stepper
+    x = minigrad.tensor(1.5, requires_grad=True)           # create_graph: nodes are born late
+    return step_backward((x ** 3).sin(), create_graph=True)
+
+
+_DOM_FRAME = """() => {
+    const out = {nodes: {}, edges: {}};
+    document.querySelectorAll(".mg-svg g.node[id]").forEach((g) => {
+        const c = Array.from(g.classList).filter((x) => x.startsWith("mg-")).sort();
+        if (c.length) out.nodes[g.id] = c;
+    });
+    document.querySelectorAll(".mg-svg g.edge[id]").forEach((g) => {
+        const c = Array.from(g.classList).filter((x) => x === "mg-flow" || x === "mg-flowed");
+        if (c.length) out.edges[g.id] = c[0];
+    });
+    return out;
+}"""
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True:UserWarning")
+@pytest.mark.parametrize("case", ["big", "passes", "create_graph"])
+def test_jumps_paint_what_python_computes(minigrad: ModuleType, browser_page: Any, tmp_path: Path,
+                                         case: str) -> None:
+    stepper = _steppers(minigrad, case)
+    state = stepper.state()
+    n = len(state["steps"])
+    page = browser_page
+    problems = _open(page, stepper.save_html(tmp_path / f"{case}.html"))
+    for k in dict.fromkeys([n, 0, n // 2, 1, n - 1, 2, n, n // 3, 0, n // 2 + 1, n // 2]):
+        page.evaluate(f"window.mgStepper.model.set('step', {k})")
+        if k:  # the running node is painted at once, whatever else is still queued
+            current = state["steps"][k - 1]["node_id"]
+            assert "mg-current" in _classes(page, current)
+        page.wait_for_function("document.querySelector('.mg-stepper').dataset.settled === 'true'")
+        expected = frame(state, k)
+        dom = page.evaluate(_DOM_FRAME)
+        assert dom["nodes"] == {i: sorted(c.split()) for i, c in expected["nodes"].items() if c}, k
+        assert dom["edges"] == {i: cls for i, (cls, _) in expected["edges"].items()}, k
+    assert problems == []

@@ -407,3 +407,17 @@ def test_dataflow_links_saved_inputs_instead_of_repeating_them(lib: ModuleType) 
     saved = [(snap.node(e.source).name, e.label) for e in snap.edges if e.kind == "saved"]
     assert sorted(saved) == [("w", "other"), ("x", "self")]
     assert not any(n.kind == "saved" for n in snap.nodes)
+
+
+def test_any_tensor_can_be_named(lib: ModuleType) -> None:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    h = x.exp()
+    a, b = h * 2, h * 3                                    # two named outputs of separate nodes
+    loss = (a + b).sum()
+    snap = capture_graph(loss, names={"loss": loss, "x": x, "h": h, "a": a})
+    assert snap.node("n0").name == "loss"
+    named = {n.name: n.tensor.name for n in snap.nodes if n.kind == "fn" and n.tensor is not None}
+    assert named == {"ExpBackward0": "h", "MulBackward0": "a"}
+    assert snap.node(next(n.id for n in snap.nodes if n.kind == "acc")).tensor.name == "x"
+    # the root keeps its own box: its grad_fn does not repeat the name
+    assert snap.node("n1").tensor is None

@@ -235,3 +235,77 @@ def test_backend_choice_follows_the_environment(monkeypatch: pytest.MonkeyPatch)
 def test_svg_svg_groups_helper_sees_clusters(minigrad: ModuleType) -> None:
     svg = to_svg(_program(minigrad), backend="wasm", legend=True)
     assert re.search(r'<g id="legend" class="cluster legend"', svg)
+
+
+# ------------------------------------------------------------------ legend, edge labels, versions
+
+
+def _ys(g: ET.Element) -> list[float]:
+    """Every y coordinate of the shapes (polygon points, ellipse centres, texts) inside ``g``."""
+    ys = []
+    for el in g.iter():
+        if el.get("points"):
+            ys += [float(pair.split(",")[1]) for pair in el.get("points", "").split()]
+        for attr in ("cy", "y"):
+            if el.get(attr):
+                ys.append(float(el.get(attr, "0")))
+    return ys
+
+
+def test_legend_explains_only_what_is_drawn(minigrad: ModuleType) -> None:
+    keys = [key for key, _ in render.legend_entries(build("frozen_layer", minigrad).snapshot)]
+    assert keys == ["fn", "root", "param", "frozen"]          # no "leaf", "no-grad" or "tensor" box
+    keys = [key for key, _ in render.legend_entries(build("second_derivative", minigrad).snapshot)]
+    assert keys == ["fn", "acc", "root", "derivative", "edge:differentiates"]
+
+
+def test_legend_is_one_small_row_under_the_graph(minigrad: ModuleType, backend: str) -> None:
+    diagram = build("mm_grad_tensors", minigrad)
+    assert "legend_row1" not in diagram.dot()                 # 4 entries: one row
+    diagram.backend = backend
+    root = ET.fromstring(diagram.svg().encode("utf-8"))
+    groups = {g.get("id"): g for g in root.iter("{http://www.w3.org/2000/svg}g")}
+    legend_top = min(_ys(groups["legend"]))
+    graph_bottom = max(y for node in diagram.snapshot.nodes for y in _ys(groups[node.id]))
+    assert legend_top > graph_bottom                          # under the graph, not beside it
+    legend_boxes = [g for g in groups.values() if g.get("class", "").startswith("node legend")]
+    first_lines = {round(float(g.find("{http://www.w3.org/2000/svg}text").get("y"))) for g in legend_boxes}
+    assert len(first_lines) == 1                              # on one line
+
+
+def test_legend_ids_and_classes_are_the_same_in_both_backends(minigrad: ModuleType, dot_path: str) -> None:
+    diagram = build("second_derivative", minigrad)
+    svgs = []
+    for backend in ("native", "wasm"):
+        diagram.backend, diagram._svg = backend, None
+        svgs.append(diagram.svg())
+    legend = [{i: c for i, c in _all_groups(svg).items() if "legend" in c} for svg in svgs]
+    assert legend[0] == legend[1]
+    assert legend[0]["legend4"] == "node legend edge-differentiates"
+
+
+def _all_groups(svg: str) -> dict[str, str]:
+    root = ET.fromstring(svg.encode("utf-8"))
+    return {g.get("id", ""): g.get("class", "") for g in root.iter("{http://www.w3.org/2000/svg}g")}
+
+
+def test_edge_labels_are_drawn(minigrad: ModuleType, backend: str) -> None:
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    snap = capture_graph((x * w).sum(), params={"x": x, "w": w}, view="dataflow", show_saved=True)
+    root = ET.fromstring(to_svg(snap, backend=backend).encode("utf-8"))
+    labels = sorted(t.text or "" for g in root.iter("{http://www.w3.org/2000/svg}g")
+                    if g.get("class") == "edge saved" for t in g.iter("{http://www.w3.org/2000/svg}text"))
+    assert labels == ["other", "self"]
+
+
+def test_versions_show_on_tensors_changed_in_place_not_on_initialised_leaves(minigrad: ModuleType) -> None:
+    w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    with minigrad.no_grad():
+        w.mul_(2)                                             # like an initialiser or optimiser step
+    y = w * 3
+    y.add_(1)
+    snap = capture_graph(y, params={"w": w, "y": y})
+    lines = {node.name: label_lines(node) for node in snap.nodes}
+    assert "(2,) float32 · version 1" in lines["y"]
+    assert "(2,) float32" in lines["AccumulateGrad"]

@@ -138,16 +138,21 @@ def test_steps_equal_the_engine_execution(minigrad: ModuleType, program: Program
             np.testing.assert_array_equal(last.grad_after, tensor.grad.detach().numpy())
 
 
-def test_hooks_and_retain_grad_show_as_events(minigrad: ModuleType) -> None:
-    roots, leaves = _hooks(minigrad)
+def test_hooks_and_retain_grad_show_as_events(lib: ModuleType) -> None:
+    """On minigrad from the engine's log; on PyTorch by wrapping the hooks of known tensors."""
+    roots, leaves = _hooks(lib)
+    user_hooks = list(leaves["h"]._backward_hooks.values()) if lib.__name__ == "torch" else None
     stepper = step_backward(roots, params=leaves)
-    kinds = [(s.name, e.kind) for s in stepper.steps for e in s.events if e.kind != "release"]
-    assert ("MulBackward0", "tensor_hook") in kinds
-    assert ("MulBackward0", "retain_grad") in kinds
-    assert ("AccumulateGrad", "post_accumulate_hook") in kinds
+    events = [(s.name, e.kind, e.detail, [g.tolist() for g in e.grads])
+              for s in stepper.steps for e in s.events if e.kind != "release"]
+    assert events == [("MulBackward0", "tensor_hook", "<lambda>", [[3.0, -6.0]]),   # doubled by the hook
+                      ("MulBackward0", "retain_grad", "output 0", [[3.0, -6.0]]),
+                      ("AccumulateGrad", "post_accumulate_hook", "<lambda>", [[9.0, -18.0]])]
     state = stepper.state()
     mul = next(s for s in state["steps"] if s["events"])
     assert any("hook" in e["text"] for e in mul["events"])
+    if user_hooks is not None:                             # PyTorch: the user's hook is back, unwrapped
+        assert list(leaves["h"]._backward_hooks.values()) == user_hooks
 
 
 def test_repeated_backward_shows_accumulation(minigrad: ModuleType) -> None:

@@ -22,6 +22,9 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const SPEEDS = [0.5, 1, 2, 4, 8];  // steps per second for "play"
 const LABEL_AT = 0.35;  // where a gradient label sits along its edge (0: the input's end)
+const WRITES_PER_FRAME = 200;  // elements restyled per animation frame (NOTE [incremental frames])
+const MIN_FONT_PX = 10;  // show the whole graph when its text stays at least this large
+const MAX_LISTED = 8;  // longer lists in the panel (freed nodes, leaves' grads) end in "… and N more"
 
 // ---- model ------------------------------------------------------------------------------
 
@@ -93,6 +96,18 @@ function edgeKey(g) {
   return `${strip(parts[0])}->${strip(parts[1])}`;
 }
 
+/** The line under the graph that says what the node outlines mean. */
+function stateKey() {
+  const key = h("div", "mg-key");
+  for (const [cls, text] of [["mg-current", "running now"], ["mg-waiting", "gradient arrived, waiting"],
+    ["mg-done", "done"], ["mg-pending", "not reached yet"], ["mg-freed", "saved buffers freed"]]) {
+    const item = h("span", "mg-key-item");
+    item.append(h("span", `mg-key-swatch ${cls}`), document.createTextNode(text));
+    key.appendChild(item);
+  }
+  return key;
+}
+
 /** Replace the children of `el` by `children`. */
 function fill(el, ...children) {
   el.replaceChildren(...children.filter((c) => c));
@@ -101,75 +116,214 @@ function fill(el, ...children) {
 
 // ---- the plan: everything derived once from steps and graph --------------------------------
 
-/**
- * Precompute, per step, which SVG edges carry which gradient, and per pass its range.
- * Runs once per (svg, steps, graph); applying a step then only reads these arrays.
- */
-function makePlan(svgEl, steps, graph) {
+/** Append `value` to the list at `map[key]`. */
+function push(map, key, value) {
+  if (!map.has(key)) map.set(key, []);
+  map.get(key).push(value);
+}
+
+/** The SVG's node groups by id, and its edge groups by id and by "tail->head". */
+function indexSvg(svgEl) {
   const nodes = new Map();
   svgEl.querySelectorAll("g.node[id]").forEach((g) => nodes.set(g.id, g));
-  const edges = new Map();  // "tail->head" -> [g, …] in document order
+  const edgeById = new Map();
+  const edgesByEnds = new Map();  // for SVGs without edge ids, and for create_graph's late edges
   svgEl.querySelectorAll("g.edge").forEach((g) => {
+    if (g.id) edgeById.set(g.id, g);
     const key = edgeKey(g);
-    if (!key) return;
-    if (!edges.has(key)) edges.set(key, []);
-    edges.get(key).push(g);
+    if (key) push(edgesByEnds, key, g);
   });
-  const flows = steps.map((step) => {
-    const seen = new Map();  // the k-th flow to the same target takes the k-th parallel edge
+  return { nodes, edgeById, edgesByEnds };
+}
+
+/** Per step, the gradients it sends: [{slot, target node id, edge <g>, grad}]. */
+function stepFlows(steps, svg) {
+  return steps.map((step) => {
+    const seen = new Map();  // without ids: the k-th flow to the same target takes the k-th parallel edge
     return (step.targets || []).map((target, slot) => {
       if (!target) return null;
       const rank = seen.get(target) || 0;
       seen.set(target, rank + 1);
-      const list = edges.get(`${target}->${step.node_id}`) || edges.get(`${step.node_id}->${target}`) || [];
-      const grad = (step.grad_inputs || [])[slot] || null;
-      return { slot, target, edge: list[Math.min(rank, list.length - 1)] || null, grad };
+      const list = svg.edgesByEnds.get(`${target}->${step.node_id}`) || [];
+      const edge = svg.edgeById.get((step.edges || [])[slot]) || list[Math.min(rank, list.length - 1)] || null;
+      return { slot, target, edge, grad: (step.grad_inputs || [])[slot] || null };
     }).filter((f) => f);
   });
-  // the "grad: …" line of each leaf box, rewritten as its .grad accumulates
-  const gradTexts = new Map();  // node id -> {el, original, history: [[step index, text]]}
+}
+
+/** The "grad: …" line of each leaf box, with the text it shows after each of its steps. */
+function leafGradTexts(steps, nodes) {
+  const texts = new Map();  // node id -> {el, original, history: [[step index, text]]}
   steps.forEach((step, i) => {
     if (!step.is_accumulate || !nodes.has(step.node_id)) return;
-    if (!gradTexts.has(step.node_id)) {
+    if (!texts.has(step.node_id)) {
       const el = Array.from(nodes.get(step.node_id).querySelectorAll("text")).find((t) => t.textContent.startsWith("grad:"));
       if (!el) return;
-      gradTexts.set(step.node_id, { el, original: el.textContent, history: [] });
+      texts.set(step.node_id, { el, original: el.textContent, history: [] });
     }
     const after = step.grad_after;
-    gradTexts.get(step.node_id).history.push([i, `grad: ${after ? after.short : "None"}`]);
+    texts.get(step.node_id).history.push([i, `grad: ${after ? after.short : "None"}`]);
   });
-  // create_graph=True: nodes built during backward appear at the step that built them
-  const born = graph.born || {};
-  const edgeEnds = Object.keys(born).length ? Array.from(edges.entries()).flatMap(([key, list]) => {
-    const [tail, head] = key.split("->");
-    return list.map((g) => ({ g, tail, head }));
-  }) : [];
-  const passes = (graph.passes && graph.passes.length) ? graph.passes : [{ start: 0, stop: steps.length, released: [] }];
-  const passOf = steps.map((s, i) => {
-    const p = passes.findIndex((q) => i >= q.start && i < q.stop);
-    return p < 0 ? 0 : p;
-  });
-  // label anchors on each edge that carries a gradient, measured once here (measuring per
-  // step would force a layout of the whole SVG). Edges run input -> consumer, and the
-  // inputs of one node are apart where the edges start, so the label sits at 35% of the path.
-  const middles = new Map();
+  return texts;
+}
+
+/** Label anchors at LABEL_AT of each edge that carries a gradient, measured once (measuring
+ *  per step would force a layout of the whole SVG).  Edges run input -> consumer, and the
+ *  inputs of one node are apart where their edges start. */
+function labelAnchors(flows) {
+  const anchors = new Map();
   flows.flat().forEach((f) => {
-    if (!f.edge || middles.has(f.edge)) return;
+    if (!f.edge || anchors.has(f.edge)) return;
     const path = f.edge.querySelector("path");
     try {
       const p = path.getPointAtLength(path.getTotalLength() * LABEL_AT);
-      middles.set(f.edge, { x: p.x, y: p.y });
+      anchors.set(f.edge, { x: p.x, y: p.y });
     } catch (e) {
-      middles.set(f.edge, null);
+      anchors.set(f.edge, null);
     }
   });
-  return { nodes, edges, flows, passes, passOf, gradTexts, born, edgeEnds, middles };
+  return anchors;
+}
+
+/** Every element whose look can change ("slots"), with the first step that changes it. */
+function makeSlots(plan, nodes) {
+  const slots = { node: new Map(), edge: new Map(), text: new Map() };
+  const first = (list) => (list && list.length ? list[0] : plan.total);
+  nodes.forEach((el, id) => slots.node.set(id, {
+    type: "node", id, el, order: Math.min(first(plan.runs.get(id)), first(plan.fed.get(id))) }));
+  plan.edgeFlows.forEach((list, el) => slots.edge.set(el, { type: "edge", el, order: list[0].i }));
+  plan.edgeEnds.forEach((ends, el) => {
+    if (!slots.edge.has(el)) slots.edge.set(el, { type: "edge", el, order: plan.total });
+  });
+  plan.gradTexts.forEach((entry, id) => slots.text.set(id, { type: "text", id, entry, order: entry.history[0][0] }));
+  return slots;
+}
+
+/** Per step, the slots whose look changes when a frame passes it: its node, the nodes and
+ *  edges it feeds, a leaf's .grad text, and what it built (create_graph). */
+function stepTouches(plan, steps) {
+  const { slots } = plan;
+  const bornAt = new Map();
+  Object.entries(plan.born).forEach(([id, i]) => push(bornAt, i, id));
+  return steps.map((step, i) => {
+    const out = new Set();
+    const add = (slot) => slot && out.add(slot);
+    add(slots.node.get(step.node_id));
+    add(slots.text.get(step.node_id));
+    plan.flows[i].forEach((f) => {
+      add(slots.node.get(f.target));
+      if (f.edge) add(slots.edge.get(f.edge));
+    });
+    (bornAt.get(i) || []).forEach((id) => {
+      add(slots.node.get(id));
+      plan.edgeEnds.forEach((ends, el) => { if (ends.includes(id)) add(slots.edge.get(el)); });
+    });
+    return out;
+  });
+}
+
+/**
+ * Precompute what each step touches, so that going from frame k0 to frame k1 only
+ * visits the steps in between (see NOTE [incremental frames]).
+ * Runs once per (svg, steps, graph).
+ */
+function makePlan(svgEl, steps, graph) {
+  const svg = indexSvg(svgEl);
+  const flows = stepFlows(steps, svg);
+  const passes = (graph.passes && graph.passes.length) ? graph.passes : [{ start: 0, stop: steps.length, released: [] }];
+  const passOf = steps.map((s, i) => Math.max(0, passes.findIndex((q) => i >= q.start && i < q.stop)));
+  // per node: the steps that run it and that send it a gradient; per edge: the steps using it
+  const runs = new Map(), fed = new Map(), edgeFlows = new Map();
+  flows.forEach((list, i) => {
+    push(runs, steps[i].node_id, i);
+    list.forEach((f) => {
+      push(fed, f.target, i);
+      if (f.edge) push(edgeFlows, f.edge, { i, norm: f.grad ? f.grad.norm : 0 });
+    });
+  });
+  const freedIn = new Map(), errorIn = new Map();  // node id -> [pass index]
+  passes.forEach((p, q) => {
+    (p.released || []).forEach((id) => push(freedIn, id, q));
+    (p.error_nodes || []).forEach((id) => push(errorIn, id, q));
+  });
+  // create_graph=True: nodes built during backward appear at the step that built them
+  const born = graph.born || {};
+  const edgeEnds = new Map();  // edge <g> -> [tail, head], only when something is born
+  if (Object.keys(born).length) svg.edgesByEnds.forEach((list, key) => list.forEach((g) => edgeEnds.set(g, key.split("->"))));
+
+  const plan = { nodes: svg.nodes, flows, passes, passOf, runs, fed, edgeFlows, freedIn, errorIn, born, edgeEnds,
+                 roots: new Set(graph.roots || []), gradTexts: leafGradTexts(steps, svg.nodes),
+                 middles: labelAnchors(flows), total: steps.length };
+  plan.slots = makeSlots(plan, svg.nodes);
+  plan.touches = stepTouches(plan, steps);
+  // what changes at the end of a pass (freed buffers, error) and before the first step (roots)
+  const nodeSlots = (ids) => ids.map((id) => plan.slots.node.get(id)).filter((s) => s);
+  plan.passTouches = passes.map((p) => new Set(nodeSlots([...(p.released || []), ...(p.error_nodes || [])])));
+  plan.rootSlots = nodeSlots([...plan.roots]);
+  return plan;
 }
 
 /** The pass shown at frame k (k steps applied). */
 function passAt(plan, k) {
   if (k > 0) return plan.passOf[k - 1];
   return 0;
+}
+
+// ---- the look of one element at frame k (pure functions of the plan) -----------------------
+//
+// NOTE [incremental frames]: the look of a node at frame k depends only on the steps of its
+// pass that ran it or fed it (before k or not), on the pass ends, and on when it was born.
+// So from frame k0 to k1 only the elements touched by steps between them, the pass ends
+// between them and the roots (at k = 0) can change: a jump costs what it changes, and the
+// browser restyles only those elements.  `frame()` in viz/stepper.py computes the same looks.
+
+/** Space-separated state classes of node `id` at frame k. */
+function nodeLook(plan, id, k, selected) {
+  const pass = plan.passes[passAt(plan, k)];
+  const inPass = (i) => i >= pass.start && i < pass.stop;
+  const run = (plan.runs.get(id) || []).find(inPass);
+  let base = "";
+  if (run !== undefined && run < k) base = run === k - 1 ? "mg-current" : "mg-done";
+  else if ((plan.fed.get(id) || []).some((i) => inPass(i) && i < k)) base = "mg-waiting";
+  else if (k === pass.start && plan.roots.has(id)) base = "mg-waiting";
+  else if (run !== undefined) base = "mg-pending";   // runs later in this pass: dimmed
+  const P = plan.passes;
+  const freed = (plan.freedIn.get(id) || []).some((q) => k >= P[q].stop && (P[q].stop > P[q].start || k === P[q].stop));
+  const error = (plan.errorIn.get(id) || []).some((q) => k === P[q].stop);
+  const unborn = plan.born[id] !== undefined && plan.born[id] > k - 1;
+  return [base, freed ? "mg-freed" : "", error ? "mg-error-node" : "", unborn ? "mg-unborn" : "",
+          id === selected ? "mg-selected" : ""].filter((c) => c).join(" ");
+}
+
+/** {cls, norm} of an edge at frame k: the last flow through it so far in this pass. */
+function edgeLook(plan, el, k, flowOn) {
+  const pass = plan.passes[passAt(plan, k)];
+  let last = null;
+  for (const f of plan.edgeFlows.get(el) || []) if (f.i >= pass.start && f.i < k) last = f;
+  const flow = last ? (last.i === k - 1 ? "mg-flow" : "mg-flowed") : "";
+  const ends = plan.edgeEnds.get(el) || [];
+  const unborn = ends.some((id) => plan.born[id] !== undefined && plan.born[id] > k - 1);
+  const cls = [flow, flow && flowOn ? "mg-gradflow" : "", unborn ? "mg-unborn" : ""].filter((c) => c).join(" ");
+  return { cls, norm: flow && flowOn ? last.norm : null };
+}
+
+/** The "grad: …" text of a leaf box at frame k. */
+function gradTextAt(entry, k) {
+  let text = entry.original;
+  for (const [i, t] of entry.history) if (i <= k - 1) text = t;
+  return text;
+}
+
+/** The elements whose look may differ between frames k0 and k1 (all of them when k0 is null). */
+function changedSlots(plan, k0, k1) {
+  const all = () => [...plan.slots.node.values(), ...plan.slots.edge.values(), ...plan.slots.text.values()];
+  if (k0 === null || passAt(plan, k0) !== passAt(plan, k1)) return new Set(all());
+  const lo = Math.min(k0, k1), hi = Math.max(k0, k1);
+  const out = new Set();
+  for (let i = Math.max(0, lo - 1); i < hi; i++) plan.touches[i].forEach((s) => out.add(s));
+  plan.passes.forEach((p, q) => { if (p.stop >= lo && p.stop <= hi) plan.passTouches[q].forEach((s) => out.add(s)); });
+  if (lo === 0) plan.rootSlots.forEach((s) => out.add(s));
+  return out;
 }
 
 /** Map a gradient norm to [0, 1] on a log scale between the graph's smallest and largest. */
@@ -232,7 +386,7 @@ export function createStepper(el, model, options = {}) {
   });
   const counter = h("span", "mg-counter");
   const rerunBtn = button("backward again", "call backward() once more on the same root", "mg-rerun");
-  const fitBtn = button("fit", "fit the graph to the width / natural size", "mg-fit");
+  const fitBtn = button("fit", "fit the graph in the pane / show it at its natural size", "mg-fit");
   toolbar.append(firstBtn, prevBtn, playBtn, nextBtn, lastBtn, slider, speed, counter, fitBtn, rerunBtn);
 
   const body = h("div", "mg-body");
@@ -240,15 +394,13 @@ export function createStepper(el, model, options = {}) {
   const panel = h("div", "mg-panel");
   panel.setAttribute("aria-live", "polite");
   body.append(graphPane, panel);
-  root.append(toolbar, body);
+  root.append(toolbar, body, stateKey());
   el.appendChild(root);
 
   let svgEl = null;
   let labels = null;  // <g> holding the gradient labels of the current step
   let plan = null;
   let timer = null;
-  const nodeClass = new Map();  // id -> last applied state class string (to touch only changes)
-  const edgeClass = new Map();  // <g> -> last applied class string
 
   const steps = () => model.get("steps") || [];
   const graph = () => model.get("graph") || {};
@@ -262,6 +414,75 @@ export function createStepper(el, model, options = {}) {
     model.save_changes();
   }
 
+  // -- painting: only the elements whose look changed (NOTE [incremental frames]) ------------
+  // A big jump on a big graph changes many elements; the nearest to the current step are
+  // written at once and the rest in the next animation frames, WRITES_PER_FRAME at a time,
+  // so no frame is blocked for long.  `data-settled` on the root says when all are written.
+  const applied = new Map();  // slot -> the look written into the page
+  let queue = [];             // [{slot, look, far}] still to write, nearest steps first
+  let shownK = null;          // the frame that `applied` + `queue` lead to (null: none yet)
+  let frameId = null;
+  let shownSelected = "";
+  let scrollFrame = null, scrollTarget = null;  // keepInView()
+
+  const initialLook = (slot) => (slot.type === "text" ? slot.entry.original : slot.type === "edge" ? "|" : "");
+
+  function lookOf(slot, k) {
+    if (slot.type === "node") return nodeLook(plan, slot.id, k, model.get("selected"));
+    if (slot.type === "text") return gradTextAt(slot.entry, k);
+    const look = edgeLook(plan, slot.el, k, !!model.get("grad_flow"));
+    return `${look.cls}|${look.norm === null ? "" : look.norm}`;
+  }
+
+  function write(slot, look) {
+    const before = applied.has(slot) ? applied.get(slot) : initialLook(slot);
+    if (slot.base === undefined && slot.type !== "text") slot.base = slot.el.getAttribute("class") || "";
+    if (slot.type === "text") {
+      slot.entry.el.textContent = look;
+    } else if (slot.type === "node") {
+      slot.el.setAttribute("class", look ? `${slot.base} ${look}` : slot.base);  // one write, not remove + add
+    } else {
+      const [cls, norm] = look.split("|");
+      slot.el.setAttribute("class", cls ? `${slot.base} ${cls}` : slot.base);
+      if (norm !== "" || before.split("|")[1] !== "") styleFlow(slot.el, norm === "" ? null : Number(norm));
+    }
+    applied.set(slot, look);
+  }
+
+  function paint(k, extra = []) {
+    const candidates = changedSlots(plan, shownK, k);
+    queue.forEach(({ slot }) => candidates.add(slot));
+    extra.forEach((slot) => slot && candidates.add(slot));
+    queue = [];
+    candidates.forEach((slot) => {
+      const look = lookOf(slot, k);
+      const now = applied.has(slot) ? applied.get(slot) : initialLook(slot);
+      if (look !== now) queue.push({ slot, look, far: Math.abs(slot.order - (k - 1)) });
+    });
+    queue.sort((a, b) => a.far - b.far);
+    shownK = k;
+    drain(false);
+  }
+
+  function drain(fromFrame) {
+    if (fromFrame) frameId = null;
+    queue.splice(0, WRITES_PER_FRAME).forEach(({ slot, look }) => write(slot, look));
+    root.dataset.settled = queue.length ? "false" : "true";
+    if (queue.length && frameId === null) frameId = requestAnimationFrame(() => drain(true));
+  }
+
+  root.mgFlush = () => { drain(false); return queue.length; };  // benchmarks: write the next batch now
+
+  function resetPaint() {
+    applied.clear();
+    queue = [];
+    shownK = null;
+    if (frameId !== null) cancelAnimationFrame(frameId);
+    frameId = null;
+    if (scrollFrame !== null) cancelAnimationFrame(scrollFrame);
+    scrollFrame = null;
+  }
+
   // -- build: once per svg / steps / graph --------------------------------------------------
   function build() {
     svgEl = parseSvg(model.get("svg"));
@@ -272,8 +493,8 @@ export function createStepper(el, model, options = {}) {
     (svgEl.querySelector("g.graph") || svgEl).appendChild(labels);
     fill(graphPane, svgEl);
     plan = makePlan(svgEl, steps(), graph());
-    nodeClass.clear();
-    edgeClass.clear();
+    resetPaint();
+    sizeGraph();
     plan.nodes.forEach((g, id) => g.addEventListener("click", (ev) => {
       ev.stopPropagation();
       model.set("selected", model.get("selected") === id ? "" : id);
@@ -283,68 +504,14 @@ export function createStepper(el, model, options = {}) {
     apply();
   }
 
-  // -- apply: per step, only classes, a few inline styles and the labels change --------------
-  function apply() {
+  // -- apply: per step, only changed classes, a few inline styles, the labels and the panel --
+  function apply(extra = []) {
     if (!plan) return;
     const all = steps();
     const k = clamp(model.get("step") || 0);
     const pass = plan.passes[passAt(plan, k)] || { start: 0, stop: all.length, released: [] };
     const current = k > 0 ? all[k - 1] : null;
-    const state = new Map();   // node id -> class
-    const edgeState = new Map();  // edge <g> -> {cls, norm}
-    const g = graph();
-    const flowOn = !!model.get("grad_flow");
-
-    // nodes that run later in this pass are dimmed until their gradient arrives
-    for (let i = Math.max(k, pass.start); i < pass.stop; i++) state.set(all[i].node_id, "mg-pending");
-    if (k === pass.start) (g.roots || []).forEach((id) => state.set(id, "mg-waiting"));
-    for (let i = pass.start; i < k; i++) {
-      const isCurrent = i === k - 1;
-      state.set(all[i].node_id, isCurrent ? "mg-current" : "mg-done");
-      for (const f of plan.flows[i]) {
-        if (state.get(f.target) !== "mg-done" && state.get(f.target) !== "mg-current") state.set(f.target, "mg-waiting");
-        if (f.edge) edgeState.set(f.edge, { cls: isCurrent ? "mg-flow" : "mg-flowed", norm: f.grad ? f.grad.norm : 0 });
-      }
-    }
-    if (current) state.set(current.node_id, "mg-current");
-    // after the last step of a pass: its freed buffers and the node an error points at
-    plan.passes.forEach((p) => {
-      if (k >= p.stop && (p.stop > p.start || k === p.stop)) {
-        (p.released || []).forEach((id) => state.set(id, `${state.get(id) || ""} mg-freed`.trim()));
-      }
-      if (k === p.stop) (p.error_nodes || []).forEach((id) => state.set(id, `${state.get(id) || ""} mg-error-node`.trim()));
-    });
-    const unborn = new Set(Object.entries(plan.born).filter(([, i]) => i > k - 1).map(([id]) => id));
-    unborn.forEach((id) => state.set(id, `${state.get(id) || ""} mg-unborn`.trim()));
-    plan.edgeEnds.forEach(({ g: edge, tail, head }) => edge.classList.toggle("mg-unborn", unborn.has(tail) || unborn.has(head)));
-    plan.gradTexts.forEach((entry) => {
-      let text = entry.original;
-      for (const [i, t] of entry.history) if (i <= k - 1) text = t;
-      if (entry.el.textContent !== text) entry.el.textContent = text;
-    });
-    const selected = model.get("selected");
-    if (selected) state.set(selected, `${state.get(selected) || ""} mg-selected`.trim());
-
-    plan.nodes.forEach((node, id) => {
-      const cls = state.get(id) || "";
-      if (nodeClass.get(id) === cls) return;
-      const prev = nodeClass.get(id);
-      if (prev) node.classList.remove(...prev.split(" "));
-      if (cls) node.classList.add(...cls.split(" "));
-      nodeClass.set(id, cls);
-    });
-    const range = g.flow_range || null;
-    const touched = new Set([...edgeClass.keys(), ...edgeState.keys()]);
-    touched.forEach((edge) => {
-      const st = edgeState.get(edge);
-      const cls = st ? `${st.cls}${flowOn ? " mg-gradflow" : ""}` : "";
-      const key = st ? `${cls}|${flowOn ? st.norm : ""}` : "";
-      if (edgeClass.get(edge) === key) return;
-      edge.classList.remove("mg-flow", "mg-flowed", "mg-gradflow");
-      if (cls) edge.classList.add(...cls.split(" "));
-      styleFlow(edge, st && flowOn ? flowLevel(st.norm, range) : null, st);
-      if (key) edgeClass.set(edge, key); else edgeClass.delete(edge);
-    });
+    paint(k, extra);
     drawLabels(current ? plan.flows[k - 1] : []);
 
     slider.value = String(k);
@@ -354,19 +521,81 @@ export function createStepper(el, model, options = {}) {
     root.dataset.step = String(k);
     root.dataset.current = current ? current.node_id : "";
     renderPanel(k, current, pass);
+    keepInView(current ? current.node_id : (graph().roots || [])[0]);  // before step 1: where it starts
   }
 
-  /** Colour and width by gradient magnitude (grad_flow option); null clears. */
-  function styleFlow(edge, t, st) {
+  /**
+   * Size the graph: all of it in the pane when its text stays readable (MIN_FONT_PX; not in
+   * presentation mode, whose point is large text), else the pane's width, and
+   * keepInView() scrolls to the running node.  "fit" toggles the natural size.
+   */
+  function sizeGraph() {
+    const box = svgEl && svgEl.viewBox && svgEl.viewBox.baseVal;
+    const width = graphPane.clientWidth;
+    if (!box || !box.width || !width) return;  // not laid out yet: the ResizeObserver calls again
+    if (graphPane.classList.contains("mg-natural")) {
+      svgEl.style.removeProperty("width");
+      return;
+    }
+    const natural = { w: (box.width * 4) / 3, h: (box.height * 4) / 3 };  // Graphviz sizes are in pt
+    const maxHeight = parseFloat(getComputedStyle(graphPane).maxHeight) || Infinity;
+    const text = svgEl.querySelector("g.node text");
+    const fontPx = ((Number(text && text.getAttribute("font-size")) || 11) * 4) / 3;
+    let scale = Math.min(1, (width - 16) / natural.w);
+    const whole = Math.min(scale, (maxHeight - 16) / natural.h);
+    if (model.get("mode") !== "presentation" && whole * fontPx >= MIN_FONT_PX) scale = whole;
+    svgEl.style.width = `${Math.floor(natural.w * scale)}px`;
+  }
+  let paneWidth = 0;
+  const resizes = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
+    if (graphPane.clientWidth !== paneWidth) {
+      paneWidth = graphPane.clientWidth;
+      sizeGraph();
+    }
+  });
+  if (resizes) resizes.observe(graphPane);
+
+  /** Scroll the graph pane (not the page) so the running node is in view, after this frame's layout. */
+  function keepInView(id) {
+    scrollTarget = id;
+    if (scrollFrame !== null) return;
+    scrollFrame = requestAnimationFrame(() => {
+      scrollFrame = null;
+      const g = plan && plan.nodes.get(scrollTarget);
+      const scrolls = graphPane.scrollHeight > graphPane.clientHeight || graphPane.scrollWidth > graphPane.clientWidth;
+      if (!g || !scrolls) return;
+      const box = g.getBoundingClientRect(), pane = graphPane.getBoundingClientRect();
+      const margin = 16;
+      if (box.top < pane.top + margin || box.bottom > pane.bottom - margin) {
+        graphPane.scrollTop += box.top - pane.top - (pane.height - box.height) / 2;
+      }
+      if (box.left < pane.left + margin || box.right > pane.right - margin) {
+        graphPane.scrollLeft += box.left - pane.left - (pane.width - box.width) / 2;
+      }
+    });
+  }
+
+  /** The selection changed: repaint the node that lost it and the one that got it. */
+  function onSelected() {
+    if (!plan) return;
+    const selected = model.get("selected") || "";
+    const extra = [plan.slots.node.get(shownSelected), plan.slots.node.get(selected)];
+    shownSelected = selected;
+    apply(extra);
+  }
+
+  /** Colour and width by gradient magnitude (grad_flow option); a null norm clears. */
+  function styleFlow(edge, norm) {
     const path = edge.querySelector("path");
     const head = edge.querySelector("polygon");
-    if (t === null) {
+    if (norm === null) {
       [path, head].forEach((e) => e && e.style.removeProperty("stroke"));
       if (path) path.style.removeProperty("stroke-width");
       if (head) head.style.removeProperty("fill");
       return;
     }
-    const colour = st.norm > 0 ? flowColour(t) : "#adb5bd";
+    const t = flowLevel(norm, graph().flow_range || null);
+    const colour = norm > 0 ? flowColour(t) : "#adb5bd";
     if (path) {
       path.style.setProperty("stroke", colour);
       path.style.setProperty("stroke-width", `${(1 + 6 * t).toFixed(2)}px`);
@@ -391,14 +620,15 @@ export function createStepper(el, model, options = {}) {
       if (!point) continue;
       const label = f.grad.short || f.grad.text;
       const box = { x: point.x + 3, y: point.y + 4 - height * 0.8, w: charWidth * label.length + 8, h: height };
-      // move down past any label already placed that it would cover
+      // move right past any label already placed that it would cover (moving down would
+      // cover the node the edges lead to, when they are short)
       for (let moved = true; moved;) {
         moved = false;
         for (const other of placed) {
           const overlaps = box.x < other.x + other.w && other.x < box.x + box.w
             && box.y < other.y + other.h && other.y < box.y + box.h;
           if (overlaps) {
-            box.y = other.y + other.h + 2;
+            box.x = other.x + other.w + 3;
             moved = true;
           }
         }
@@ -426,11 +656,11 @@ export function createStepper(el, model, options = {}) {
   // -- the side panel -----------------------------------------------------------------------
   function tensorCell(t, note) {
     const td = h("td");
-    if (note) td.appendChild(h("div", "mg-note", note));
     if (!t) {
-      td.appendChild(h("span", "mg-none", "None"));
+      td.appendChild(h("span", "mg-none", note ? `None (${note})` : "None"));
       return td;
     }
+    if (note) td.appendChild(h("div", "mg-note", note));
     td.appendChild(h("div", "mg-value", t.text));
     if (t.shape && t.shape.length) td.appendChild(h("div", "mg-shape", `shape (${t.shape.join(", ")})${t.dtype ? ` · ${t.dtype}` : ""}`));
     return td;
@@ -489,16 +719,22 @@ export function createStepper(el, model, options = {}) {
     return blocks;
   }
 
+  /** "… and 12 more nodes" under a list cut at MAX_LISTED items (null when nothing was cut). */
+  function moreNote(count, what) {
+    return count > MAX_LISTED ? h("div", "mg-note", `… and ${count - MAX_LISTED} more ${what}`) : null;
+  }
+
   function renderPanel(k, step, pass) {
     const parts = [];
     const g = graph();
     if (!step) {
       parts.push(h("h3", null, "Before backward()"));
-      const roots = (g.roots || []).map(nodeLabel).join(", ") || "the root";
+      const rootName = (id) => ((g.nodes || {})[id] || {}).name || id;
+      const roots = (g.roots || []).map(rootName).join(", ") || "the root";
       parts.push(h("div", "mg-words", `backward() starts at ${roots}, seeded with the gradient below. Press ▶ (or →) to run one node.`));
       if (pass && pass.seed && pass.seed.length) {
         parts.push(h("h4", null, "seed gradient"));
-        parts.push(gradTable(pass.seed.map((t, i) => [`root ${i}`, t])));
+        parts.push(gradTable(pass.seed.map((t, i) => [(g.roots || [])[i] ? rootName(g.roots[i]) : `root ${i}`, t])));
       }
     } else {
       const title = h("h3");
@@ -529,12 +765,13 @@ export function createStepper(el, model, options = {}) {
       parts.push(h("h4", null, "freed buffers"));
       parts.push(h("div", "mg-note", "backward() without retain_graph freed the saved tensors of:"));
       const ul = h("ul", "mg-freed");
-      pass.released.forEach((id) => ul.appendChild(h("li", null, `${nodeLabel(id)} (${id})`)));
-      parts.push(ul);
+      pass.released.slice(0, MAX_LISTED).forEach((id) => ul.appendChild(h("li", null, `${nodeLabel(id)} (${id})`)));
+      parts.push(ul, moreNote(pass.released.length, "nodes (dashed in the graph)"));
     }
     if (pass && k === pass.stop && pass.final && pass.final.length) {
       parts.push(h("h4", null, "result: .grad of the leaves"));
-      parts.push(gradTable(pass.final.map((r) => [nodeLabel(r.node_id), r.grad])));
+      parts.push(gradTable(pass.final.slice(0, MAX_LISTED).map((r) => [nodeLabel(r.node_id), r.grad])));
+      parts.push(moreNote(pass.final.length, "leaves (click one to inspect it)"));
     }
     parts.push(...errorBlocks(k));
     parts.push(...inspectBlock());
@@ -590,7 +827,10 @@ export function createStepper(el, model, options = {}) {
   playBtn.addEventListener("click", play);
   speed.addEventListener("change", restartIfPlaying);
   slider.addEventListener("input", () => { stop(); setStep(Number(slider.value)); });
-  fitBtn.addEventListener("click", () => graphPane.classList.toggle("mg-natural"));
+  fitBtn.addEventListener("click", () => {
+    graphPane.classList.toggle("mg-natural");
+    sizeGraph();
+  });
   rerunBtn.addEventListener("click", () => model.send({ type: "backward_again" }));
 
   function onKey(ev) {
@@ -619,19 +859,22 @@ export function createStepper(el, model, options = {}) {
     root.classList.add(`mg-mode-${model.get("mode") || "normal"}`);
     root.dataset.theme = model.get("theme") || "";
     if (svgEl) svgEl.classList.toggle("mg-presentation", model.get("mode") === "presentation");
+    sizeGraph();
     apply();
   };
   const onRerun = () => { rerunBtn.style.display = model.get("can_rerun") ? "" : "none"; };
   const onStepsOrGraph = () => { stop(); build(); };
+  const repaintAll = () => { shownK = null; apply(); };
+  // (anywidget calls handlers with arguments: wrap those that take none)
   const handlers = [
-    ["change:svg", build],
+    ["change:svg", () => build()],
     ["change:steps", onStepsOrGraph],
     ["change:graph", onStepsOrGraph],
-    ["change:step", apply],
-    ["change:selected", apply],
-    ["change:inspect", apply],
-    ["change:error", apply],
-    ["change:grad_flow", apply],
+    ["change:step", () => apply()],
+    ["change:selected", onSelected],
+    ["change:inspect", () => apply()],
+    ["change:error", () => apply()],
+    ["change:grad_flow", repaintAll],
     ["change:mode", onMode],
     ["change:theme", onMode],
     ["change:can_rerun", onRerun],
@@ -644,6 +887,8 @@ export function createStepper(el, model, options = {}) {
 
   return () => {
     stop();
+    resetPaint();
+    if (resizes) resizes.disconnect();
     handlers.forEach(([ev, cb]) => model.off(ev, cb));
     if (options.globalKeys) document.removeEventListener("keydown", onKey);
     root.remove();
