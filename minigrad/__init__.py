@@ -12,15 +12,40 @@ tensor([[4.5000, 4.5000],
 
 from __future__ import annotations
 
-from . import _dtype
-from ._creation import *  # noqa: F401,F403 - tensor factories, like torch.*
-from ._creation import Generator, default_generator, device  # noqa: F401
-from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half,  # noqa: A004
-                     int, int8, int16, int32, int64, long, promote_types, set_default_dtype, short, uint8)
+from . import _creation, _dtype
+from ._creation import *  # noqa: F403 - tensor factories, like torch.*
+from ._creation import Generator, default_generator, device
+from ._dtype import (
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    promote_types,
+    set_default_dtype,
+    short,
+    uint8,
+)
 from ._size import Size
 from ._tensor import Tensor
-from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
-                                 set_grad_enabled)
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .ops import linalg as _linalg
 
 __version__ = "0.1.0"
@@ -47,29 +72,32 @@ def _method(name, doc=None):
     return fn
 
 
-for _name in ("add sub mul div neg negative reciprocal pow square exp log log1p expm1 sin cos tanh sigmoid relu "
-              "sqrt rsqrt abs sign clamp clip maximum minimum sum mean logsumexp softmax log_softmax var std prod "
-              "norm mm mv dot bmm outer addmm reshape flatten transpose t permute unsqueeze squeeze split chunk "
-              "unbind narrow select gather argmax argmin allclose equal isnan isinf isfinite masked_fill "
-              "clone detach matmul sort topk any all unflatten swapaxes").split():
+_TENSOR_METHODS = [
+    "add", "sub", "mul", "div", "neg", "negative", "reciprocal", "pow", "square", "exp", "log", "log1p",
+    "expm1", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "abs", "sign", "clamp", "clip",
+    "maximum", "minimum", "sum", "mean", "logsumexp", "softmax", "log_softmax", "var", "std", "prod", "norm",
+    "mm", "mv", "dot", "bmm", "outer", "addmm", "reshape", "flatten", "transpose", "t", "permute",
+    "unsqueeze", "squeeze", "split", "chunk", "unbind", "narrow", "select", "gather", "argmax", "argmin",
+    "allclose", "equal", "isnan", "isinf", "isfinite", "masked_fill", "clone", "detach", "sort", "topk",
+    "any", "all", "unflatten", "swapaxes",
+]
+for _name in _TENSOR_METHODS:
     globals()[_name] = _method(_name)
 del _name
 
 
-def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - the PyTorch name
+def max(input, dim=None, keepdim=False, *, out=None):
     """``max(x)`` / ``max(x, dim)`` / ``max(x, y)`` (elementwise)."""
     return input.max(dim, keepdim) if dim is not None else input.max()
 
 
-def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+def min(input, dim=None, keepdim=False, *, out=None):
+    """``min(x)`` / ``min(x, dim)`` / ``min(x, y)`` (elementwise)."""
     return input.min(dim, keepdim) if dim is not None else input.min()
 
 
-def numel(input) -> int:  # noqa: F811
-    return input.numel()
-
-
-def matmul(input, other):  # noqa: F811
+def matmul(input, other):
+    """Matrix product with PyTorch's dispatch (dot, mv, mm, batched)."""
     return _linalg.matmul(input, other)
 
 
@@ -77,8 +105,21 @@ def einsum(*args):
     raise NotImplementedError("einsum is not part of minigrad")
 
 
-from . import autograd, nn, optim, utils  # noqa: E402,F401
-from .autograd import functional as _functional  # noqa: E402,F401
-from .utils import data as _data  # noqa: E402,F401
+from . import autograd, nn, optim, utils  # noqa: E402 - after Tensor: they build on it
+from .autograd import functional as _functional  # noqa: E402,F401 - torch.autograd.functional
+from .utils import data as _data  # noqa: E402,F401 - torch.utils.data
 
-__all__ = [n for n in dir() if not n.startswith("_")]
+__all__ = [
+    # tensors, dtypes, devices
+    "Tensor", "Size", "dtype", "device", "Generator", "default_generator", "FloatTensor", "DoubleTensor",
+    "LongTensor", "bool", "double", "float", "float16", "float32", "float64", "half", "int", "int8", "int16",
+    "int32", "int64", "long", "short", "uint8", "get_default_dtype", "set_default_dtype", "promote_types",
+    "result_type", "can_cast",
+    # grad modes
+    "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
+    "is_inference_mode_enabled",
+    # functions on tensors
+    "max", "min", "matmul", "einsum", *_TENSOR_METHODS, *_creation.__all__,
+    # submodules
+    "autograd", "nn", "optim", "utils",
+]

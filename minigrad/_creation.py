@@ -45,7 +45,7 @@ class Generator:
         self._seed = 67280421310721
         self._rng = np.random.default_rng(self._seed)
 
-    def manual_seed(self, seed: int) -> "Generator":
+    def manual_seed(self, seed: int) -> Generator:
         self._seed = int(seed)
         self._rng = np.random.default_rng(self._seed)
         return self
@@ -117,7 +117,7 @@ def _as_dtype(d):
 def _infer(data):
     """The numpy array for ``tensor(data)``: Python floats → float32 (default dtype), ints → int64."""
     if isinstance(data, np.ndarray):
-        return data.copy() if data.dtype != np.float64 or True else data
+        return data.copy()
     if isinstance(data, (bool, np.bool_)):
         return np.array(data, dtype=np.bool_)
     nested = _to_nested(data)

@@ -43,7 +43,7 @@ int8 = dtype("int8", np.int8, 1, "Char")
 int16 = short = dtype("int16", np.int16, 1, "Short")
 int32 = int = dtype("int32", np.int32, 1, "Int")
 int64 = long = dtype("int64", np.int64, 1, "Long")
-bool = dtype("bool", np.bool_, 0, "Bool")  # noqa: A001 - the PyTorch name
+bool = dtype("bool", np.bool_, 0, "Bool")
 
 _ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool)
 _FROM_NUMPY = {d.numpy: d for d in _ALL}

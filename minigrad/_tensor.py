@@ -11,11 +11,10 @@ import weakref
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, autograd
 from ._size import Size
 from ._tensor_ops import TensorOps
 from ._tensor_str import tensor_repr
-from . import autograd
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad
 from .utils.hooks import RemovableHandle, hook_dict
@@ -85,7 +84,7 @@ class Tensor(TensorOps):
         self._is_inference = grad_mode._state.inference
 
     @classmethod
-    def _make(cls, data: np.ndarray, requires_grad: bool = False) -> "Tensor":
+    def _make(cls, data: np.ndarray, requires_grad: bool = False) -> Tensor:
         """Wrap an ndarray without copying (the fast path every op uses)."""
         t = object.__new__(cls)
         t._init(data if type(data) is np.ndarray else np.asarray(data), requires_grad)
@@ -108,7 +107,7 @@ class Tensor(TensorOps):
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(value)
 
-    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place and return ``self``."""
         if self.grad_fn is not None:
             if requires_grad:
@@ -190,13 +189,13 @@ class Tensor(TensorOps):
         return node, 0
 
     @property
-    def data(self) -> "Tensor":
+    def data(self) -> Tensor:
         """The same storage, detached and *not* version-tracked (prefer ``detach()``)."""
         out = Tensor._make(self._data, False)
         return out
 
     @data.setter
-    def data(self, value: "Tensor") -> None:
+    def data(self, value: Tensor) -> None:
         self._data = value._data
 
     @property
@@ -397,13 +396,13 @@ class Tensor(TensorOps):
         return out
 
     # -- detaching and copying -------------------------------------------------------------
-    def detach(self) -> "Tensor":
+    def detach(self) -> Tensor:
         """A new leaf sharing data *and* version counter, outside the graph."""
         out = Tensor._make(self._data, False)
         out._version_counter = self._version_counter
         return out
 
-    def detach_(self) -> "Tensor":
+    def detach_(self) -> Tensor:
         """Detach in place: drop ``grad_fn`` and ``requires_grad``; returns ``self``."""
         if self._base is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "

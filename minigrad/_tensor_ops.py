@@ -363,7 +363,7 @@ class TensorOps:
         s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
         if s == e:
             return self
-        shape = self.shape[:s] + (math.prod(self.shape[s:e + 1]),) + self.shape[e + 1:]
+        shape = (*self.shape[:s], math.prod(self.shape[s:e + 1]), *self.shape[e + 1:])
         return self.reshape(shape)
 
     def unflatten(self, dim, sizes):

@@ -33,13 +33,13 @@ class _Formatter:
         if self.sci_mode:
             texts = ("{:.{}e}".format(v, PRECISION) for v in finite)
         elif self.int_mode:
-            texts = ("{:.0f}.".format(v) for v in finite)
+            texts = (f"{v:.0f}." for v in finite)
         else:
             texts = ("{:.{}f}".format(v, PRECISION) for v in finite)
         self.max_width = max(len(t) for t in texts)
 
     def _fixed_text(self, value: float) -> str:
-        return "{:.0f}".format(value) + ("" if math.isinf(value) or math.isnan(value) else ".")
+        return f"{value:.0f}" + ("" if math.isinf(value) or math.isnan(value) else ".")
 
     def format(self, value) -> str:
         if not self.floating:
@@ -69,7 +69,7 @@ def _summarized(a: np.ndarray) -> np.ndarray:
 
 
 def _vector(a, indent, summarize, fmt) -> str:
-    per_line = max(1, int(math.floor((LINEWIDTH - indent) / (fmt.max_width + 2))))
+    per_line = max(1, math.floor((LINEWIDTH - indent) / (fmt.max_width + 2)))
     if summarize and a.shape[0] > 2 * EDGEITEMS:
         items = [fmt.format(v) for v in a[:EDGEITEMS]] + [" ..."] + [fmt.format(v) for v in a[-EDGEITEMS:]]
     else:

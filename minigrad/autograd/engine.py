@@ -279,7 +279,7 @@ def _retain(tensor, grad, create_graph):
         tensor._grad = tensor._grad + grad
     else:
         tensor._grad._data = tensor._grad._data + grad._data
-    
+
 
 def _materialize(node, grads):
     """Zeros for outputs that received no gradient (multi-output nodes need all of them)."""

@@ -78,7 +78,8 @@ def _version_message(saved, node):
     if writer is not None:
         op = writer.name()
         op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
-        where = ", which is output %d of %s," % (saved.output_nr or (tensor._output_nr if tensor is not None else 0), op)
+        output_nr = saved.output_nr or (tensor._output_nr if tensor is not None else 0)
+        where = ", which is output %d of %s," % (output_nr, op)
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
             "[torch.%sTensor [%s]]%s is at version %d; expected version %d instead. Hint: enable anomaly detection "
             "to find the operation that failed to compute its gradient, with "
@@ -314,7 +315,7 @@ def _link_views(outputs, args, cls):
     chain = (x._view_fn or ()) + ((cls, args[1:]),)
     for i, out in enumerate(outputs):
         out._base, out._version_counter = base, x._version_counter
-        out._view_fn = chain if len(outputs) == 1 else chain[:-1] + ((_Nth, (cls, args[1:], i)),)
+        out._view_fn = chain if len(outputs) == 1 else (*chain[:-1], (_Nth, (cls, args[1:], i)))
         if x.requires_grad and not grad_mode._state.grad_enabled:
             out._requires_grad = True            # PyTorch's quirk: a view made under no_grad still says True
 

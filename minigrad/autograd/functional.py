@@ -22,8 +22,8 @@ def _prepare(inputs, create_graph):
 
 
 def _grad(outputs, inputs, grad_outputs, create_graph, strict=False):
-    from . import grad
     from .._creation import zeros_like
+    from . import grad
 
     outs = [o for o in outputs if o.requires_grad]
     gos = [g for o, g in zip(outputs, grad_outputs) if o.requires_grad]
@@ -89,7 +89,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
     """The matrix of second derivatives of a function with one-element output."""
-    ins, in_tuple = _tuple(inputs)
+    _ins, in_tuple = _tuple(inputs)
 
     def gradient(*args):
         out = func(*args)
@@ -132,7 +132,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     from .._creation import zeros_like
     from .grad_mode import enable_grad
 
-    ins, in_tuple = _prepare(inputs, create_graph)
+    ins, _in_tuple = _prepare(inputs, create_graph)
     if v is None:
         if len(ins) != 1 or ins[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the input to the user-provided function is a single "

@@ -107,8 +107,8 @@ def _as_tensor(a):
     return Tensor._make(np.asarray(a))
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001, gen_non_contig_grad_outputs=False,
-                  raise_exception=True, **kwargs):
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, **kwargs):
     """Check second derivatives: gradcheck of the function ``inputs, v ↦ vᵀ·J(inputs)``."""
     from .. import autograd
     from .._creation import Tensor, randn

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from ..utils.hooks import RemovableHandle, hook_dict
 

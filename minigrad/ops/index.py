@@ -119,7 +119,10 @@ def gather_backward(grad, indices, dim, keepdim, shape):
 
 
 class CopySlices(Function):
-    """``x[key] = value`` on a tensor in the graph.  Backward: x gets grad with the slots zeroed, value gets grad[key]."""
+    """``x[key] = value`` on a tensor in the graph.
+
+    Backward: x gets grad with the written slots zeroed, value gets grad[key].
+    """
 
     node_name = "CopySlices"
 

@@ -59,7 +59,8 @@ class Mm(Function):
         if x.ndim != 2 or y.ndim != 2:
             raise RuntimeError("self must be a matrix" if x.ndim != 2 else "mat2 must be a matrix")
         if x.shape[1] != y.shape[0]:
-            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(x.shape), _dims(y.shape)))
+            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)"
+                               % (_dims(x.shape), _dims(y.shape)))
         _same_dtype(x, y, "mm")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
         ctx.mat2_column_major = _column_major(y)
@@ -81,7 +82,8 @@ class Mv(Function):
     @staticmethod
     def forward(ctx, m, v):
         if m.shape[1] != v.shape[0]:
-            raise RuntimeError("size mismatch, got input (%d), mat (%s), vec (%d)" % (m.shape[0], _dims(m.shape), v.shape[0]))
+            raise RuntimeError("size mismatch, got input (%d), mat (%s), vec (%d)"
+                               % (m.shape[0], _dims(m.shape), v.shape[0]))
         _same_dtype(m, v, "mv")
         ctx.save_for_backward(m, v)
         return m._data @ v._data
@@ -141,7 +143,10 @@ class Bmm(Function):
 
 
 class Addmm(Function):
-    """``beta * bias + alpha * (x @ w)``, what ``nn.Linear`` records.  Backward: bias ← grad, x ← grad @ wᵀ, w ← xᵀ @ grad."""
+    """``beta * bias + alpha * (x @ w)``, what ``nn.Linear`` records.
+
+    Backward: bias ← grad, x ← grad @ wᵀ, w ← xᵀ @ grad.
+    """
 
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
@@ -150,7 +155,8 @@ class Addmm(Function):
     @staticmethod
     def forward(ctx, bias, x, w, beta=1, alpha=1):
         if x.shape[1] != w.shape[0]:
-            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(x.shape), _dims(w.shape)))
+            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)"
+                               % (_dims(x.shape), _dims(w.shape)))
         _same_dtype(bias, w, "addmm_bias")
         _same_dtype(x, w, "addmm")
         ctx.alpha, ctx.beta = alpha, beta
@@ -223,7 +229,7 @@ def _folded_matmul(x, y):
     folded = big.reshape(math.prod(rows), big.shape[-1])
     if small.ndim == 1:
         return UnsafeView.apply(Mv.apply(folded, small), rows)
-    out = UnsafeView.apply(Mm.apply(folded, small), rows + (small.shape[1],))
+    out = UnsafeView.apply(Mm.apply(folded, small), (*rows, small.shape[1]))
     return out.mT.contiguous() if transpose else out
 
 
@@ -235,9 +241,9 @@ def _batched_matmul(x, y):
     k2, m = (y.shape[-2], y.shape[-1]) if y.ndim > 1 else (y.shape[0], 1)
     batch = broadcast_shape(x.shape[:-2], y.shape[:-2] if y.ndim > 1 else ())
     count = math.prod(batch)
-    xb = x.expand(batch + (n, k)).reshape(count, n, k)
+    xb = x.expand((*batch, n, k)).reshape(count, n, k)
     if y.ndim == 1:
-        out = xb.bmm(y.expand(batch + (k2,)).reshape(count, k2).unsqueeze(2)).squeeze(-1)
+        out = xb.bmm(y.expand((*batch, k2)).reshape(count, k2).unsqueeze(2)).squeeze(-1)
     else:
-        out = xb.bmm(y.expand(batch + (k2, m)).reshape(count, k2, m))
+        out = xb.bmm(y.expand((*batch, k2, m)).reshape(count, k2, m))
     return UnsafeView.apply(out, batch + ((n,) if x.ndim > 1 else ()) + ((m,) if y.ndim > 1 else ()))

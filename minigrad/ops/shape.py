@@ -300,15 +300,16 @@ class Stack(Function):
             raise RuntimeError("stack expects a non-empty TensorList")
         for i, t in enumerate(tensors):
             if t.shape != tensors[0].shape:
+                first, this = ", ".join(map(str, tensors[0].shape)), ", ".join(map(str, t.shape))
                 raise RuntimeError("stack expects each tensor to be equal size, but got [%s] at entry 0 and [%s] at "
-                                   "entry %d" % (", ".join(map(str, tensors[0].shape)), ", ".join(map(str, t.shape)), i))
+                                   "entry %d" % (first, this, i))
         ctx.dim = wrap_dim(dim, tensors[0].ndim + 1)
         from ._util import promoted
         return np.stack(promoted(*tensors), axis=ctx.dim)
 
     @staticmethod
     def backward(ctx, grad):
-        return (None,) + tuple(grad.select(ctx.dim, i) for i in range(grad.shape[ctx.dim]))
+        return (None, *tuple(grad.select(ctx.dim, i) for i in range(grad.shape[ctx.dim])))
 
 
 class Split(Function):

@@ -36,7 +36,7 @@ class RemovableHandle:
         if hooks_dict is not None:
             hooks_dict.pop(self.id, None)
 
-    def __enter__(self) -> "RemovableHandle":
+    def __enter__(self) -> RemovableHandle:
         return self
 
     def __exit__(self, *exc_info) -> None:
