@@ -228,6 +228,10 @@ class _FunctionMeta(type):
             "__module__": "minigrad.autograd.function",
             "_name_prefix": "torch::autograd::" if node_name in _CPP_NODES else "",
         })
+        # When nothing is recorded (no input requires grad, or inside backward), forward still gets a
+        # ctx, but a plain one: no graph node is built for an op that will never be differentiated.
+        cls._ctx_cls = type(name + "Ctx", (FunctionCtx,), {"_forward_cls": cls, "_to_save": (), "_dirty": (),
+                                                            "_non_differentiable": ()})
 
 
 class Function(metaclass=_FunctionMeta):
@@ -279,10 +283,11 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args):
         """Run ``forward`` without recording, then record one node linking the inputs to the outputs."""
         state = grad_mode._state
-        ctx = cls._node_cls()
         enabled = state.grad_enabled
-        ctx.needs_input_grad = _needs_input_grad(args) if enabled else (False,) * len(args)
-        requires_grad = True in ctx.needs_input_grad
+        needs_input_grad = _needs_input_grad(args) if enabled else (False,) * len(args)
+        requires_grad = True in needs_input_grad
+        ctx = cls._node_cls() if requires_grad else cls._ctx_cls()
+        ctx.needs_input_grad = needs_input_grad
         state.grad_enabled = False                   # forward works on arrays: nothing in it is recorded
         try:
             raw = cls.forward(ctx, *args)

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["viz.model", "viz.style", "viz.capture", "viz.render", "viz.plots"]
+MODULES = ["viz.model", "viz.style", "viz.capture", "viz.render", "viz.plots", "viz.diagram", "viz.export"]
 
 
 @pytest.mark.usefixtures("close_figures")
