@@ -6,8 +6,7 @@ import math
 
 import numpy as np
 
-from ..autograd import grad_mode
-from .optimizer import Optimizer, _bump, _params_with_grad, _step_counter, _zeros_like
+from .optimizer import Optimizer, _bump, _step_counter, _zeros_like
 
 __all__ = ["Adam"]
 
@@ -73,15 +72,6 @@ class Adam(Optimizer):
             "decoupled_weight_decay": decoupled_weight_decay,
         }
         super().__init__(params, defaults)
-
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; return ``closure()``'s loss if a closure is given."""
-        loss = self._closure_loss(closure)
-        with grad_mode.no_grad():
-            for group in self.param_groups:
-                for p in _params_with_grad(group):
-                    self._update(p, group)
-        return loss
 
     def _init_state(self, p, group) -> dict:
         state = self.state[p]

@@ -105,6 +105,19 @@ class Optimizer:
                 _reset_grad(p, set_to_none)
 
     def step(self, closure=None):
+        """Update every parameter that has a gradient; return ``closure()``'s loss if a closure is given.
+
+        The loop is the same for every optimizer; each one writes its formula in ``_update``.
+        """
+        loss = self._closure_loss(closure)
+        with grad_mode.no_grad():
+            for group in self.param_groups:
+                for p in _params_with_grad(group):
+                    self._update(p, group)
+        return loss
+
+    def _update(self, p, group) -> None:
+        """Apply this optimizer's update to one parameter, in place (under no_grad)."""
         raise NotImplementedError
 
     def _closure_loss(self, closure):

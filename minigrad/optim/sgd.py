@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import grad_mode
-from .optimizer import Optimizer, _bump, _params_with_grad
+from .optimizer import Optimizer, _bump
 
 __all__ = ["SGD"]
 
@@ -67,15 +66,6 @@ class SGD(Optimizer):
             "fused": fused,
         }
         super().__init__(params, defaults)
-
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; return ``closure()``'s loss if a closure is given."""
-        loss = self._closure_loss(closure)
-        with grad_mode.no_grad():
-            for group in self.param_groups:
-                for p in _params_with_grad(group):
-                    self._update(p, group)
-        return loss
 
     def _update(self, p, group) -> None:
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
