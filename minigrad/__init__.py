@@ -12,6 +12,8 @@ tensor([[4.5000, 4.5000],
 
 from __future__ import annotations
 
+import math
+
 from . import _creation, _dtype
 from ._creation import *  # noqa: F403 - tensor factories, like torch.*
 from ._creation import Generator, default_generator, device
@@ -37,7 +39,8 @@ from ._dtype import (
     uint8,
 )
 from ._size import Size
-from ._tensor import Tensor
+from ._tensor import Tensor, _legacy_type
+from ._tensor_str import set_printoptions
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -50,7 +53,11 @@ from .ops import linalg as _linalg
 
 __version__ = "0.1.0"
 
-FloatTensor = DoubleTensor = LongTensor = Tensor  # legacy names, enough for isinstance checks
+# legacy tensor types: `torch.LongTensor([1, 2])`, `isinstance(x, torch.FloatTensor)`, `x.type(torch.DoubleTensor)`
+FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, ByteTensor, BoolTensor = (
+    _legacy_type(d) for d in (float32, float64, float16, int64, int32, int16, int8, uint8, bool))
+
+pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 
 
 def result_type(a, b):
@@ -73,7 +80,10 @@ def _method(name, doc=None):
 
 
 _TENSOR_METHODS = [
-    "add", "sub", "mul", "div", "neg", "negative", "reciprocal", "pow", "square", "exp", "log", "log1p",
+    "add", "sub", "mul", "div", "neg", "floor", "ceil", "round", "trunc", "log2", "log10", "cumsum", "flip", "tril",
+    "triu", "argsort", "isclose", "nonzero", "remainder", "floor_divide",
+    "logical_not", "logical_and", "logical_or", "logical_xor", "count_nonzero", "is_floating_point", "negative",
+    "reciprocal", "pow", "square", "exp", "log", "log1p",
     "expm1", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "abs", "sign", "clamp", "clip",
     "maximum", "minimum", "sum", "mean", "logsumexp", "softmax", "log_softmax", "var", "std", "prod", "norm",
     "mm", "mv", "dot", "bmm", "outer", "addmm", "reshape", "flatten", "transpose", "t", "permute",
@@ -101,20 +111,26 @@ def matmul(input, other):
     return _linalg.matmul(input, other)
 
 
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    """Accepted for seeding helpers; minigrad's numpy kernels are always deterministic."""
+
+
 def einsum(*args):
     raise NotImplementedError("einsum is not part of minigrad")
 
 
-from . import autograd, nn, optim, utils  # noqa: E402 - after Tensor: they build on it
+from . import autograd, backends, cuda, nn, optim, utils  # noqa: E402 - after Tensor: they build on it
 from .autograd import functional as _functional  # noqa: E402,F401 - torch.autograd.functional
 from .utils import data as _data  # noqa: E402,F401 - torch.utils.data
 
 __all__ = [
     # tensors, dtypes, devices
     "Tensor", "Size", "dtype", "device", "Generator", "default_generator", "FloatTensor", "DoubleTensor",
-    "LongTensor", "bool", "double", "float", "float16", "float32", "float64", "half", "int", "int8", "int16",
+    "LongTensor", "HalfTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "bool",
+    "double", "float", "float16", "float32", "float64", "half", "int", "int8", "int16",
     "int32", "int64", "long", "short", "uint8", "get_default_dtype", "set_default_dtype", "promote_types",
-    "result_type", "can_cast",
+    "result_type", "can_cast", "set_printoptions", "use_deterministic_algorithms", "pi", "e", "inf", "nan", "cuda",
+    "backends",
     # grad modes
     "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
     "is_inference_mode_enabled",

@@ -11,8 +11,8 @@ from ._tensor import Tensor, _to_nested
 from .autograd import grad_mode
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
-           "full_like", "empty_like", "rand_like", "randn_like", "arange", "linspace", "eye", "rand", "randn",
-           "randint", "randperm", "manual_seed", "seed", "initial_seed", "Generator", "device", "is_tensor",
+           "full_like", "empty_like", "rand_like", "randn_like", "arange", "linspace", "logspace", "eye", "rand",
+           "randn", "randint", "randperm", "manual_seed", "seed", "initial_seed", "Generator", "device", "is_tensor",
            "cat", "concat", "stack", "where", "numel", "get_rng_state", "set_rng_state"]
 
 
@@ -121,7 +121,12 @@ def _infer(data):
     if isinstance(data, (bool, np.bool_)):
         return np.array(data, dtype=np.bool_)
     nested = _to_nested(data)
-    arr = np.array(nested)
+    try:
+        arr = np.array(nested)
+    except ValueError:
+        raise ValueError(_ragged_message(data) or "ragged nested sequence") from None
+    if arr.dtype.kind in "US":
+        raise TypeError("new(): invalid data type 'str'")
     if arr.dtype == object:
         raise TypeError("Could not infer dtype of %s" % type(data).__name__)
     if arr.dtype.kind == "f" and not isinstance(data, np.ndarray) and not _has_numpy_floats(data):
@@ -134,7 +139,21 @@ def _infer(data):
 
 
 def _has_numpy_floats(data):
+    """numpy float scalars keep their dtype (``tensor([np.float64(1.5)])`` is float64), as in PyTorch."""
+    while isinstance(data, (list, tuple)) and data:
+        data = data[0]
     return isinstance(data, np.floating)
+
+
+def _ragged_message(data, dim=0):
+    """PyTorch's error for nested lists of unequal lengths: the first one that differs from its first sibling."""
+    if not isinstance(data, (list, tuple)) or not data or not isinstance(data[0], (list, tuple)):
+        return None
+    n = len(data[0])
+    for item in data:
+        if isinstance(item, (list, tuple)) and len(item) != n:
+            return "expected sequence of length %d at dim %d (got %d)" % (n, dim + 1, len(item))
+    return next((m for m in (_ragged_message(item, dim + 1) for item in data) if m), None)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False, **kwargs):

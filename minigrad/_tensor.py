@@ -41,6 +41,7 @@ class Tensor(TensorOps):
                  "_is_inference", "__weakref__", "__dict__")
 
     _is_param = False
+    __array_priority__ = 1000     # `np.float64(2) * t` is a Tensor (numpy defers to Tensor.__rmul__), as in PyTorch
 
     # -- construction -----------------------------------------------------------------
     def __new__(cls, *args, **kwargs):
@@ -48,25 +49,7 @@ class Tensor(TensorOps):
 
     def __init__(self, *args, **kwargs):
         """The legacy constructor: ``Tensor(data)`` is float32 data, ``Tensor(2, 3)`` an uninitialised shape."""
-        if kwargs:
-            raise TypeError("new() received an invalid combination of arguments - got (%s), but expected one of:\n"
-                            " * (*, torch.device device = None)\n * (torch.Storage storage)\n"
-                            " * (Tensor other)\n * (tuple of ints size, *, torch.device device = None)\n"
-                            " * (object data, *, torch.device device = None)"
-                            % ", ".join([type(a).__name__ for a in args] + ["%s=%s" % (k, type(v).__name__)
-                                                                           for k, v in kwargs.items()]))
-        if len(args) == 1 and isinstance(args[0], Tensor):
-            data = args[0]._data
-        elif args and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
-            data = np.zeros(tuple(int(a) for a in args), dtype=np.float32)
-        elif len(args) == 1 and isinstance(args[0], (tuple, Size)) and all(isinstance(a, int) for a in args[0]) \
-                and isinstance(args[0], Size):
-            data = np.zeros(tuple(args[0]), dtype=np.float32)
-        elif len(args) == 1:
-            data = np.array(_to_nested(args[0]), dtype=np.float32)
-        else:
-            data = np.zeros((0,), dtype=np.float32)
-        self._init(np.asarray(data, dtype=np.float32), False)
+        self._init(_legacy_data(args, kwargs, np.float32), False)
 
     def _init(self, data, requires_grad):
         self._data = data
@@ -416,7 +399,9 @@ class Tensor(TensorOps):
 
 def _to_nested(data):
     if isinstance(data, Tensor):
-        return data._data
+        if data._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data._data.reshape(())
     if isinstance(data, (list, tuple)):
         return [_to_nested(d) for d in data]
     return data
@@ -439,3 +424,45 @@ def _c_name(d) -> str:
 
 
 _warned_scalar = [False]
+
+
+def _legacy_data(args, kwargs, np_dtype):
+    """The array for ``torch.Tensor(...)`` / ``torch.LongTensor(...)``: data, or zeros of a given shape."""
+    if kwargs:
+        raise TypeError("new() received an invalid combination of arguments - got (%s), but expected one of:\n"
+                        " * (*, torch.device device = None)\n * (torch.Storage storage)\n"
+                        " * (Tensor other)\n * (tuple of ints size, *, torch.device device = None)\n"
+                        " * (object data, *, torch.device device = None)"
+                        % ", ".join([type(a).__name__ for a in args] + ["%s=%s" % (k, type(v).__name__)
+                                                                       for k, v in kwargs.items()]))
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        data = args[0]._data
+    elif args and all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+        data = np.zeros(tuple(int(a) for a in args), dtype=np_dtype)
+    elif len(args) == 1 and isinstance(args[0], (tuple, Size)) and all(isinstance(a, int) for a in args[0]) \
+            and isinstance(args[0], Size):
+        data = np.zeros(tuple(args[0]), dtype=np_dtype)
+    elif len(args) == 1:
+        data = np.array(_to_nested(args[0]), dtype=np_dtype)
+    else:
+        data = np.zeros((0,), dtype=np_dtype)
+    return np.asarray(data, dtype=np_dtype)
+
+
+class _LegacyTensorType(type):
+    """``torch.FloatTensor`` & co.: a dtype spelled as a class.
+
+    ``isinstance(x, torch.FloatTensor)`` checks the dtype, ``torch.LongTensor([1, 2])`` makes an int64
+    tensor, and ``x.type(torch.DoubleTensor)`` converts.
+    """
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+    def __call__(cls, *args, **kwargs):
+        return Tensor._make(_legacy_data(args, kwargs, cls.dtype.numpy))
+
+
+def _legacy_type(d: _dtype.dtype) -> type:
+    name = d._legacy + "Tensor"
+    return _LegacyTensorType(name, (), {"dtype": d, "__module__": "torch", "__qualname__": name})

@@ -50,19 +50,18 @@ class TensorOps:
         return E.Mul.apply(E.Reciprocal.apply(self), operand(other))
 
     def __floordiv__(self, other):
-        from .ops._util import promoted
-        a, b = promoted(self, operand(other))
-        return type(self)._make(np.floor_divide(a, b))
+        return _int_div(np.floor_divide, self, operand(other))
 
     def __rfloordiv__(self, other):
-        from .ops._util import promoted
-        a, b = promoted(self, operand(other))
-        return type(self)._make(np.floor_divide(b, a))
+        return _int_div(np.floor_divide, operand(other), self)
 
     def __mod__(self, other):
-        from .ops._util import promoted
-        a, b = promoted(self, operand(other))
-        return type(self)._make(np.mod(a, b))
+        return _int_div(np.mod, self, operand(other))
+
+    def __rmod__(self, other):
+        return _int_div(np.mod, operand(other), self)
+
+    remainder, floor_divide = __mod__, __floordiv__
 
     def __pow__(self, exponent):
         if isinstance(exponent, TensorOps):
@@ -100,7 +99,7 @@ class TensorOps:
         if rounding_mode == "floor":
             return self // other
         if rounding_mode == "trunc":
-            return type(self)._make(np.trunc((self / other)._data))
+            return _int_div(lambda a, b: np.trunc(np.divide(a, b)).astype(a.dtype), self, operand(other))
         return self / other
 
     multiply, divide, subtract, true_divide = mul, div, sub, __truediv__
@@ -166,6 +165,18 @@ class TensorOps:
     def logical_not(self):
         return type(self)._make(np.logical_not(self._data))
 
+    def logical_and(self, other):
+        return self._compare(other, np.logical_and)
+
+    def logical_or(self, other):
+        return self._compare(other, np.logical_or)
+
+    def logical_xor(self, other):
+        return self._compare(other, np.logical_xor)
+
+    def count_nonzero(self, dim=None):
+        return type(self)._make(np.asarray(np.count_nonzero(self._data, axis=dim), dtype=np.int64))
+
     def isnan(self):
         return type(self)._make(np.isnan(self._data))
 
@@ -174,6 +185,16 @@ class TensorOps:
 
     def isfinite(self):
         return type(self)._make(np.isfinite(self._data))
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return type(self)._make(np.isclose(self._data, operand(other)._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+    def nonzero(self, *, as_tuple=False):
+        """Indices of the non-zero elements: one row per element (``as_tuple``: one tensor per dim)."""
+        found = np.nonzero(self._data) if self.ndim else np.nonzero(self._data.reshape(1))
+        if as_tuple:
+            return tuple(type(self)._make(i.astype(np.int64)) for i in found)
+        return type(self)._make(np.stack(found, axis=1).astype(np.int64).reshape(-1, self.ndim))
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         return bool(np.allclose(self._data, operand(other)._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
@@ -196,6 +217,9 @@ class TensorOps:
     def sort(self, dim=-1, descending=False):
         idx = np.argsort(-self._data if descending else self._data, axis=dim, kind="stable")
         return _Pair("sort", self.gather(dim, type(self)._make(idx)), type(self)._make(idx))
+
+    def argsort(self, dim=-1, descending=False):
+        return self.sort(dim, descending).indices
 
     def topk(self, k, dim=-1, largest=True, sorted=True):
         values, indices = self.sort(dim, descending=largest)
@@ -227,13 +251,33 @@ class TensorOps:
         return E.Sqrt.apply(self)
 
     def rsqrt(self):
-        return E.Sqrt.apply(self).reciprocal()
+        return E.Rsqrt.apply(self)
 
     def abs(self):
         return E.Abs.apply(self)
 
     def sign(self):
         return E.Sign.apply(self)
+
+    def floor(self):
+        return E.Floor.apply(self)
+
+    def ceil(self):
+        return E.Ceil.apply(self)
+
+    def trunc(self):
+        return E.Trunc.apply(self)
+
+    def round(self, *, decimals=0):
+        if decimals:
+            return (self * 10.0 ** decimals).round() / 10.0 ** decimals
+        return E.Round.apply(self)
+
+    def log2(self):
+        return E.Log2.apply(self)
+
+    def log10(self):
+        return E.Log10.apply(self)
 
     def clamp(self, min=None, max=None):
         return E.Clamp.apply(self, min, max)
@@ -290,6 +334,9 @@ class TensorOps:
 
     def amax(self, dim=None, keepdim=False):
         return self.max() if dim is None else self.max(dim, keepdim).values
+
+    def cumsum(self, dim, *, dtype=None):
+        return R.Cumsum.apply(self if dtype is None else self.to(dtype), dim)
 
     def logsumexp(self, dim, keepdim=False):
         return R.LogSumExp.apply(self, dim, keepdim)
@@ -380,8 +427,10 @@ class TensorOps:
 
     @property
     def T(self):
-        if self.ndim <= 1:
-            return self
+        if self.ndim != 2 and not _warned_T[self.ndim == 0]:
+            import warnings
+            _warned_T[self.ndim == 0] = True        # PyTorch warns once per process
+            warnings.warn(_T_WARNINGS[self.ndim == 0], UserWarning, stacklevel=2)
         return S.Permute.apply(self, tuple(range(self.ndim - 1, -1, -1)))
 
     @property
@@ -398,6 +447,15 @@ class TensorOps:
         if dim is None:
             return S.Squeeze.apply(self)
         return S.SqueezeDim.apply(self, dim)
+
+    def flip(self, *dims):
+        return S.Flip.apply(self, _shape_arg(dims))
+
+    def tril(self, diagonal=0):
+        return S.Tril.apply(self, diagonal)
+
+    def triu(self, diagonal=0):
+        return S.Triu.apply(self, diagonal)
 
     def expand(self, *sizes):
         return S.Expand.apply(self, _shape_arg(sizes))
@@ -460,9 +518,40 @@ class TensorOps:
         return E.ToCopy.apply(self, dtype)
 
     def type(self, dtype=None):
+        """``x.type()`` is the legacy name (``'torch.FloatTensor'``); ``x.type(t)`` converts to ``t``, which may
+        be a dtype, a legacy class (``torch.DoubleTensor``) or its name."""
         if dtype is None:
             return "torch.%sTensor" % self.dtype._legacy
-        return self.to(dtype)
+        if isinstance(dtype, str):
+            dtype = next(d for d in _dtype._ALL if "torch.%sTensor" % d._legacy == dtype)
+        return self.to(getattr(dtype, "dtype", dtype))
+
+    # -- new tensors with this one's dtype ------------------------------------------------------
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        from ._creation import tensor
+        if isinstance(data, TensorOps):
+            import warnings
+            warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                          "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            data = data._data
+        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        from ._creation import zeros
+        return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        from ._creation import ones
+        return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        from ._creation import empty
+        return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        from ._creation import full
+        return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def type_as(self, other):
         return self.to(other.dtype)
@@ -688,6 +777,24 @@ class _Pair(tuple):
 
     def __repr__(self):
         return "torch.return_types.%s(\nvalues=%r,\nindices=%r)" % (self.name, self[0], self[1])
+
+
+_T_WARNINGS = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
+               "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+               "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+               "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.")
+_warned_T = [False, False]
+
+
+def _int_div(fn, x, y):
+    """``//`` and ``%`` (no gradient), with PyTorch's error for an integer division by zero."""
+    from ._tensor import Tensor
+    from .ops._util import promoted
+    a, b = promoted(x, y)
+    if b.dtype.kind in "iub" and not np.all(b):
+        raise RuntimeError("ZeroDivisionError")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return Tensor._make(np.asarray(fn(a, b)))
 
 
 def _arg(t, fn, dim, keepdim):

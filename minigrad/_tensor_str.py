@@ -7,6 +7,20 @@ import math
 import numpy as np
 
 PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = 4, 1000, 3, 80
+SCI_MODE = None                  # None: chosen per tensor; True / False: forced by set_printoptions
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
+    """``torch.set_printoptions``: digits, summarising threshold, edge items, line width, scientific notation."""
+    global PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH, SCI_MODE
+    if profile is not None:
+        PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = _PROFILES[profile]
+    PRECISION = PRECISION if precision is None else precision
+    THRESHOLD = THRESHOLD if threshold is None else threshold
+    EDGEITEMS = EDGEITEMS if edgeitems is None else edgeitems
+    LINEWIDTH = LINEWIDTH if linewidth is None else linewidth
+    SCI_MODE = sci_mode
 
 
 class _Formatter:
@@ -30,6 +44,8 @@ class _Formatter:
             self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8
         else:
             self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+        if SCI_MODE is not None:
+            self.sci_mode = SCI_MODE
         if self.sci_mode:
             texts = ("{:.{}e}".format(v, PRECISION) for v in finite)
         elif self.int_mode:
@@ -120,7 +136,7 @@ def tensor_repr(t, prefix="tensor(") -> str:
         summarize = a.size > THRESHOLD
         fmt = _Formatter(_summarized(a) if summarize else a)
         body = _body(a, indent, summarize, fmt)
-    if t.dtype not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool):
+    if t.dtype is not _dtype.get_default_dtype() and (a.size == 0 or t.dtype not in (_dtype.int64, _dtype.bool)):
         suffixes.append("dtype=" + repr(t.dtype))
     if t.grad_fn is not None:
         suffixes.append("grad_fn=<%s>" % type(t.grad_fn).__name__)

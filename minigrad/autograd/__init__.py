@@ -111,11 +111,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         grad_outputs = (grad_outputs,)
     else:
         grad_outputs = tuple(grad_outputs)
+    grads = _make_grads(outputs, grad_outputs)
+    _check_roots(outputs)
     for t in input_list:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    grads = _make_grads(outputs, grad_outputs)
-    _check_roots(outputs)
     if retain_graph is None:
         retain_graph = create_graph
     result = run_backward(outputs, grads, retain_graph, create_graph, inputs=input_list, accumulate=False)

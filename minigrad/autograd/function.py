@@ -290,7 +290,8 @@ class Function(metaclass=_FunctionMeta):
         ctx.needs_input_grad = needs_input_grad
         state.grad_enabled = False                   # forward works on arrays: nothing in it is recorded
         try:
-            raw = cls.forward(ctx, *args)
+            with np.errstate(all="ignore"):          # inf/nan results are values, as in PyTorch: no numpy warnings
+                raw = cls.forward(ctx, *args)
         finally:
             state.grad_enabled = enabled
         is_tuple = isinstance(raw, tuple)

@@ -10,7 +10,7 @@
 [(8, 4), (8,), (3, 8), (3,)]
 """
 
-from . import functional, init
+from . import functional, init, utils
 from .modules import *  # noqa: F403 - the layer classes, like torch.nn
 from .modules import __all__ as _modules_all
 from .modules.module import register_module_forward_hook, register_module_forward_pre_hook
@@ -20,6 +20,7 @@ __all__ = [
     "Parameter",
     "functional",
     "init",
+    "utils",
     "register_module_forward_hook",
     "register_module_forward_pre_hook",
     *_modules_all,

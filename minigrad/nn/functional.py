@@ -33,6 +33,9 @@ __all__ = [
     "relu_",
     "leaky_relu",
     "hardtanh",
+    "silu",
+    "elu",
+    "softplus",
     "gelu",
     "sigmoid",
     "tanh",
@@ -219,6 +222,21 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     return N.Gelu.apply(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x · σ(x)`` (``SiluBackward0``)."""
+    return N.Silu.apply(input)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere (``EluBackward0``)."""
+    return N.Elu.apply(input, alpha)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + e^(βx)) / β``, a smooth ReLU (``SoftplusBackward0``)."""
+    return N.Softplus.apply(input, beta, threshold)
 
 
 def sigmoid(input: Tensor) -> Tensor:

@@ -27,7 +27,8 @@ def operand(value, like=None):
 def promoted(*tensors, floating=False):
     """The operands' arrays cast to their common dtype (PyTorch's promotion rules)."""
     arrays = [t._data for t in tensors]
-    if len({a.dtype for a in arrays}) == 1 and (not floating or arrays[0].dtype.kind == "f"):
+    if len({a.dtype for a in arrays}) == 1 and (not floating or arrays[0].dtype.kind == "f") \
+            and not tensors[0]._wrapped_number:       # (two wrapped floats are float32, not float64)
         return arrays                                  # the common case: nothing to promote
     d = _dtype.result_type(*tensors)
     if floating and not d.is_floating_point:

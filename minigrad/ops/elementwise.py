@@ -9,9 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtype import get_default_dtype
+from .._dtype import get_default_dtype, result_type
 from ..autograd.function import Function
 from ._util import check_broadcast, promoted
+
+_BOOL_SUB = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+             "use the `~` or `logical_not()` operator instead.")
+
+
+def _check_bool_sub(x, y):
+    """PyTorch refuses ``-`` on bool tensors (numpy would raise a TypeError of its own)."""
+    if x.dtype.name == "bool" and y.dtype.name == "bool":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
+    if x.dtype.name == "bool" or y.dtype.name == "bool":
+        raise RuntimeError(_BOOL_SUB)
 
 
 class Add(Function):
@@ -41,6 +53,7 @@ class Sub(Function):
     @staticmethod
     def forward(ctx, x, y, alpha=1):
         check_broadcast(x, y)
+        _check_bool_sub(x, y)
         ctx.alpha = alpha
         a, b = promoted(x, y)
         return a - b if alpha == 1 else a - alpha * b
@@ -60,6 +73,7 @@ class Rsub(Function):
     def forward(ctx, x, other):
         from ._util import operand
         ctx.alpha = 1
+        _check_bool_sub(x, operand(other))
         a, b = promoted(x, operand(other))
         return b - a
 
@@ -116,6 +130,9 @@ class Neg(Function):
 
     @staticmethod
     def forward(ctx, x):
+        if x.dtype.name == "bool":
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                               "invert a mask, use the `~` or `logical_not()` operator instead.")
         return np.negative(x._data)
 
     @staticmethod
@@ -205,8 +222,9 @@ class PowScalarBase(Function):
 
     @staticmethod
     def forward(ctx, base, x):
+        from ._util import operand
         ctx.self = base
-        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
+        a = x._data.astype(result_type(operand(base), x).numpy, copy=False)   # 2 ** int stays integral
         out = np.power(a.dtype.type(base), a)
         ctx.save_for_backward(out)
         return out
@@ -362,6 +380,24 @@ class Sqrt(Function):
         return grad / (2 * result)
 
 
+class Rsqrt(Function):
+    """``1/√x``.  Backward: -grad * result³ / 2."""
+
+    node_name = "RsqrtBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        out = 1 / np.sqrt(_float(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -0.5 * grad * result * result * result
+
+
 class Abs(Function):
     """``|x|``.  Backward: grad * sign(x) (0 at 0)."""
 
@@ -393,6 +429,76 @@ class Sign(Function):
         return grad * 0
 
 
+class Floor(Function):
+    """``floor(x)``.  Backward: 0 everywhere (a step function).  Integer tensors are returned as they are."""
+
+    node_name = "FloorBackward0"
+    _round = staticmethod(np.floor)
+
+    @classmethod
+    def forward(cls, ctx, x):
+        return cls._round(x._data) if x.dtype.is_floating_point else x._data.copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class Ceil(Floor):
+    """``ceil(x)``.  Backward: 0."""
+
+    node_name = "CeilBackward0"
+    _round = staticmethod(np.ceil)
+
+
+class Trunc(Floor):
+    """``trunc(x)`` (towards 0).  Backward: 0."""
+
+    node_name = "TruncBackward0"
+    _round = staticmethod(np.trunc)
+
+
+class Round(Floor):
+    """``round(x)``, halves to even as in PyTorch (``round(2.5) == 2``).  Backward: 0."""
+
+    node_name = "RoundBackward0"
+    _round = staticmethod(np.round)
+
+
+class Log2(Function):
+    """``log₂ x``.  Backward: grad / (x ln 2)."""
+
+    node_name = "Log2Backward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.log2(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * float(np.log(2)))
+
+
+class Log10(Function):
+    """``log₁₀ x``.  Backward: grad / (x ln 10)."""
+
+    node_name = "Log10Backward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.log10(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * float(np.log(10)))
+
+
 class Clamp(Function):
     """``min(max(x, min), max)``.  Backward: grad where min ≤ x ≤ max (boundaries included), else 0."""
 
@@ -406,7 +512,8 @@ class Clamp(Function):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(x)
         ctx.min, ctx.max = lo, hi
-        return np.clip(x._data, lo, hi).astype(x._data.dtype, copy=False)
+        d = result_type(x, *[b for b in (lo, hi) if b is not None])    # an int tensor clamped at 2.5 is float
+        return np.clip(x._data.astype(d.numpy, copy=False), lo, hi).astype(d.numpy, copy=False)
 
     @staticmethod
     def backward(ctx, grad):

@@ -167,6 +167,9 @@ def normalize_key(key, shape):
             advanced = True
         elif isinstance(item, bool):
             advanced = True
+        elif not isinstance(item, (int, np.integer, slice)) and item is not None and item is not Ellipsis:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+                             "valid indices (got %s)" % type(item).__name__)
         out.append(item)
     return tuple(out), advanced
 
@@ -181,6 +184,9 @@ def check_bounds(key, shape):
             dim = len(shape) - sum(1 for k in key[key.index(Ellipsis) + 1:] if k is not None)
             continue
         if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            if not shape:
+                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
             if dim >= len(shape):
                 raise IndexError("too many indices for tensor of dimension %d" % len(shape))
             if not -shape[dim] <= item < shape[dim]:

@@ -345,6 +345,66 @@ def _log_sigmoid(a):
     return (np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))).astype(a.dtype, copy=False)
 
 
+class Silu(Function):
+    """``x · σ(x)`` (also called swish).  Backward: grad · σ(x) · (1 + x (1 - σ(x)))."""
+
+    node_name = "SiluBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return (x._data / (1 + np.exp(-x._data))).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        s = x.sigmoid()
+        return grad * s * (1 + x * (1 - s))
+
+
+class Elu(Function):
+    """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere.  Backward: grad where x > 0, grad · alpha eˣ elsewhere."""
+
+    node_name = "EluBackward0"
+    saved_names = ("self",)
+    saved_attrs = ("alpha",)
+
+    @staticmethod
+    def forward(ctx, x, alpha):
+        ctx.save_for_backward(x)
+        ctx.alpha = alpha
+        a = x._data
+        return np.where(a > 0, a, alpha * np.expm1(np.minimum(a, 0))).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        positive = Tensor._make((x._data > 0).astype(x._data.dtype))
+        return grad * (positive + (1 - positive) * ctx.alpha * x.exp()), None
+
+
+class Softplus(Function):
+    """``log(1 + e^(βx)) / β``, linear (``x``) where ``βx > threshold``.  Backward: grad · σ(βx) (1 past it)."""
+
+    node_name = "SoftplusBackward0"
+    saved_names = ("self",)
+    saved_attrs = ("beta", "threshold")
+
+    @staticmethod
+    def forward(ctx, x, beta, threshold):
+        ctx.save_for_backward(x)
+        ctx.beta, ctx.threshold = beta, threshold
+        a = x._data
+        return np.where(a * beta > threshold, a, np.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        linear = Tensor._make((x._data * ctx.beta > ctx.threshold).astype(x._data.dtype))
+        return grad * (linear + (1 - linear) * (x * ctx.beta).sigmoid()), None, None
+
+
 # -- lookups, padding and products --------------------------------------------------------------
 
 

@@ -73,7 +73,7 @@ class Mean(Function):
     def forward(ctx, x):
         _check_mean_dtype(x)
         ctx.self_sym_sizes, ctx.self_sym_numel = tuple(x.shape), x.numel()
-        return np.asarray(x._data.mean(), dtype=x._data.dtype)
+        return np.asarray(x._data.sum() / x._data.size, dtype=x._data.dtype)    # empty: nan, without a warning
 
     @staticmethod
     def backward(ctx, grad):
@@ -91,7 +91,7 @@ class MeanDim(Function):
         _check_mean_dtype(x)
         ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dims_tuple(dim, x.ndim), keepdim, tuple(x.shape)
         ctx.count = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
-        return np.asarray(x._data.mean(axis=ctx.dim, keepdims=keepdim), dtype=x._data.dtype)
+        return np.asarray(x._data.sum(axis=ctx.dim, keepdims=keepdim) / ctx.count, dtype=x._data.dtype)
 
     @staticmethod
     def backward(ctx, grad):
@@ -249,8 +249,8 @@ class Var(Function):
         ctx.save_for_backward(x)
         n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
         ctx.n = n
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.asarray(np.var(x._data, axis=ctx.dim, ddof=correction, keepdims=keepdim), dtype=x._data.dtype)
+        _warn_dof("var", n, correction)
+        return _variance(x._data, ctx.dim, n - correction, keepdim)
 
     @staticmethod
     def backward(ctx, grad):
@@ -258,6 +258,20 @@ class Var(Function):
         centered = x - x.mean(ctx.dim, keepdim=True)
         return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * centered * (2.0 / (ctx.n - ctx.correction)), \
             None, None, None
+
+
+def _variance(a, dims, dof, keepdim):
+    """Σ(x - mean)² / dof, in ``a``'s dtype (inf or nan when ``dof <= 0``, without numpy's warnings)."""
+    centered = a - a.mean(axis=dims, keepdims=True) if a.size else a
+    return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / dof, dtype=a.dtype)
+
+
+def _warn_dof(name, n, correction):
+    """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf."""
+    if n - correction <= 0:
+        import warnings
+        warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
+                      "(input numel divided by output numel)." % name, UserWarning, stacklevel=5)
 
 
 class Std(Function):
@@ -271,8 +285,8 @@ class Std(Function):
     def forward(ctx, x, dim, correction, keepdim):
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
         ctx.n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.asarray(np.std(x._data, axis=ctx.dim, ddof=correction, keepdims=keepdim), dtype=x._data.dtype)
+        _warn_dof("std", ctx.n, correction)
+        out = np.sqrt(_variance(x._data, ctx.dim, ctx.n - correction, keepdim))
         ctx.save_for_backward(x, out)
         return out
 
@@ -376,3 +390,19 @@ class Norm(Function):
         if p == 2:
             return g * x / safe * scale, None, None, None
         return g * x * x.abs() ** (p - 2) / safe ** (p - 1) * scale, None, None, None
+
+
+class Cumsum(Function):
+    """Running sum along ``dim``.  Backward: the running sum of grad taken from the other end."""
+
+    node_name = "CumsumBackward0"
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = wrap_dim(dim, x.ndim)
+        return np.cumsum(x._data, axis=ctx.dim if x.ndim else None, dtype=_sum_dtype(x)).reshape(x.shape)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None

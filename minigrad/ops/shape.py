@@ -355,3 +355,45 @@ class Unbind(Function):
     def backward(ctx, *grads):
         from .._creation import stack
         return stack(grads, ctx.dim), None
+
+
+class Flip(Function):
+    """Reverse the order along ``dims`` (a copy, as in PyTorch).  Backward: flip grad back."""
+
+    node_name = "FlipBackward0"
+    saved_attrs = ("dims",)
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.dims = tuple(wrap_dim(d, x.ndim) for d in dims)
+        return np.flip(x._data, ctx.dims).copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.flip(ctx.dims), None
+
+
+class Tril(Function):
+    """Lower triangle (on and below ``diagonal``), zeros above.  Backward: the same triangle of grad."""
+
+    node_name = "TrilBackward0"
+    saved_attrs = ("diagonal",)
+    _pick = staticmethod(np.tril)
+
+    @classmethod
+    def forward(cls, ctx, x, diagonal):
+        if x.ndim < 2:
+            raise RuntimeError("%s: input tensor must have at least 2 dimensions" % cls.__name__.lower())
+        ctx.diagonal = diagonal
+        return cls._pick(x._data, diagonal)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return type(ctx)._forward_cls.apply(grad, ctx.diagonal), None
+
+
+class Triu(Tril):
+    """Upper triangle (on and above ``diagonal``), zeros below.  Backward: the same triangle of grad."""
+
+    node_name = "TriuBackward0"
+    _pick = staticmethod(np.triu)

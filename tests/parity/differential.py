@@ -36,11 +36,10 @@ def _first_sentence(message: str) -> str:
 
 
 def _alias_torch_to_minigrad() -> None:
-    import minigrad
-    import minigrad.autograd.functional
-    import minigrad.nn.functional
-    import minigrad.utils.data
+    import importlib
 
+    for module in ("minigrad", "minigrad.nn.functional", "minigrad.autograd.functional", "minigrad.utils.data"):
+        importlib.import_module(module)
     for name in list(sys.modules):
         if name == "minigrad" or name.startswith("minigrad."):
             sys.modules["torch" + name[len("minigrad"):]] = sys.modules[name]
@@ -55,9 +54,9 @@ def run_snippets(backend: str, names: list[str] | None) -> dict:
     import torch.nn as nn
     import torch.nn.functional as F
     import torch.optim as optim
+    from differential_snippets import SNIPPETS
 
-    from differential_snippets import SNIPPETS  # noqa: E402 - next to this file
-
+    assert torch.__name__ == backend, "`torch` is %s, not %s" % (torch.__name__, backend)
     results = {}
     for name, code in SNIPPETS:
         if names is not None and name not in names:
@@ -70,7 +69,7 @@ def run_snippets(backend: str, names: list[str] | None) -> dict:
             warnings.simplefilter("always")
             try:
                 exec(compile(code, "<%s>" % name, "exec"), ns)
-            except BaseException as e:  # noqa: BLE001 - report everything
+            except BaseException as e:
                 error = [type(e).__name__, str(e)]
         torch.set_grad_enabled(True)
         torch.set_default_dtype(torch.float32)

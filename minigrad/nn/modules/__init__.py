@@ -1,6 +1,19 @@
 """The layers of ``minigrad.nn``: every class here is also available as ``minigrad.nn.<Name>``."""
 
-from .activation import GELU, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import (
+    ELU,
+    GELU,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    ReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
 from .container import ModuleDict, ModuleList, Sequential
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
@@ -28,6 +41,9 @@ __all__ = [
     "Sigmoid",
     "LogSigmoid",
     "GELU",
+    "SiLU",
+    "ELU",
+    "Softplus",
     "Softmax",
     "LogSoftmax",
     "MSELoss",

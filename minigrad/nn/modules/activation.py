@@ -6,7 +6,8 @@ from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 
-__all__ = ["ReLU", "LeakyReLU", "Hardtanh", "Tanh", "Sigmoid", "LogSigmoid", "GELU", "Softmax", "LogSoftmax"]
+__all__ = ["ReLU", "LeakyReLU", "Hardtanh", "Tanh", "Sigmoid", "LogSigmoid", "GELU", "SiLU", "ELU", "Softplus",
+           "Softmax", "LogSoftmax"]
 
 
 class ReLU(Module):
@@ -103,6 +104,48 @@ class GELU(Module):
 
     def extra_repr(self) -> str:
         return "approximate=%r" % self.approximate
+
+
+class SiLU(Module):
+    """``x · σ(x)``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.silu(input)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class ELU(Module):
+    """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.elu(input, self.alpha)
+
+    def extra_repr(self) -> str:
+        return "alpha=%s%s" % (self.alpha, ", inplace=True" if self.inplace else "")
+
+
+class Softplus(Module):
+    """``log(1 + e^(βx)) / β``."""
+
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return "beta=%s, threshold=%s" % (self.beta, self.threshold)
 
 
 class Softmax(Module):
