@@ -263,6 +263,10 @@ class Function(metaclass=_FunctionMeta):
                       "future version of PyTorch." % type(self), DeprecationWarning, stacklevel=2)
 
     is_view = False   # True: outputs share memory and version counter with the first input
+    # True: forward runs under np.errstate(all="ignore"), so inf and nan come out as values with no numpy
+    # RuntimeWarning, as in PyTorch.  Hot ops whose numpy code has nothing to warn about (data movement,
+    # matmul, add/mul, relu...) set it False: entering errstate costs more than the op on small tensors.
+    quiet = True
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
@@ -290,7 +294,10 @@ class Function(metaclass=_FunctionMeta):
         ctx.needs_input_grad = needs_input_grad
         state.grad_enabled = False                   # forward works on arrays: nothing in it is recorded
         try:
-            with np.errstate(all="ignore"):          # inf/nan results are values, as in PyTorch: no numpy warnings
+            if cls.quiet:
+                with np.errstate(all="ignore"):      # inf/nan results are values, as in PyTorch: no numpy warnings
+                    raw = cls.forward(ctx, *args)
+            else:
                 raw = cls.forward(ctx, *args)
         finally:
             state.grad_enabled = enabled

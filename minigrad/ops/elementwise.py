@@ -630,3 +630,8 @@ def _const(array, like=None):
     if like is not None:
         array = np.asarray(array, dtype=like._data.dtype)
     return Tensor._make(np.asarray(array), False)
+
+
+# Hot ops whose numpy code warns at most on float overflow (see Function.quiet).
+for _op in (Add, Sub, Mul, Neg, Relu, Clone, ToCopy, Where, Abs, Sign, Maximum, Minimum, Clamp):
+    _op.quiet = False

@@ -194,3 +194,8 @@ def check_bounds(key, shape):
         elif dim >= len(shape) and isinstance(item, slice):
             raise IndexError("too many indices for tensor of dimension %d" % len(shape))
         dim += 1
+
+
+# Data movement only: numpy has no floating-point warning to give (see Function.quiet).
+for _op in (Index, IndexScatter, TakeAlongDim, ScatterAlongDim, CopySlices):
+    _op.quiet = False

@@ -247,3 +247,8 @@ def _batched_matmul(x, y):
     else:
         out = xb.bmm(y.expand((*batch, k2, m)).reshape(count, k2, m))
     return UnsafeView.apply(out, batch + ((n,) if x.ndim > 1 else ()) + ((m,) if y.ndim > 1 else ()))
+
+
+# Hot ops whose numpy code warns at most on float overflow (see Function.quiet).
+for _op in (Mm, Mv, Dot, Bmm, Addmm):
+    _op.quiet = False

@@ -406,3 +406,8 @@ class Cumsum(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
+
+
+# Hot ops whose numpy code warns at most on float overflow (see Function.quiet).
+for _op in (Sum, SumDim):
+    _op.quiet = False

@@ -397,3 +397,9 @@ class Triu(Tril):
 
     node_name = "TriuBackward0"
     _pick = staticmethod(np.triu)
+
+
+# Data movement only: numpy has no floating-point warning to give (see Function.quiet).
+for _op in (View, UnsafeView, Transpose, T, Permute, Unsqueeze, Squeeze, SqueezeDim, Expand, Repeat, Cat, Stack,
+            Split, Unbind, Flip, Tril):
+    _op.quiet = False
