@@ -10,6 +10,7 @@ from . import _dtype
 from .autograd import grad_mode
 from .ops import elementwise as E
 from .ops import index as I
+from .ops import inplace as P
 from .ops import linalg as L
 from .ops import reduce as R
 from .ops import shape as S
@@ -646,13 +647,13 @@ class TensorOps:
         if base is not None and self._view_fn is not None:
             from .autograd.function import replay_view
             # NOTE [CopySlices]: the base's new node wraps the node the op recorded on the view
-            slot, inputs = _other_inputs(result.grad_fn, source)
+            slot, inputs = P.other_inputs(result.grad_fn, source)
             fn = result.grad_fn
-            new_base = _ViewCopy.apply(_alias(base), self._view_fn, replay_view, fn, slot, *inputs)
+            new_base = P.ViewCopy.apply(_alias(base), self._view_fn, replay_view, fn, slot, *inputs)
             base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
             import weakref
             new_base.grad_fn._outputs = (weakref.ref(base),)
-            node = _AsStrided.apply(_alias(base), self._view_fn, replay_view)
+            node = P.AsStrided.apply(_alias(base), self._view_fn, replay_view)
             self.grad_fn, self._output_nr, self._requires_grad = node.grad_fn, 0, True
         else:
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, result._output_nr, True
@@ -715,16 +716,16 @@ class TensorOps:
         return self._inplace(lambda x, v: E.Where.apply(mask._data, v.to(x.dtype).expand(x.shape), x), operand(value))
 
     def zero_(self):
-        return self._inplace(_Zero.apply)
+        return self._inplace(P.Zero.apply)
 
     def fill_(self, value):
         if isinstance(value, TensorOps):
-            return self._inplace(lambda x, v: _FillTensor.apply(x, v), value)
-        return self._inplace(lambda x: _Fill.apply(x, value))
+            return self._inplace(lambda x, v: P.FillTensor.apply(x, v), value)
+        return self._inplace(lambda x: P.Fill.apply(x, value))
 
     def copy_(self, src, non_blocking=False):
         src = operand(src)
-        return self._inplace(lambda x, s: _Copy.apply(x, s), src)
+        return self._inplace(lambda x, s: P.Copy.apply(x, s), src)
 
     def __iadd__(self, other):
         return self.add_(other)
@@ -869,149 +870,3 @@ def _fill_random(t, values):
     with grad_mode.no_grad():
         t._inplace(lambda x: type(t)._make(np.asarray(values, dtype=x._data.dtype)))
     return t
-
-
-from .autograd.function import Function  # noqa: E402 - the small in-place ops below need it
-
-
-class _Zero(Function):
-    """``zero_()``.  Backward: 0 (the old values no longer matter)."""
-
-    node_name = "ZeroBackward0"
-
-    @staticmethod
-    def forward(ctx, x):
-        return np.zeros(x.shape, dtype=x._data.dtype)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 0
-
-
-class _Fill(Function):
-    """``fill_(value)`` with a number.  Backward: 0 (the old values no longer matter)."""
-
-    node_name = "FillBackward2"
-
-    @staticmethod
-    def forward(ctx, x, value):
-        return np.full(x.shape, value, dtype=x._data.dtype)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 0, None
-
-
-class _FillTensor(Function):
-    """``fill_(tensor)`` with a 0-dim tensor.  Backward: the sum of grad goes to the value."""
-
-    node_name = "FillBackward3"
-
-    @staticmethod
-    def forward(ctx, x, value):
-        return np.full(x.shape, value._data, dtype=x._data.dtype)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 0, grad.sum()
-
-
-class _Copy(Function):
-    """``copy_(src)``.  Backward: grad to src (summed to its shape), 0 to the old values."""
-
-    node_name = "CopyBackwards"
-
-    @staticmethod
-    def forward(ctx, x, src):
-        return np.broadcast_to(src._data, x.shape).astype(x._data.dtype)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 0, grad
-
-
-class _ViewCopy(Function):
-    """An in-place op on a view, seen from the view's base (PyTorch's ``CopySlices``).
-
-    NOTE [CopySlices]: it wraps ``fn``, the node the op recorded on the view.  Backward: outside
-    the view's slots the base's gradient passes through; inside them ``fn``'s backward runs, and
-    its gradients for the op's other inputs are passed on.  So ``next_functions`` are the base's
-    previous node, then ``fn``'s other inputs (``inputs``: stand-ins carrying those edges).
-    """
-
-    node_name = "CopySlices"
-
-    @staticmethod
-    def forward(ctx, base, chain, replay, fn, slot, *inputs):
-        ctx.chain, ctx.replay, ctx.fn, ctx.slot = chain, replay, fn, slot
-        return base._data                       # already written: this node only records
-
-    @staticmethod
-    def backward(ctx, grad):
-        from ._tensor import Tensor
-        grads = list(ctx.fn._apply((_AsStrided.apply(grad, ctx.chain, ctx.replay),)))
-        into_view = grads.pop(ctx.slot)
-        mask = np.ones(grad.shape, dtype=grad._data.dtype)
-        ctx.replay(ctx.chain, mask)[...] = 0
-        base_grad = grad * Tensor._make(mask)
-        if into_view is not None:
-            base_grad = base_grad + _IntoView.apply(into_view, ctx.chain, ctx.replay, tuple(grad.shape))
-        return (base_grad, None, None, None, None, *grads)
-
-
-def _other_inputs(fn, source):
-    """Where ``source`` (the view before the write) is among ``fn``'s inputs, and stand-ins for the others.
-
-    A stand-in is an empty-looking tensor with the shape and dtype ``fn`` expects and the same graph
-    edge as the input it replaces, so that ``_ViewCopy.apply`` records that edge.
-    """
-    from ._tensor import Tensor
-
-    edges, metas = fn.next_functions, [m for m in fn._input_meta if m is not None]
-    slot = edges.index((source.grad_fn, source._output_nr) if source.requires_grad else (None, 0))
-    inputs = []
-    for i, ((node, nr), (shape, dtype)) in enumerate(zip(edges, metas)):
-        if i == slot:
-            continue
-        t = Tensor._make(np.broadcast_to(np.zeros((), dtype.numpy), shape))
-        if node is not None:
-            t._requires_grad = True
-            if node._is_accumulate:
-                import weakref
-                t._accumulate_ref = weakref.ref(node)
-            else:
-                t.grad_fn, t._output_nr = node, nr
-        inputs.append(t)
-    return slot, inputs
-
-
-class _AsStrided(Function):
-    """The view re-taken from its re-based base (a copy).  Backward: grad placed in the view's slots."""
-
-    node_name = "AsStridedBackward0"
-
-    @staticmethod
-    def forward(ctx, base, chain, replay):
-        ctx.chain, ctx.replay, ctx.shape = chain, replay, base.shape
-        return np.array(replay(chain, base._data), copy=True)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return _IntoView.apply(grad, ctx.chain, ctx.replay, ctx.shape), None, None
-
-
-class _IntoView(Function):
-    """Zeros of ``shape`` with ``grad`` in the view's slots (``_AsStrided``'s backward).  Backward: take the view."""
-
-    node_name = "AsStridedBackwardBackward0"
-
-    @staticmethod
-    def forward(ctx, grad, chain, replay, shape):
-        ctx.chain, ctx.replay = chain, replay
-        out = np.zeros(shape, dtype=grad._data.dtype)
-        replay(chain, out)[...] = grad._data
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        return _AsStrided.apply(grad, ctx.chain, ctx.replay), None, None, None

@@ -8,8 +8,9 @@ module             ops
 ``linalg``         mm mv dot bmm addmm matmul
 ``shape``          view reshape transpose t permute (un)squeeze expand repeat cat stack split unbind
 ``index``          x[i] x[a:b] x[idx] gather, x[i] = v
+``inplace``        zero_ fill_ copy_, and CopySlices / AsStrided for writes through views
 ``nn_ops``         the losses and activations of ``minigrad.nn.functional``
 =================  =====================================================
 """
 
-from . import elementwise, index, linalg, reduce, shape  # noqa: F401
+from . import elementwise, index, inplace, linalg, reduce, shape  # noqa: F401
