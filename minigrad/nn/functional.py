@@ -13,6 +13,7 @@ written here with the same ops, so ``grad_fn`` chains look the same in both libr
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -43,6 +44,8 @@ __all__ = [
     "softmax",
     "log_softmax",
     "dropout",
+    "layer_norm",
+    "batch_norm",
     "embedding",
     "one_hot",
     "pad",
@@ -299,6 +302,100 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         mask = (_rng().random(input.shape) < 1 - p).astype(dtype) / dtype.type(1 - p)
     keep = Tensor._make(mask)
     return input.mul_(keep) if inplace else input * keep
+
+
+# -- normalisation -------------------------------------------------------------------------------
+
+
+def layer_norm(
+    input: Tensor,
+    normalized_shape,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Standardize over the trailing ``normalized_shape`` dims, then ``· weight + bias``.
+
+    One ``NativeLayerNormBackward0`` node, with edges to input, weight and bias.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.layer_norm(torch.tensor([[1., 2., 3.]]), (3,))
+    tensor([[-1.2247,  0.0000,  1.2247]])
+    """
+    normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(normalized_shape)
+    if k == 0:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+            "element, but got normalized_shape = []"
+        )
+    if input.ndim < k or tuple(input.shape[input.ndim - k :]) != normalized_shape:
+        raise RuntimeError(
+            "Given normalized_shape=%s, expected input with shape [*, %s], but got input of size%s"
+            % (list(normalized_shape), ", ".join(map(str, normalized_shape)), list(input.shape))
+        )
+    return N.NativeLayerNorm.apply(input, normalized_shape, _or_undefined(weight), _or_undefined(bias), eps)
+
+
+def batch_norm(
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Standardize each channel (dim 1) over the other dims, then ``· weight + bias``.
+
+    Training uses the batch's statistics and, when given, updates the running ones in place:
+    ``running = (1 - momentum) · running + momentum · batch`` (the batch variance unbiased, as
+    PyTorch's).  Otherwise the running statistics are used.  One ``NativeBatchNormBackward0``.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> mean, var = torch.zeros(2), torch.ones(2)
+    >>> F.batch_norm(torch.tensor([[1., 2.], [3., 6.]]), mean, var, training=True)
+    tensor([[-1.0000, -1.0000],
+            [ 1.0000,  1.0000]])
+    >>> mean, var
+    (tensor([0.2000, 0.4000]), tensor([1.1000, 1.7000]))
+    """
+    if training:
+        size = input.shape[0] * math.prod(input.shape[2:])
+        if size == 1:
+            raise ValueError(
+                "Expected more than 1 value per channel when training, got input size %r" % (input.size(),)
+            )
+    elif running_mean is None or running_var is None:
+        missing = "running_mean" if running_mean is None else "running_var"
+        raise RuntimeError("%s must be defined in evaluation mode" % missing)
+    channels = input.shape[1]
+    for name, stat in (("running_mean", running_mean), ("running_var", running_var)):
+        if stat is not None and stat.numel() != channels:
+            raise RuntimeError("%s should contain %d elements not %d" % (name, channels, stat.numel()))
+    if training and running_mean is not None and running_var is not None:
+        _update_running_stats(input, running_mean, running_var, momentum)
+    stats = (None, None) if training else (running_mean._data, running_var._data)
+    return N.NativeBatchNorm.apply(
+        input, _or_undefined(weight), _or_undefined(bias), *stats, training, eps
+    )
+
+
+def _update_running_stats(input, running_mean, running_var, momentum):
+    """The in-place moving averages of the batch mean and unbiased variance (recorded nowhere)."""
+    dims = (0, *range(2, input.ndim))
+    with grad_mode.no_grad():
+        batch_mean, batch_var = input.mean(dims), input.var(dims, correction=1)
+        running_mean.mul_(1 - momentum).add_(batch_mean.to(running_mean.dtype), alpha=momentum)
+        running_var.mul_(1 - momentum).add_(batch_var.to(running_var.dtype), alpha=momentum)
+
+
+def _or_undefined(tensor):
+    """An absent weight or bias as PyTorch's undefined tensor, so the node keeps its ``(None, 0)`` edge."""
+    return N.UNDEFINED if tensor is None else tensor
 
 
 # -- losses ---------------------------------------------------------------------------------------

@@ -502,6 +502,132 @@ class Trilinear(Function):
         return g1, gw, g2
 
 
+# -- normalisation ------------------------------------------------------------------------------
+
+# PyTorch's undefined tensor: passed for an absent weight or bias, so the node still has that
+# argument's edge, ``(None, 0)``, in ``next_functions`` (as ``NativeLayerNormBackward0`` does).
+UNDEFINED = Tensor._make(np.empty(0))
+
+
+def _defined(t):
+    return None if t is UNDEFINED else t
+
+
+def _standardized(x, dims, eps):
+    """``(x̂, rstd)`` with ``x̂ = (x - mean) · rstd``, ``rstd = 1/√(var + eps)`` over ``dims`` (Tensor ops)."""
+    centered = x - x.mean(dims, keepdim=True)
+    rstd = ((centered * centered).mean(dims, keepdim=True) + eps).rsqrt()
+    return centered * rstd, rstd
+
+
+def _standardize_backward(g, x_hat, rstd, dims):
+    """The gradient through ``x̂`` for ``g = dL/dx̂``: ``rstd (g - mean g - x̂ · mean(g x̂))`` over ``dims``."""
+    return (g - g.mean(dims, keepdim=True) - x_hat * (g * x_hat).mean(dims, keepdim=True)) * rstd
+
+
+def _affine(a, weight, bias, shape):
+    """``a · weight + bias`` on ndarrays, the (optional) weight and bias viewed as ``shape``."""
+    if weight is not None:
+        a = a * weight._data.reshape(shape)
+    if bias is not None:
+        a = a + bias._data.reshape(shape)
+    return a
+
+
+class NativeLayerNorm(Function):
+    """``x̂ · weight + bias``, ``x̂`` standardized over the trailing ``normalized_shape`` dims.
+
+    Backward: d/dx = rstd (g - mean g - x̂ mean(g x̂)) with g = grad · weight; d/dweight = Σ grad x̂;
+    d/dbias = Σ grad (sums over the leading dims).  ``x̂`` is recomputed from ``x`` with Tensor ops.
+    """
+
+    node_name = "NativeLayerNormBackward0"
+    saved_names = ("input", "weight", "bias")
+    saved_attrs = ("normalized_shape", "eps")
+
+    @staticmethod
+    def forward(ctx, x, normalized_shape, weight, bias, eps):
+        ctx.save_for_backward(x, weight, bias)
+        ctx.normalized_shape, ctx.eps = tuple(normalized_shape), eps
+        dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+        a = x._data
+        x_hat = (a - a.mean(dims, keepdims=True)) / np.sqrt(a.var(dims, keepdims=True) + eps)
+        out = _affine(x_hat, _defined(weight), _defined(bias), ctx.normalized_shape)
+        return out.astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight, _ = ctx.saved_tensors
+        weight, needs = _defined(weight), ctx.needs_input_grad
+        dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))
+        x_hat, rstd = _standardized(x, dims, ctx.eps)
+        grad_x = grad_w = grad_b = None
+        if needs[0]:
+            g = grad if weight is None else grad * weight
+            grad_x = _standardize_backward(g, x_hat, rstd, dims)
+        if needs[2]:
+            grad_w = grad * x_hat        # summed down to the weight's shape by the node
+        if needs[3]:
+            grad_b = grad
+        return grad_x, None, grad_w, grad_b, None
+
+
+class NativeBatchNorm(Function):
+    """``x̂ · weight + bias`` per channel (dim 1), ``x̂`` standardized over every other dim.
+
+    In training ``x̂`` uses the batch's mean and (biased) variance, and backward is LayerNorm's
+    formula over those dims; otherwise it uses ``running_mean``/``running_var`` (ndarrays, no
+    edges), and d/dx = grad · weight · rstd.  d/dweight = Σ grad x̂, d/dbias = Σ grad.
+    """
+
+    node_name = "NativeBatchNormBackward0"
+    saved_names = ("input", "weight")
+    saved_attrs = ("running_mean", "running_var", "training", "eps")
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, running_mean, running_var, training, eps):
+        ctx.save_for_backward(x, weight)
+        ctx.running_mean, ctx.running_var, ctx.training, ctx.eps = running_mean, running_var, training, eps
+        a, shape = x._data, _channel_shape(x.ndim, x.shape[1])
+        if training:
+            dims = _batch_dims(x.ndim)
+            mean, var = a.mean(dims, keepdims=True), a.var(dims, keepdims=True)
+        else:
+            mean, var = running_mean.reshape(shape), running_var.reshape(shape)
+        out = _affine((a - mean) / np.sqrt(var + eps), _defined(weight), _defined(bias), shape)
+        return out.astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        weight, needs = _defined(weight), ctx.needs_input_grad
+        dims, shape = _batch_dims(x.ndim), _channel_shape(x.ndim, x.shape[1])
+        if ctx.training:
+            x_hat, rstd = _standardized(x, dims, ctx.eps)
+        else:
+            rstd = _const(1 / np.sqrt(ctx.running_var.reshape(shape) + ctx.eps), x)
+            x_hat = (x - _const(ctx.running_mean.reshape(shape), x)) * rstd
+        grad_x = grad_w = grad_b = None
+        if needs[0]:
+            g = grad if weight is None else grad * weight.reshape(shape)
+            grad_x = _standardize_backward(g, x_hat, rstd, dims) if ctx.training else g * rstd
+        if needs[1]:
+            grad_w = (grad * x_hat).sum(dims)
+        if needs[2]:
+            grad_b = grad.sum(dims)
+        return grad_x, grad_w, grad_b, None, None, None, None
+
+
+def _batch_dims(ndim):
+    """Every dim but the channels (dim 1)."""
+    return (0, *range(2, ndim))
+
+
+def _channel_shape(ndim, channels):
+    """A per-channel vector's shape for broadcasting against an ``ndim``-D input: ``(C, 1, …)``."""
+    return (channels, *(1,) * (ndim - 2))
+
+
 # -- the Scalar overloads PyTorch's C++ losses record ----------------------------------------
 
 

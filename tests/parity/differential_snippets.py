@@ -1710,7 +1710,6 @@ SNIPPETS = _parse(_SOURCE)
 KNOWN_DIFFERENCES = {
     # not implemented: layers and functions beyond minigrad's scope (CNNs, normalisation layers, ...)
     "conv_shapes": "nn.Conv2d", "conv_forward_values": "nn.Conv2d", "maxpool": "F.max_pool2d / nn.MaxPool2d",
-    "batchnorm_eval": "nn.BatchNorm1d", "layernorm": "nn.LayerNorm", "module_train_eval": "nn.BatchNorm1d",
     "losses": "F.smooth_l1_loss / F.huber_loss", "cosine_similarity": "F.cosine_similarity / F.normalize",
     "hooks_module": "Module.register_full_backward_hook", "einsum_basic": "torch.einsum",
     "flip_roll": "roll", "math_funcs": "frac, atan2, erf, tan", "diag_trace_tril": "diag, trace",

@@ -20,6 +20,7 @@ from .flatten import Flatten, Unflatten
 from .linear import Bilinear, Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
+from .normalization import BatchNorm1d, LayerNorm
 from .sparse import Embedding
 
 __all__ = [
@@ -33,6 +34,8 @@ __all__ = [
     "Flatten",
     "Unflatten",
     "Dropout",
+    "LayerNorm",
+    "BatchNorm1d",
     "Embedding",
     "ReLU",
     "LeakyReLU",
