@@ -8,7 +8,6 @@ import numpy as np
 
 from . import _dtype
 from ._tensor import Tensor, _to_nested
-from .autograd import grad_mode
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "rand_like", "randn_like", "arange", "linspace", "logspace", "eye", "rand",
@@ -335,10 +334,3 @@ def where(condition, input=None, other=None):
     from .ops._util import broadcast_shape
     shape = broadcast_shape(broadcast_shape(condition.shape, x.shape), y.shape)
     return Where.apply(np.broadcast_to(condition._data, shape), x, y)
-
-
-def _no_grad_tensor(fn):
-    def wrapper(*args, **kwargs):
-        with grad_mode.no_grad():
-            return fn(*args, **kwargs)
-    return wrapper

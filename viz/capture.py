@@ -258,15 +258,6 @@ class ModuleTrace:
     _nodes: list[Any] = field(default_factory=list, repr=False)
     _handles: list[Any] = field(default_factory=list, repr=False)
 
-    def named_output(self, node: Any) -> TensorInfo | None:
-        """The named tensor(s) whose ``grad_fn`` is ``node`` and that are not drawn themselves
-        (an intermediate ``h`` named in ``params``): the node then says ``h.grad_fn``."""
-        named = [(name, tensor) for name, tensor in self.naming.outputs.get(id(node), ())
-                 if id(tensor) not in self.tensor_ids]
-        if not named:
-            return None
-        return tensor_info(named[0][1], ", ".join(name for name, _ in named), self.max_values)
-
     def module_of(self, node: Any) -> str | None:
         """The innermost module path that created ``node``, or None."""
         return self.node_modules.get(id(node))
