@@ -36,9 +36,16 @@ class Tensor(TensorOps):
     tensor([[5., 8.]], grad_fn=<MmBackward0>)
     """
 
+    # Set on every tensor (slots: the fastest attributes Python has).
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_version_counter", "_base",
-                 "_view_fn", "_backward_hooks", "_post_accumulate_hooks", "_accumulate_ref", "_wrapped_number",
-                 "_is_inference", "__weakref__", "__dict__")
+                 "__weakref__", "__dict__")
+    # Rarely set: class-level defaults, shadowed in the instance's __dict__ only by the tensors that need them.
+    _view_fn = None                 # how a view was taken from its base (replayed after in-place writes)
+    _backward_hooks = None          # register_hook on a leaf
+    _post_accumulate_hooks = None   # register_post_accumulate_grad_hook
+    _accumulate_ref = None          # weakref to the leaf's AccumulateGrad node
+    _wrapped_number = False         # a Python number taking part in an op (see ops/_util.operand)
+    _is_inference = False           # made under inference_mode
 
     _is_param = False
     __array_priority__ = 1000     # `np.float64(2) * t` is a Tensor (numpy defers to Tensor.__rmul__), as in PyTorch
@@ -59,12 +66,8 @@ class Tensor(TensorOps):
         self._grad = None
         self._version_counter = [0]
         self._base = None
-        self._view_fn = None
-        self._backward_hooks = None
-        self._post_accumulate_hooks = None
-        self._accumulate_ref = None
-        self._wrapped_number = False
-        self._is_inference = grad_mode._state.inference
+        if grad_mode._state.inference:
+            self._is_inference = True
 
     @classmethod
     def _make(cls, data: np.ndarray, requires_grad: bool = False) -> Tensor:
@@ -157,9 +160,6 @@ class Tensor(TensorOps):
     @property
     def _version(self) -> int:
         return self._version_counter[0]
-
-    def _set_grad_fn(self, node, output_nr: int) -> None:
-        self.grad_fn, self._output_nr, self._requires_grad = node, output_nr, True
 
     def _gradient_edge(self):
         """``(node, input_nr)`` through which a gradient reaches this tensor."""

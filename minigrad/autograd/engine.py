@@ -39,17 +39,16 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
             if t.grad_fn is not None:
                 t.retain_grad()
     dependencies = _count_dependencies(edges)
-    targets = _capture_targets(inputs)
-    needed = _needed_nodes(edges, dependencies, targets) if inputs is not None else None
-    captured = [None] * (len(inputs) if inputs is not None else 0)
-    observe = bool(_backward_observers)
-    tagger = _tag_derivative_nodes() if create_graph else None
+    run = _Run(inputs, accumulate, create_graph)
+    if inputs is not None:
+        run.needed = _needed_nodes(edges, dependencies, run.targets)
+    observe = run.observe
 
     buffers, ready, order = {}, [], 0
     for (node, nr), grad in zip(edges, grad_roots):
         _add_to_buffer(buffers, node, nr, grad)
-    for node, _ in edges:
-        if dependencies.get(node, 0) == 0 and node not in [n for _, _, n in ready]:
+    for node in dict.fromkeys(node for node, _ in edges):
+        if node not in dependencies:
             heapq.heappush(ready, (-node._seq, order, node))
             order += 1
     if observe:
@@ -57,25 +56,34 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     state = grad_mode._state
     enabled = state.grad_enabled
     state.grad_enabled = create_graph            # the backward formulas are recorded only under create_graph
+    tagger = _tag_derivative_nodes() if create_graph else None
+    heappop, heappush = heapq.heappop, heapq.heappush
     try:
         while ready:
-            node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node, None) or [None] * _n_outputs(node)
-            if needed is not None and node not in needed:
+            node = heappop(ready)[2]
+            grads = buffers.pop(node, None) or [None] * node._n_outputs
+            if run.needed is not None and node not in run.needed:
                 continue
             if tagger is not None:
                 tagger.current = weakref.ref(node)
-            grad_inputs = _execute(node, grads, targets, captured, accumulate, create_graph, needed, observe)
+            if node._is_accumulate:                   # a leaf: add into .grad (no next_functions)
+                _accumulate_node(node, grads, run)
+                continue
+            grad_inputs = _execute(node, grads, run)
             if not retain_graph and node._release() and observe:
                 _emit("release", node)
             for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
                 if next_node is None:
                     continue
-                if grad is not None:
-                    _add_to_buffer(buffers, next_node, nr, grad)
-                dependencies[next_node] -= 1
-                if dependencies[next_node] == 0:
-                    heapq.heappush(ready, (-next_node._seq, order, next_node))
+                if grad is not None:                  # add into the next node's input buffer (fan-in adds up)
+                    slots = buffers.get(next_node)
+                    if slots is None:
+                        slots = buffers[next_node] = [None] * next_node._n_outputs
+                    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+                remaining = dependencies[next_node] - 1
+                dependencies[next_node] = remaining
+                if remaining == 0:
+                    heappush(ready, (-next_node._seq, order, next_node))
                     order += 1
     except Exception as exc:
         if observe:
@@ -87,7 +95,20 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
             tagger.handle.remove()
     if observe:
         _emit("end")
-    return captured
+    return run.captured
+
+
+class _Run:
+    """What one backward pass was asked to do, as its nodes need to know it."""
+
+    __slots__ = ("targets", "captured", "needed", "accumulate", "create_graph", "observe")
+
+    def __init__(self, inputs, accumulate, create_graph):
+        self.targets = _capture_targets(inputs) if inputs is not None else None   # node -> [(index, nr)]
+        self.captured = [None] * len(inputs) if inputs is not None else []      # autograd.grad's results
+        self.needed = None                     # with inputs=: the nodes on a path to one of them
+        self.accumulate, self.create_graph = accumulate, create_graph
+        self.observe = bool(_backward_observers)
 
 
 # -- phase 1: the graph ---------------------------------------------------------------
@@ -137,40 +158,35 @@ def _needed_nodes(edges, dependencies, targets):
     return needed
 
 
-def _n_outputs(node):
-    return len(node._output_meta) if hasattr(node, "_output_meta") else 1
-
-
 def _add_to_buffer(buffers, node, nr, grad):
     """Add ``grad`` into slot ``nr`` of the node's input buffer (fan-in adds up here)."""
     slots = buffers.get(node)
     if slots is None:
-        slots = buffers[node] = [None] * max(_n_outputs(node), nr + 1)
+        slots = buffers[node] = [None] * max(node._n_outputs, nr + 1)
     slots[nr] = grad if slots[nr] is None else slots[nr] + grad
 
 
 # -- phase 2: one node ----------------------------------------------------------------
 
-def _execute(node, grads, targets, captured, accumulate, create_graph, needed, observe):
-    """Run one node with its hooks; return the gradients for its ``next_functions``."""
-    if node._tensor_pre_hooks or node._retain_grad or node._is_accumulate:   # most nodes have no hooks
+def _execute(node, grads, run):
+    """Run one function node with its hooks; return the gradients for its ``next_functions``."""
+    observe = run.observe
+    if node._tensor_pre_hooks or node._retain_grad:     # most nodes have no hooks
         grads = _tensor_hooks(node, grads, observe)
-    if targets:
-        for index, nr in targets.get(node, ()):
-            captured[index] = grads[nr]
-    if node._is_accumulate:
-        return _accumulate_node(node, grads, targets, accumulate, create_graph, observe)
-    if needed is not None and node in targets and not any(n in needed for n, _ in node.next_functions if n):
-        return (None,) * len(node.next_functions)
+    if run.targets is not None:
+        for index, nr in run.targets.get(node, ()):
+            run.captured[index] = grads[nr]
+        if node in run.targets and not any(n in run.needed for n, _ in node.next_functions if n):
+            return (None,) * len(node.next_functions)
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads, observe)
     grad_outputs = tuple(grads)
-    if grads[0] is None and all(g is None for g in grads):
+    if len(grads) == 1:
+        grad_inputs = (None,) * len(node.next_functions) if grads[0] is None else node._apply(grad_outputs)
+    elif all(g is None for g in grads):
         grad_inputs = (None,) * len(node.next_functions)
     else:
-        if node._materialize_grads and len(grads) > 1:
-            grads = _materialize(node, grads)
-        grad_inputs = node._apply(tuple(grads))
+        grad_inputs = node._apply(tuple(_materialize(node, grads)) if node._materialize_grads else grad_outputs)
     if observe:
         _emit("node", node, grad_outputs, grad_inputs)
     if node._post_hooks:
@@ -230,16 +246,25 @@ def _node_pre_hooks(node, grads, observe):
     return grads
 
 
-def _accumulate_node(node, grads, targets, accumulate, create_graph, observe):
+def _accumulate_node(node, grads, run):
+    """An ``AccumulateGrad`` node: the leaf's hooks, then ``.grad += grad``, then post-accumulate hooks."""
+    observe = run.observe
     var = node.variable
-    if grads[0] is None or (node in targets and not accumulate):
-        return ()
+    if var._backward_hooks or node._retain_grad:
+        grads = _tensor_hooks(node, grads, observe)
+    if run.targets is not None:
+        for index, nr in run.targets.get(node, ()):
+            run.captured[index] = grads[nr]
+        if node in run.targets and not run.accumulate:
+            return
+    if grads[0] is None:
+        return
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads, observe)
     grad = grads[0]
     before = var._grad
     before_copy = None if before is None or not observe else before._data.copy()
-    _accumulate_into(var, grad, create_graph)
+    _accumulate_into(var, grad, run.create_graph)
     if observe:
         _emit("node", node, (grad,), (), grad_before=before_copy, grad_after=var._grad._data.copy())
     for fn in tuple(var._post_accumulate_hooks.values()) if var._post_accumulate_hooks else ():
@@ -251,7 +276,6 @@ def _accumulate_node(node, grads, targets, accumulate, create_graph, observe):
             fn((), (grad,))
             if observe:
                 _emit("node_hook", node, (grad,), (), detail=getattr(fn, "__name__", "hook"))
-    return ()
 
 
 def _accumulate_into(var, grad, create_graph):
@@ -285,8 +309,8 @@ def _materialize(node, grads):
     """Zeros for outputs that received no gradient (multi-output nodes need all of them)."""
     if all(g is not None for g in grads):
         return grads
-    meta = getattr(node, "_output_meta", ())
-    return [_tensor.Tensor._make(np.zeros(m[0], dtype=m[1].numpy), False) if g is None and m is not None else g
+    meta = node._output_meta
+    return [_tensor.Tensor._make(np.zeros(m[0], dtype=m[1]), False) if g is None and m is not None else g
             for g, m in zip(grads, meta)]
 
 

@@ -14,6 +14,7 @@ import weakref
 import numpy as np
 
 from .. import _tensor  # circular: use `_tensor.Tensor` at call time, never at import time
+from .._dtype import _FROM_NUMPY
 from . import grad_mode
 from .graph import Node, _node_created_hooks, _notify_node_created, _saved_tensors_hooks_stack
 
@@ -169,17 +170,18 @@ class BackwardCFunction(Node, FunctionCtx):
 
 def _check_grads(node, grads):
     """Check what backward returned: one gradient per forward argument (PyTorch's errors)."""
-    if not isinstance(grads, tuple):
-        grads = (grads,)
-    n_args = len(node._input_meta)
-    if len(grads) != n_args:
-        if len(grads) > n_args and all(g is None for g in grads[n_args:]):
-            grads = grads[:n_args]
+    if type(grads) is not tuple:
+        grads = tuple(grads) if isinstance(grads, tuple) else (grads,)
+    metas = node._input_meta
+    if len(grads) != len(metas):
+        if len(grads) > len(metas) and all(g is None for g in grads[len(metas):]):
+            grads = grads[:len(metas)]
         else:
             raise RuntimeError("function %s returned an incorrect number of gradients (expected %d, got %d)"
-                               % (node.name(), n_args, len(grads)))
+                               % (node.name(), len(metas), len(grads)))
     out = []
-    for i, (g, meta) in enumerate(zip(grads, node._input_meta)):
+    for i, g in enumerate(grads):
+        meta = metas[i]
         if meta is None:
             continue                                  # a non-tensor argument: no edge
         if g is None:
@@ -187,11 +189,12 @@ def _check_grads(node, grads):
             continue
         if not isinstance(g, _tensor.Tensor):
             raise RuntimeError("expected Variable or None (got %s)" % type(g).__name__)
-        shape, dt = meta
-        if g._data.shape != shape:
+        shape, dtype = meta
+        data = g._data
+        if data.shape != shape:
             g = _sum_to(g, shape, node, i)          # NOTE [broadcast]: undone here, once, for every op
-        if g.dtype is not dt:
-            g = g.to(dt)
+        if data.dtype != dtype:
+            g = g.to(_FROM_NUMPY[dtype])
         out.append(g)
     return tuple(out)
 
@@ -287,32 +290,49 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args):
         """Run ``forward`` without recording, then record one node linking the inputs to the outputs."""
         state = grad_mode._state
-        enabled = state.grad_enabled
-        needs_input_grad = _needs_input_grad(args) if enabled else (False,) * len(args)
-        requires_grad = True in needs_input_grad
-        ctx = cls._node_cls() if requires_grad else cls._ctx_cls()
-        ctx.needs_input_grad = needs_input_grad
-        state.grad_enabled = False                   # forward works on arrays: nothing in it is recorded
-        try:
-            if cls.quiet:
-                with np.errstate(all="ignore"):      # inf/nan results are values, as in PyTorch: no numpy warnings
-                    raw = cls.forward(ctx, *args)
-            else:
-                raw = cls.forward(ctx, *args)
-        finally:
-            state.grad_enabled = enabled
-        is_tuple = isinstance(raw, tuple)
+        if state.grad_enabled:
+            needs_input_grad = _needs_input_grad(args)
+            recording = True in needs_input_grad
+            ctx = cls._node_cls() if recording else cls._ctx_cls()
+            ctx.needs_input_grad = needs_input_grad
+            state.grad_enabled = False               # forward works on arrays: nothing in it is recorded
+            try:
+                raw = cls._run_forward(ctx, args)
+            finally:
+                state.grad_enabled = True
+        else:                                        # no_grad, or a backward formula without create_graph
+            recording = False
+            ctx = cls._ctx_cls()
+            ctx.needs_input_grad = _NOTHING_NEEDS_GRAD[len(args)] if len(args) < 8 else (False,) * len(args)
+            raw = cls._run_forward(ctx, args)
         if type(raw) is np.ndarray:                  # the common case: one array out
-            outputs = (_tensor.Tensor._make(raw, False),)
-        else:
-            outputs = tuple(_as_output(_as_array(r, ctx)) for r in (raw if is_tuple else (raw,)))
+            out = _tensor.Tensor._make(raw, False)
+            if cls.is_view:
+                _link_views((out,), args, cls)
+            if recording:
+                _record(ctx, args, (out,))
+            elif ctx._to_save:
+                ctx._to_save = ()
+            return out
+        is_tuple = isinstance(raw, tuple)
+        outputs = tuple(_as_output(_as_array(r, ctx)) for r in (raw if is_tuple else (raw,)))
         if cls.is_view:
             _link_views(outputs, args, cls)
-        if requires_grad:
+        if recording:
             _record(ctx, args, outputs)
         elif ctx._to_save:
             ctx._to_save = ()
         return outputs if is_tuple else outputs[0]
+
+    @classmethod
+    def _run_forward(cls, ctx, args):
+        if cls.quiet:
+            with np.errstate(all="ignore"):          # inf/nan results are values, as in PyTorch: no numpy warnings
+                return cls.forward(ctx, *args)
+        return cls.forward(ctx, *args)
+
+
+_NOTHING_NEEDS_GRAD = [(False,) * n for n in range(8)]
 
 
 def _needs_input_grad(args):
@@ -379,14 +399,22 @@ def _as_output(value):
     return Tensor._make(np.asarray(value), False)
 
 
+_NO_EDGE = (None, 0)     # the edge of an input that does not require grad
+
+
 def _record(node, args, outputs):
     """Create the graph edges: the node's ``next_functions`` and its outputs' ``grad_fn``."""
     Tensor = _tensor.Tensor
     input_meta, edges = [], []              # per argument (None: not a tensor); per tensor argument
     for a in args:
         if isinstance(a, Tensor):
-            input_meta.append((a._data.shape, a.dtype))
-            edges.append(a._gradient_edge() if a._requires_grad else (None, 0))
+            input_meta.append((a._data.shape, a._data.dtype))     # what its gradient must look like
+            if not a._requires_grad:
+                edges.append(_NO_EDGE)
+            elif a.grad_fn is not None:
+                edges.append((a.grad_fn, a._output_nr))
+            else:
+                edges.append(a._gradient_edge())                 # a leaf: its AccumulateGrad node
         else:
             input_meta.append(None)
     node._input_meta, node.next_functions = tuple(input_meta), tuple(edges)
@@ -397,20 +425,22 @@ def _record(node, args, outputs):
             output_meta.append(None)
             refs.append(None)
             continue
-        dtype = out.dtype
-        output_meta.append((out._data.shape, dtype))
+        data = out._data
+        output_meta.append((data.shape, data.dtype))
         refs.append(weakref.ref(out))
-        if not dtype.is_floating_point or (non_diff and any(out is t for t in non_diff)):
-            continue
-        if dirty and out.is_leaf and out.requires_grad and any(out is d for d in dirty):
+        if data.dtype.kind != "f" or (non_diff and any(out is t for t in non_diff)):
+            continue                                              # integer and bool outputs get no grad_fn
+        if dirty and out.grad_fn is None and out._requires_grad and any(out is d for d in dirty):
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
-        out._set_grad_fn(node, nr)
+        out.grad_fn, out._output_nr, out._requires_grad = node, nr, True
     node._output_meta, node._outputs = tuple(output_meta), tuple(refs)
+    if len(outputs) != 1:
+        node._n_outputs = len(outputs)
     if dirty and any(out is d for d in dirty for out in outputs if isinstance(out, Tensor)):
         for d in dirty:
             d._version_counter[0] += 1
     if node._to_save:
-        node._packed = tuple(_save(t, outputs) for t in node._to_save)
+        node._packed = tuple([_save(t, outputs) for t in node._to_save])
         node._to_save = ()
     if _node_created_hooks:
         _notify_node_created(node)
@@ -420,8 +450,13 @@ def _save(value, outputs):
     """Wrap one saved value: an output (by identity) is saved without a reference cycle."""
     if value is None:
         return None
+    if type(value) is np.ndarray:               # forward saved the array it returns, or a temporary
+        for nr, out in enumerate(outputs):
+            if value is getattr(out, "_data", None):
+                return SavedTensor(out, output_nr=nr)
+        return SavedTensor(_tensor.Tensor._make(value, False))
     for nr, out in enumerate(outputs):
-        if value is out or (isinstance(value, np.ndarray) and value is getattr(out, "_data", None)):
+        if value is out:
             return SavedTensor(out, output_nr=nr)
     if isinstance(value, np.ndarray):
         value = _tensor.Tensor._make(value, False)

@@ -43,6 +43,7 @@ class Node:
     _retain_grad = None             # {output_nr: weakref to the tensor}
     _metadata = None
     _outputs: tuple = ()            # weak references to the output tensors
+    _n_outputs = 1                  # how many gradients the node receives (slots of its input buffer)
     _released = False
 
     def __init__(self) -> None:
@@ -113,10 +114,9 @@ class AccumulateGrad(Node):
     """
 
     _is_accumulate = True
+    _seq = _ACCUMULATE_SEQUENCE_NR
 
     def __init__(self, variable) -> None:
-        super().__init__()
-        self._seq = _ACCUMULATE_SEQUENCE_NR
         self.variable = variable
 
     def name(self) -> str:

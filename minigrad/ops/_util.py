@@ -15,8 +15,12 @@ def operand(value, like=None):
     if isinstance(value, (bool, int, float, np.number, np.bool_)):
         # NOTE [wrapped numbers]: a float keeps double precision (``x64 * 0.1`` is exact), as in PyTorch;
         # in promotion it counts as the default float dtype (``_dtype.result_type``), so ``x32 * 0.1`` stays float32.
-        d = _dtype.scalar_dtype(value)
-        t = Tensor._make(np.asarray(value, dtype=np.float64 if d.is_floating_point else d.numpy), False)
+        if type(value) is float:
+            array = np.array(value)                     # float64
+        else:
+            d = _dtype.scalar_dtype(value)
+            array = np.asarray(value, dtype=np.float64 if d.is_floating_point else d.numpy)
+        t = Tensor._make(array, False)
         t._wrapped_number = True
         return t
     if isinstance(value, np.ndarray):
@@ -26,10 +30,14 @@ def operand(value, like=None):
 
 def promoted(*tensors, floating=False):
     """The operands' arrays cast to their common dtype (PyTorch's promotion rules)."""
-    arrays = [t._data for t in tensors]
-    if len({a.dtype for a in arrays}) == 1 and (not floating or arrays[0].dtype.kind == "f") \
-            and not tensors[0]._wrapped_number:       # (two wrapped floats are float32, not float64)
-        return arrays                                  # the common case: nothing to promote
+    first = tensors[0]
+    kind = first._data.dtype
+    if not first._wrapped_number and (kind.kind == "f" or not floating):    # (two wrapped floats are float32)
+        if all(t._data.dtype == kind for t in tensors[1:]):
+            return [t._data for t in tensors]                                # the common case: nothing to promote
+        if kind.kind == "f" and len(tensors) == 2 and tensors[1]._wrapped_number \
+                and tensors[1]._data.dtype.kind in "biuf":
+            return [first._data, tensors[1]._data.astype(kind)]              # ``x * 0.5``: x's float dtype wins
     d = _dtype.result_type(*tensors)
     if floating and not d.is_floating_point:
         d = _dtype.get_default_dtype()

@@ -114,7 +114,7 @@ def other_inputs(fn, source):
     for i, ((node, nr), (shape, dtype)) in enumerate(zip(edges, metas)):
         if i == slot:
             continue
-        t = Tensor._make(np.broadcast_to(np.zeros((), dtype.numpy), shape))
+        t = Tensor._make(np.broadcast_to(np.zeros((), dtype), shape))
         if node is not None:
             t._requires_grad = True
             if node._is_accumulate:

@@ -56,15 +56,16 @@ class Mm(Function):
 
     @staticmethod
     def forward(ctx, x, y):
-        if x.ndim != 2 or y.ndim != 2:
-            raise RuntimeError("self must be a matrix" if x.ndim != 2 else "mat2 must be a matrix")
-        if x.shape[1] != y.shape[0]:
-            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)"
-                               % (_dims(x.shape), _dims(y.shape)))
-        _same_dtype(x, y, "mm")
+        a, b = x._data, y._data
+        if a.ndim != 2 or b.ndim != 2:
+            raise RuntimeError("self must be a matrix" if a.ndim != 2 else "mat2 must be a matrix")
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
+        if a.dtype != b.dtype:
+            _same_dtype(x, y, "mm")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
         ctx.mat2_column_major = _column_major(y)
-        return x._data @ y._data
+        return a @ b
 
     @staticmethod
     def backward(ctx, grad):
@@ -178,6 +179,8 @@ class Addmm(Function):
 
 def matmul(x, y):
     """Dispatch like ``torch.matmul``: dot, mv, mm, 1-D @ 2-D, or the batched product."""
+    if x._data.ndim == 2 and y._data.ndim == 2:       # the common case first
+        return Mm.apply(x, y)
     if x.ndim == 0 or y.ndim == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are %dD and %dD"
                            % (x.ndim, y.ndim))
