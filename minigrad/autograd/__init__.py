@@ -41,7 +41,7 @@ def _make_grads(outputs, grad_outputs, is_grads_batched=False):
             if g._data.shape != out._data.shape:
                 raise RuntimeError("Mismatch in shape: grad_output[%d] has a shape of %r and output[%d] has a shape "
                                    "of %r." % (i, g.shape, i, out.shape))
-            if g.dtype is not out.dtype:
+            if g._data.dtype != out._data.dtype:
                 g = g.to(out.dtype)
         grads.append(g)
     return grads

@@ -38,7 +38,8 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
         for t in inputs:        # a non-leaf listed in inputs= gets .grad, as if retain_grad() was called
             if t.grad_fn is not None:
                 t.retain_grad()
-    dependencies = _count_dependencies(edges)
+    root_nodes = dict.fromkeys(node for node, _ in edges)      # once each, even if several roots share a node
+    dependencies = _count_dependencies(root_nodes)
     run = _Run(inputs, accumulate, create_graph)
     if inputs is not None:
         run.needed = _needed_nodes(edges, dependencies, run.targets)
@@ -47,7 +48,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     buffers, ready, order = {}, [], 0
     for (node, nr), grad in zip(edges, grad_roots):
         _add_to_buffer(buffers, node, nr, grad)
-    for node in dict.fromkeys(node for node, _ in edges):
+    for node in root_nodes:
         if node not in dependencies:
             heapq.heappush(ready, (-node._seq, order, node))
             order += 1
@@ -113,20 +114,20 @@ class _Run:
 
 # -- phase 1: the graph ---------------------------------------------------------------
 
-def _count_dependencies(edges):
+def _count_dependencies(roots):
     """For every node reachable from the roots, the number of edges that point at it."""
-    dependencies, seen = {}, set()
-    stack = list(dict.fromkeys(node for node, _ in edges))   # once each, even if several roots share a node
-    seen.update(stack)
+    dependencies = {}
+    stack = list(roots)
     while stack:
-        node = stack.pop()
-        for next_node, _ in node.next_functions:
+        for next_node, _ in stack.pop().next_functions:
             if next_node is None:
                 continue
-            dependencies[next_node] = dependencies.get(next_node, 0) + 1
-            if next_node not in seen:
-                seen.add(next_node)
-                stack.append(next_node)
+            if next_node in dependencies:
+                dependencies[next_node] += 1
+            else:                                   # first visit: walk on from it (roots are walked already)
+                dependencies[next_node] = 1
+                if next_node not in roots:
+                    stack.append(next_node)
     return dependencies
 
 
@@ -287,7 +288,7 @@ def _accumulate_into(var, grad, create_graph):
         else:
             # PyTorch's layout contract: .grad is laid out like the leaf (not like a transposed view's grad)
             order = "C" if var._data.flags.c_contiguous else "K"
-            var._grad = _tensor.Tensor._make(np.array(grad._data, dtype=var.dtype.numpy, order=order, copy=True), False)
+            var._grad = _tensor.Tensor._make(np.array(grad._data, dtype=var._data.dtype, order=order, copy=True), False)
     elif create_graph or var._grad.requires_grad:
         var._grad = var._grad + grad
     else:

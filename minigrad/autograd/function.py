@@ -290,21 +290,28 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args):
         """Run ``forward`` without recording, then record one node linking the inputs to the outputs."""
         state = grad_mode._state
-        if state.grad_enabled:
-            needs_input_grad = _needs_input_grad(args)
+        enabled = state.grad_enabled
+        if enabled:
+            Tensor = _tensor.Tensor
+            needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
             recording = True in needs_input_grad
             ctx = cls._node_cls() if recording else cls._ctx_cls()
-            ctx.needs_input_grad = needs_input_grad
             state.grad_enabled = False               # forward works on arrays: nothing in it is recorded
-            try:
-                raw = cls._run_forward(ctx, args)
-            finally:
-                state.grad_enabled = True
         else:                                        # no_grad, or a backward formula without create_graph
             recording = False
+            needs_input_grad = _NOTHING_NEEDS_GRAD[len(args)] if len(args) < 8 else (False,) * len(args)
             ctx = cls._ctx_cls()
-            ctx.needs_input_grad = _NOTHING_NEEDS_GRAD[len(args)] if len(args) < 8 else (False,) * len(args)
-            raw = cls._run_forward(ctx, args)
+        ctx.needs_input_grad = needs_input_grad
+        try:
+            if cls.quiet:
+                with np.errstate(all="ignore"):      # inf/nan results are values, as in PyTorch: no numpy warnings
+                    raw = cls.forward(ctx, *args)
+            else:
+                raw = cls.forward(ctx, *args)
+        finally:
+            state.grad_enabled = enabled
+        if isinstance(raw, np.generic):              # numpy computes 0-dim results as scalars
+            raw = _as_array(raw, ctx)
         if type(raw) is np.ndarray:                  # the common case: one array out
             out = _tensor.Tensor._make(raw, False)
             if cls.is_view:
@@ -324,21 +331,8 @@ class Function(metaclass=_FunctionMeta):
             ctx._to_save = ()
         return outputs if is_tuple else outputs[0]
 
-    @classmethod
-    def _run_forward(cls, ctx, args):
-        if cls.quiet:
-            with np.errstate(all="ignore"):          # inf/nan results are values, as in PyTorch: no numpy warnings
-                return cls.forward(ctx, *args)
-        return cls.forward(ctx, *args)
-
 
 _NOTHING_NEEDS_GRAD = [(False,) * n for n in range(8)]
-
-
-def _needs_input_grad(args):
-    """One bool per argument of ``apply``: is it a tensor that requires grad?"""
-    Tensor = _tensor.Tensor
-    return tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
 
 
 def _link_views(outputs, args, cls):
@@ -381,7 +375,8 @@ def _as_array(value, ctx):
     """numpy returns scalars for 0-dim results: make them arrays (and keep what forward saved pointing at them)."""
     if isinstance(value, np.generic):
         array = np.asarray(value)
-        ctx._to_save = tuple(array if s is value else s for s in ctx._to_save)
+        if ctx._to_save:
+            ctx._to_save = tuple(array if s is value else s for s in ctx._to_save)
         return array
     return value
 

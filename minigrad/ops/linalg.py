@@ -60,7 +60,8 @@ class Mm(Function):
         if a.ndim != 2 or b.ndim != 2:
             raise RuntimeError("self must be a matrix" if a.ndim != 2 else "mat2 must be a matrix")
         if a.shape[1] != b.shape[0]:
-            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
+            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)"
+                               % (_dims(a.shape), _dims(b.shape)))
         if a.dtype != b.dtype:
             _same_dtype(x, y, "mm")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)

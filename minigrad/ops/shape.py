@@ -201,6 +201,19 @@ class SqueezeMatmul(SqueezeDim):
     node_name = "SqueezeBackward4"
 
 
+def _broadcast_view(array, shape):
+    """``np.broadcast_to(array, shape)`` (a read-only view with zero strides) at a fraction of its cost."""
+    lead = len(shape) - array.ndim
+    strides = (0,) * lead + tuple(0 if n == 1 and m != 1 else stride
+                                  for n, m, stride in zip(array.shape, shape[lead:], array.strides))
+    try:
+        view = np.ndarray(shape, array.dtype, array, 0, strides)    # needs a contiguous buffer ...
+    except (TypeError, ValueError):
+        return np.broadcast_to(array, shape)                        # ... or the general (slower) way
+    view.flags.writeable = False
+    return view
+
+
 class Expand(Function):
     """Broadcast to a larger shape without copying.  Backward: grad summed back (by the node)."""
 
@@ -224,7 +237,7 @@ class Expand(Function):
                                    "non-singleton dimension %d.  Target sizes: [%s].  Tensor sizes: [%s]"
                                    % (target[lead + i], s, lead + i, ", ".join(map(str, shape)),
                                       ", ".join(map(str, x.shape))))
-        return np.broadcast_to(x._data, target)
+        return _broadcast_view(x._data, target)
 
     @staticmethod
     def backward(ctx, grad):
