@@ -33,11 +33,14 @@ def promoted(*tensors, floating=False):
     first = tensors[0]
     kind = first._data.dtype
     if not first._wrapped_number and (kind.kind == "f" or not floating):    # (two wrapped floats are float32)
-        if all(t._data.dtype == kind for t in tensors[1:]):
-            return [t._data for t in tensors]                                # the common case: nothing to promote
-        if kind.kind == "f" and len(tensors) == 2 and tensors[1]._wrapped_number \
-                and tensors[1]._data.dtype.kind in "biuf":
-            return [first._data, tensors[1]._data.astype(kind)]              # ``x * 0.5``: x's float dtype wins
+        if len(tensors) == 2:
+            second = tensors[1]._data
+            if second.dtype == kind:
+                return first._data, second                                    # the common case: nothing to do
+            if kind.kind == "f" and tensors[1]._wrapped_number and second.dtype.kind in "biuf":
+                return first._data, second.astype(kind)                       # ``x * 0.5``: x's float dtype wins
+        elif all(t._data.dtype == kind for t in tensors[1:]):
+            return tuple(t._data for t in tensors)
     d = _dtype.result_type(*tensors)
     if floating and not d.is_floating_point:
         d = _dtype.get_default_dtype()

@@ -358,7 +358,32 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * _const(result._data > 0, grad)
+        return ThresholdBackward.apply(grad, result, 0)
+
+
+class ThresholdBackward(Function):
+    """The backward of relu (and threshold) as one op, as in PyTorch: ``grad`` where ``x > threshold``, else 0.
+
+    Recorded only under ``create_graph``.  Linear in ``grad``: its gradient is the same mask applied to
+    ``gg``; with respect to ``x`` it is zero (the mask is piecewise constant).
+    """
+
+    node_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, x, threshold):
+        ctx.threshold = threshold
+        ctx.save_for_backward(x)
+        g, keep = grad._data, x._data > threshold
+        if np.isfinite(g).all():
+            return g * keep                          # the fast way ...
+        return np.where(keep, g, np.zeros((), g.dtype))   # ... and exact zeros even where grad is inf or nan
+
+    @staticmethod
+    def backward(ctx, gg):
+        (x,) = ctx.saved_tensors
+        return (ThresholdBackward.apply(gg, x, ctx.threshold) if ctx.needs_input_grad[0] else None,
+                _const(np.zeros_like(gg._data)) if ctx.needs_input_grad[1] else None, None)
 
 
 class Sqrt(Function):
@@ -633,5 +658,5 @@ def _const(array, like=None):
 
 
 # Hot ops whose numpy code warns at most on float overflow (see Function.quiet).
-for _op in (Add, Sub, Mul, Neg, Relu, Clone, ToCopy, Where, Abs, Sign, Maximum, Minimum, Clamp):
+for _op in (Add, Sub, Mul, Neg, Relu, ThresholdBackward, Clone, ToCopy, Where, Abs, Sign, Maximum, Minimum, Clamp):
     _op.quiet = False

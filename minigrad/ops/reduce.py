@@ -192,6 +192,10 @@ class LogSumExp(Function):
         return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * (x - r).exp(), None, None
 
 
+def _float_array(x):
+    return x._data if x._data.dtype.kind == "f" else x._data.astype(get_default_dtype().numpy)
+
+
 class Softmax(Function):
     """``e^x / Σ e^x`` along ``dim``.  Backward: y * (grad - Σ grad·y), y the saved result."""
 
@@ -202,16 +206,42 @@ class Softmax(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.dim = wrap_dim(dim, x.ndim)
-        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
-        e = np.exp(a - np.max(a, axis=ctx.dim, keepdims=True))
-        out = (e / e.sum(axis=ctx.dim, keepdims=True)).astype(a.dtype, copy=False)
-        ctx.save_for_backward(out)
-        return out
+        a = _float_array(x)
+        e = np.exp(a - a.max(axis=ctx.dim, keepdims=True))
+        e /= e.sum(axis=ctx.dim, keepdims=True)
+        ctx.save_for_backward(e)
+        return e
 
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return y * (grad - (grad * y).sum(ctx.dim, keepdim=True)), None
+        return SoftmaxBackwardData.apply(grad, y, ctx.dim), None
+
+
+class SoftmaxBackwardData(Function):
+    """Softmax's backward as one op, as in PyTorch: ``y * (g - Σ g·y)``.
+
+    Recorded only under ``create_graph``; it is linear in ``g``, and symmetric, so its gradient
+    with respect to ``g`` is the same op; with respect to ``y`` it is ``gg * (g - Σ g·y) - g * Σ gg·y``.
+    """
+
+    node_name = "SoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, y, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, y)
+        g, out = grad._data, y._data
+        return out * (g - (g * out).sum(axis=dim, keepdims=True))
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, y = ctx.saved_tensors
+        d_grad = SoftmaxBackwardData.apply(gg, y, ctx.dim) if ctx.needs_input_grad[0] else None
+        d_y = None
+        if ctx.needs_input_grad[1]:
+            d_y = gg * (grad - (grad * y).sum(ctx.dim, keepdim=True)) - grad * (gg * y).sum(ctx.dim, keepdim=True)
+        return d_grad, d_y, None
 
 
 class LogSoftmax(Function):
@@ -224,16 +254,41 @@ class LogSoftmax(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.dim = wrap_dim(dim, x.ndim)
-        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
-        shifted = a - np.max(a, axis=ctx.dim, keepdims=True)
-        out = (shifted - np.log(np.exp(shifted).sum(axis=ctx.dim, keepdims=True))).astype(a.dtype, copy=False)
+        a = _float_array(x)
+        out = a - a.max(axis=ctx.dim, keepdims=True)
+        out -= np.log(np.exp(out).sum(axis=ctx.dim, keepdims=True))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True), None
+        return LogSoftmaxBackwardData.apply(grad, y, ctx.dim), None
+
+
+class LogSoftmaxBackwardData(Function):
+    """Log-softmax's backward as one op, as in PyTorch: ``g - e^y * Σ g``.
+
+    Recorded only under ``create_graph``.  Its gradient with respect to ``g`` is the transposed map
+    ``gg - Σ gg·e^y``; with respect to ``y`` it is ``-gg * e^y * Σ g``.
+    """
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, y, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad, y)
+        g = grad._data
+        return g - np.exp(y._data) * g.sum(axis=dim, keepdims=True)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, y = ctx.saved_tensors
+        e = y.exp()
+        return (gg - (gg * e).sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[0] else None,
+                -gg * e * grad.sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[1] else None,
+                None)
 
 
 class Var(Function):

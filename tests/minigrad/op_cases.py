@@ -75,6 +75,8 @@ class OpCase:
     unique: bool = False
     valid: Callable[..., bool] | None = None
     gradgrad: bool = True
+    #: False for a case that itself calls autograd (it cannot run under ``no_grad``).
+    runs_under_no_grad: bool = True
 
     def __repr__(self) -> str:
         return self.name
@@ -513,6 +515,29 @@ CASES: list[OpCase] = [
         arity=2,
         shapes=((2, 3), (2,)),
     ),
+]
+
+
+def _first_derivative(op):
+    """``x, g -> vᵀJ``: an op's backward as a function of its input and the incoming gradient.
+
+    Under ``create_graph`` this is the op PyTorch records for the backward (``ThresholdBackward``,
+    ``SoftmaxBackwardData``…), so its own gradient (and, through gradgradcheck, its second) is checked.
+    """
+
+    def fn(a, g):
+        return lib(a).autograd.grad(op(a), a, g, create_graph=True)[0]
+
+    return fn
+
+
+CASES += [
+    OpCase("relu_backward", _first_derivative(lambda a: a.relu()), node="ThresholdBackwardBackward0", arity=2,
+           elements=(NONZERO, FLOATS), runs_under_no_grad=False),
+    OpCase("softmax_backward", _first_derivative(lambda a: a.softmax(1)), node="SoftmaxBackwardDataBackward0",
+           arity=2, runs_under_no_grad=False),
+    OpCase("log_softmax_backward", _first_derivative(lambda a: a.log_softmax(0)),
+           node="LogSoftmaxBackwardDataBackward0", arity=2, shapes=((3, 2),), runs_under_no_grad=False),
 ]
 
 CASES_BY_NAME = {case.name: case for case in CASES}

@@ -58,3 +58,10 @@ def test_classic_tutorial(lib):
     assert repr(out) == "tensor(27., grad_fn=<MeanBackward0>)"
     out.backward()
     assert repr(x.grad) == "tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])"
+
+
+def test_relu_backward_gives_exact_zeros_where_it_is_off(lib):
+    """Where relu is off the gradient is 0, even an infinite or nan incoming one (not inf * 0 = nan)."""
+    x = lib.tensor([-1.0, 0.0, 2.0, -3.0], requires_grad=True)
+    x.relu().backward(lib.tensor([math.inf, math.nan, 1.0, -math.inf]))
+    assert x.grad.tolist() == [0.0, 0.0, 1.0, 0.0]
