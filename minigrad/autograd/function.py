@@ -304,7 +304,7 @@ class Function(metaclass=_FunctionMeta):
         ctx.needs_input_grad = needs_input_grad
         try:
             if cls.quiet:
-                with np.errstate(all="ignore"):      # inf/nan results are values, as in PyTorch: no numpy warnings
+                with _ignore_fp_errors():            # inf/nan results are values, as in PyTorch: no numpy warnings
                     raw = cls.forward(ctx, *args)
             else:
                 raw = cls.forward(ctx, *args)
@@ -333,6 +333,22 @@ class Function(metaclass=_FunctionMeta):
 
 
 _NOTHING_NEEDS_GRAD = [(False,) * n for n in range(8)]
+
+
+try:  # np.errstate(all="ignore") costs more than a small op; set the context variable behind it directly
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+
+    class _ignore_fp_errors:
+        __slots__ = ("token",)
+
+        def __enter__(self):
+            self.token = _extobj_contextvar.set(_make_extobj(all="ignore"))
+
+        def __exit__(self, *exc):
+            _extobj_contextvar.reset(self.token)
+except ImportError:  # pragma: no cover - a numpy without that private module: the public, slower way
+    def _ignore_fp_errors():
+        return np.errstate(all="ignore")
 
 
 def _link_views(outputs, args, cls):

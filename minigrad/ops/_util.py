@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import _dtype, _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
@@ -47,8 +49,10 @@ def promoted(*tensors, floating=False):
     return tuple(t._data if t._data.dtype == d.numpy else t._data.astype(d.numpy) for t in tensors)
 
 
+@functools.lru_cache(maxsize=4096)
 def broadcast_shape(a, b):
-    """The broadcast shape, with PyTorch's error naming the first dimension that disagrees."""
+    """The broadcast shape, with PyTorch's error naming the first dimension that disagrees (cached: a
+    training loop meets the same few pairs of shapes again and again)."""
     n = max(len(a), len(b))
     a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
     for i in range(n - 1, -1, -1):

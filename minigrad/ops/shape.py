@@ -223,15 +223,22 @@ class Expand(Function):
 
     @staticmethod
     def forward(ctx, x, shape):
-        ctx.self_sym_sizes = tuple(x.shape)
+        have = ctx.self_sym_sizes = x._data.shape
         shape = tuple(shape)
-        lead = len(shape) - x.ndim
+        lead = len(shape) - len(have)
         if lead < 0:
             raise RuntimeError("expand(torch.FloatTensor{[%s]}, size=[%s]): the number of sizes provided (%d) must "
                                "be greater or equal to the number of dimensions in the tensor (%d)"
-                               % (", ".join(map(str, x.shape)), ", ".join(map(str, shape)), len(shape), x.ndim))
-        target = tuple(x.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
-        for i, s in enumerate(x.shape):
+                               % (", ".join(map(str, have)), ", ".join(map(str, shape)), len(shape), len(have)))
+        if -1 in shape:
+            for i, s in enumerate(shape[:lead]):
+                if s == -1:
+                    raise RuntimeError("The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                       "dimension %d" % i)
+            target = tuple(have[i - lead] if s == -1 else s for i, s in enumerate(shape))
+        else:
+            target = shape
+        for i, s in enumerate(have):
             if s != 1 and s != target[lead + i]:
                 raise RuntimeError("The expanded size of the tensor (%d) must match the existing size (%d) at "
                                    "non-singleton dimension %d.  Target sizes: [%s].  Tensor sizes: [%s]"

@@ -85,6 +85,10 @@ def test_shape_mismatches_name_both_shapes(lib):
         lib.ones(2, 3).t().view(6)
     with raises(RuntimeError, "shape '[4, 2]' is invalid for input of size 6"):
         lib.ones(2, 3).reshape(4, 2)
+    with raises(RuntimeError, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                              "dimension 0"):
+        lib.ones(3).expand(-1, 3)
+    assert lib.ones(2, 1).expand(-1, 3).shape == (2, 3)
 
 
 def test_grad_assignment_checks(lib):
