@@ -16,6 +16,7 @@ Phases of one backward pass:
 from __future__ import annotations
 
 import heapq
+import sys
 import weakref
 
 import numpy as np
@@ -86,6 +87,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
                 if remaining == 0:
                     heappush(ready, (-next_node._seq, order, next_node))
                     order += 1
+            grad = grad_inputs = None                 # hold no gradient here (NOTE [stealing the gradient])
     except Exception as exc:
         if observe:
             _emit("error", detail="%s: %s" % (type(exc).__name__, exc))
@@ -285,6 +287,8 @@ def _accumulate_into(var, grad, create_graph):
         if create_graph and grad.requires_grad:
             from ..ops.elementwise import CopyGrad
             var._grad = CopyGrad.apply(grad)
+        elif _stealable(grad, var):
+            var._grad = grad
         else:
             # PyTorch's layout contract: .grad is laid out like the leaf (not like a transposed view's grad)
             order = "C" if var._data.flags.c_contiguous else "K"
@@ -294,6 +298,26 @@ def _accumulate_into(var, grad, create_graph):
     else:
         np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
         var._grad._version_counter[0] += 1
+
+
+# NOTE [stealing the gradient]: like PyTorch's AccumulateGrad, the first gradient a leaf receives is
+# stored as its .grad without a copy when nothing else can see it.  PyTorch asks the tensor's use
+# count; CPython's reference counts answer the same question: the engine holds a gradient through
+# exactly _ENGINE_REFS references on its way here (the input buffer, two locals, two arguments),
+# and its array is referenced by that tensor alone.  Any other holder (a hook that kept it, the same
+# gradient sent to two leaves, a view) adds a reference, and the gradient is copied instead.  Only
+# on CPython versions whose counts are known to include every local (3.14 may borrow references).
+_ENGINE_REFS = 5
+_CAN_STEAL = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
+
+
+def _stealable(grad, var):
+    data = grad._data
+    return (_CAN_STEAL and grad._base is None and grad.grad_fn is None and type(data) is np.ndarray
+            and data.base is None and data.dtype == var._data.dtype and data.flags.writeable
+            and data.flags.c_contiguous and var._data.flags.c_contiguous
+            and sys.getrefcount(data) == 3                    # grad._data, `data`, getrefcount's argument
+            and sys.getrefcount(grad) == _ENGINE_REFS)
 
 
 def _retain(tensor, grad, create_graph):

@@ -128,10 +128,21 @@ class RandomGraphs(RuleBasedStateMachine):
             for r in roots
         ]
         leaves, tensors = replay(minigrad, self.program, self.leaf_values)
-        minigrad.autograd.backward([tensors[r] for r in roots], [minigrad.tensor(s) for s in seeds])
+        seed_tensors = [minigrad.tensor(s) for s in seeds]
+        minigrad.autograd.backward([tensors[r] for r in roots], seed_tensors, retain_graph=True)
         ours = [
-            np.zeros(v.shape) if t.grad is None else t.grad.numpy() for t, v in zip(leaves, self.leaf_values)
+            np.zeros(v.shape) if t.grad is None else t.grad.numpy().copy() for t, v in zip(leaves, self.leaf_values)
         ]
+        # No .grad shares memory with another .grad, a tensor of the program or a seed (NOTE [stealing the
+        # gradient]), so a second backward adds up to exactly twice the first.
+        grads = [t.grad.numpy() for t in leaves if t.grad is not None]
+        others = [t.detach().numpy() for t in tensors] + [s.numpy() for s in seed_tensors]
+        for i, g in enumerate(grads):
+            assert not any(np.shares_memory(g, o) for o in grads[i + 1:] + others)
+        minigrad.autograd.backward([tensors[r] for r in roots], seed_tensors)
+        for t, first in zip(leaves, ours):
+            if t.grad is not None:
+                np.testing.assert_allclose(t.grad.numpy(), 2 * first, rtol=1e-12, atol=1e-12)
         if self.reference == "torch":
             import torch
 
