@@ -287,8 +287,8 @@ def _accumulate_into(var, grad, create_graph):
         if create_graph and grad.requires_grad:
             from ..ops.elementwise import CopyGrad
             var._grad = CopyGrad.apply(grad)
-        elif _stealable(grad, var):
-            var._grad = grad
+        elif (stolen := _stealable(grad, var)) is not None:
+            var._grad = stolen
         else:
             # PyTorch's layout contract: .grad is laid out like the leaf (not like a transposed view's grad)
             order = "C" if var._data.flags.c_contiguous else "K"
@@ -312,12 +312,22 @@ _CAN_STEAL = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
 
 
 def _stealable(grad, var):
+    """The tensor to store as ``var.grad`` without a copy, or None if the gradient must be copied."""
     data = grad._data
-    return (_CAN_STEAL and grad._base is None and grad.grad_fn is None and type(data) is np.ndarray
-            and data.base is None and data.dtype == var._data.dtype and data.flags.writeable
-            and data.flags.c_contiguous and var._data.flags.c_contiguous
-            and sys.getrefcount(data) == 3                    # grad._data, `data`, getrefcount's argument
-            and sys.getrefcount(grad) == _ENGINE_REFS)
+    if not (_CAN_STEAL and grad.grad_fn is None and type(data) is np.ndarray and data.dtype == var._data.dtype
+            and data.flags.writeable and data.flags.c_contiguous and var._data.flags.c_contiguous
+            and sys.getrefcount(grad) == _ENGINE_REFS):
+        return None
+    base = grad._base
+    if base is None:
+        return grad if data.base is None and sys.getrefcount(data) == 3 else None   # grad._data, `data`, argument
+    # A view of a tensor that only this view holds, itself the owner of its array: nn.Linear's weight
+    # gradient, ``(gradᵀ @ x)ᵀ`` through TBackward0.  Kept as a plain (non-view) tensor.
+    owner = base._data
+    if (base._base is None and data.base is owner and owner.base is None and sys.getrefcount(base) == 3
+            and sys.getrefcount(data) == 3 and sys.getrefcount(owner) == 4):     # base._data, data.base, `owner`
+        return _tensor.Tensor._make(data, False)
+    return None
 
 
 def _retain(tensor, grad, create_graph):

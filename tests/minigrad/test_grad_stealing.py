@@ -86,3 +86,34 @@ def test_stolen_gradients_still_accumulate(lib):
     for _ in range(3):
         (x * x).sum().backward()
     assert x.grad.tolist() == [6.0, 12.0]
+
+
+@pytest.mark.skipif(not engine._CAN_STEAL, reason="reference counts are not trusted on this Python")
+def test_the_weight_gradient_of_linear_is_kept_without_a_copy():
+    """nn.Linear's weight gradient arrives as a view, ``(gradᵀ @ x)ᵀ`` through TBackward0; it is kept (as a
+    plain, contiguous tensor) when nothing else holds the product."""
+    lin = minigrad.nn.Linear(5, 3)
+    y = lin(minigrad.ones(4, 5))
+    made = {}
+    t_node = y.grad_fn.next_functions[2][0]
+    assert t_node.name() == "TBackward0"
+    t_node.register_hook(lambda grad_inputs, grad_outputs: made.update(w=id(grad_inputs[0]._data.base)))
+    y.sum().backward()
+    assert id(lin.weight.grad._data.base) == made["w"]
+    assert lin.weight.grad._base is None
+    assert lin.weight.grad.is_contiguous()
+    assert lin.weight.grad.tolist() == [[4.0] * 5] * 3
+
+
+def test_a_view_gradient_whose_product_someone_kept_is_copied():
+    """(PyTorch keeps this one without a copy: it counts uses of the tensor, not of its storage, so the
+    leaf's .grad shares memory with the tensor the hook kept.  minigrad copies.)"""
+    lib = minigrad
+    lin = lib.nn.Linear(5, 3)
+    y = lin(lib.ones(4, 5))
+    kept = []
+    y.grad_fn.next_functions[2][0].register_prehook(lambda grad_outputs: kept.append(grad_outputs[0]))
+    y.sum().backward()
+    assert not shares(lin.weight.grad, kept[0])
+    lin.weight.grad.zero_()
+    assert kept[0].sum().item() == 60.0
