@@ -77,20 +77,26 @@ class NllLoss(Function):
         ctx.save_for_backward(x)
         ctx.target, ctx.weight = _const(target), _optional_const(weight)
         ctx.reduction, ctx.ignore_index = reduction, ignore_index
-        dim = 0 if x.ndim == 1 else 1
-        n_classes, dtype = x.shape[dim], x._data.dtype
-        valid = target != ignore_index
-        index = target if valid.all() else np.where(valid, target, 0)
-        if index.size and (index.min() < 0 or index.max() >= n_classes):
+        data = x._data
+        dim = 0 if data.ndim == 1 else 1
+        n_classes, dtype = data.shape[dim], data.dtype
+        if ignore_index < 0 and (target.size == 0 or target.min() >= 0):
+            valid, index = None, target                    # the common case: no target can be ignored
+        else:
+            valid = target != ignore_index
+            index = np.where(valid, target, 0)
+        if index.size and (index.max() >= n_classes or (valid is not None and index.min() < 0)):
             bad = target[(index < 0) | (index >= n_classes)]
             raise IndexError("Target %d is out of bounds." % bad.flat[0])
-        # each sample's weight: its class's weight, 0 if ignored
-        w = valid.astype(dtype) if weight is None else weight.astype(dtype)[index] * valid
-        # one-hot along the class dim: True at each sample's target
-        class_ids = np.arange(n_classes).reshape([-1 if d == dim else 1 for d in range(x.ndim)])
-        ctx.dim, ctx.hit, ctx.w = dim, _unsqueeze(index, dim) == class_ids, w
-        losses = -w * np.where(ctx.hit, x._data, 0).sum(dim)
-        total = w.sum(dtype=dtype)
+        # each sample's weight: its class's weight, 0 if ignored (None: all 1)
+        if weight is not None:
+            w = weight.astype(dtype)[index] if valid is None else weight.astype(dtype)[index] * valid
+        else:
+            w = None if valid is None else valid.astype(dtype)
+        ctx.dim, ctx.key, ctx.w = dim, _target_slots(index, data.ndim), w
+        picked = data[ctx.key]                               # x[t] of each sample
+        losses = -picked if w is None else -w * picked
+        total = np.asarray(index.size if w is None else w.sum(dtype=dtype), dtype=dtype)
         ctx.total_weight = _const(total)
         if reduction == MEAN:      # 0/0 (every target ignored) is nan, as in PyTorch
             return np.asarray(losses.sum() / total if total else np.nan, dtype=dtype)
@@ -98,14 +104,26 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        w = ctx.w
+        x_shape, dtype = ctx._input_meta[0]
+        w = np.ones((), dtype) if ctx.w is None else ctx.w
         if ctx.reduction == MEAN:
             total = ctx.total_weight._data
             w = w / total if total else w          # nothing counted: no gradient either
-        slots = np.where(ctx.hit, _unsqueeze(0.0 - w, ctx.dim), 0).astype(w.dtype, copy=False)
+        slots = np.zeros(x_shape, dtype)           # -w at each sample's target, 0 elsewhere
+        slots[ctx.key] = -w
         if ctx.reduction == NONE:
             grad = grad.unsqueeze(ctx.dim)
         return grad * _const(slots, grad), None, None, None, None
+
+
+def _target_slots(index, ndim):
+    """The index of each sample's target slot in the input: ``t`` (1-D), ``(n, t[n])`` (2-D), ``(n, t[n,h,w], h, w)``."""
+    if ndim == 1:
+        return index
+    if ndim == 2:
+        return np.arange(len(index)), index
+    grids = [np.arange(n).reshape([-1 if d == i else 1 for d in range(index.ndim)]) for i, n in enumerate(index.shape)]
+    return (grids[0], index, *grids[1:])
 
 
 def _unsqueeze(a, dim):
