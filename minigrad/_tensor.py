@@ -38,9 +38,8 @@ class Tensor(TensorOps):
 
     # Set on every tensor (slots: the fastest attributes Python has).
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_version_counter", "_base",
-                 "__weakref__", "__dict__")
+                 "_view_fn", "__weakref__", "__dict__")
     # Rarely set: class-level defaults, shadowed in the instance's __dict__ only by the tensors that need them.
-    _view_fn = None                 # how a view was taken from its base (replayed after in-place writes)
     _backward_hooks = None          # register_hook on a leaf
     _post_accumulate_hooks = None   # register_post_accumulate_grad_hook
     _accumulate_ref = None          # weakref to the leaf's AccumulateGrad node
@@ -66,6 +65,7 @@ class Tensor(TensorOps):
         self._grad = None
         self._version_counter = [0]
         self._base = None
+        self._view_fn = None            # how a view was taken from its base (replayed after in-place writes)
         if grad_mode._state.inference:
             self._is_inference = True
 

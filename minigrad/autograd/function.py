@@ -16,7 +16,7 @@ import numpy as np
 from .. import _tensor  # circular: use `_tensor.Tensor` at call time, never at import time
 from .._dtype import _FROM_NUMPY
 from . import grad_mode
-from .graph import Node, _node_created_hooks, _notify_node_created, _saved_tensors_hooks_stack
+from .graph import Node, _node_created_hooks, _notify_node_created, _saved_tensors_hooks_stack, _sequence
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -117,6 +117,8 @@ class FunctionCtx:
 
 class BackwardCFunction(Node, FunctionCtx):
     """The node recorded for a ``Function``: named ``<Op>Backward0`` for built-ins, ``<Name>Backward`` else."""
+
+    __init__ = object.__init__      # its sequence number is given when it is linked into the graph (_record)
 
     _forward_cls = None
     _packed = ()                # the SavedTensors (no `_saved` prefix: dir() lists only `_saved_<name>`)
@@ -317,7 +319,7 @@ class Function(metaclass=_FunctionMeta):
             if cls.is_view:
                 _link_views((out,), args, cls)
             if recording:
-                _record(ctx, args, (out,))
+                _record_one(ctx, args, out)
             elif ctx._to_save:
                 ctx._to_save = ()
             return out
@@ -413,8 +415,25 @@ def _as_output(value):
 _NO_EDGE = (None, 0)     # the edge of an input that does not require grad
 
 
-def _record(node, args, outputs):
-    """Create the graph edges: the node's ``next_functions`` and its outputs' ``grad_fn``."""
+def _record_one(node, args, out):
+    """``_record`` for the common case: one output, nothing marked dirty or non-differentiable."""
+    if node._dirty or node._non_differentiable:
+        return _record(node, args, (out,))
+    _link_inputs(node, args)
+    data = out._data
+    node._output_meta, node._outputs = ((data.shape, data.dtype),), (weakref.ref(out),)
+    if data.dtype.kind == "f":                                  # integer and bool outputs get no grad_fn
+        out.grad_fn, out._requires_grad = node, True
+    if node._to_save:
+        node._packed = tuple([_save(t, (out,)) for t in node._to_save])
+        node._to_save = ()
+    if _node_created_hooks:
+        _notify_node_created(node)
+
+
+def _link_inputs(node, args):
+    """The node's ``next_functions`` (one edge per tensor argument) and what each gradient must look like."""
+    node._seq = next(_sequence)              # creation order: the engine runs later nodes first
     Tensor = _tensor.Tensor
     input_meta, edges = [], []              # per argument (None: not a tensor); per tensor argument
     for a in args:
@@ -429,6 +448,12 @@ def _record(node, args, outputs):
         else:
             input_meta.append(None)
     node._input_meta, node.next_functions = tuple(input_meta), tuple(edges)
+
+
+def _record(node, args, outputs):
+    """Create the graph edges: the node's ``next_functions`` and its outputs' ``grad_fn``."""
+    Tensor = _tensor.Tensor
+    _link_inputs(node, args)
     non_diff, dirty = node._non_differentiable, node._dirty
     output_meta, refs = [], []
     for nr, out in enumerate(outputs):

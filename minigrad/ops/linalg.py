@@ -156,18 +156,24 @@ class Addmm(Function):
 
     @staticmethod
     def forward(ctx, bias, x, w, beta=1, alpha=1):
-        if x.shape[1] != w.shape[0]:
+        a, b = x._data, w._data
+        if a.shape[1] != b.shape[0]:
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)"
-                               % (_dims(x.shape), _dims(w.shape)))
-        _same_dtype(bias, w, "addmm_bias")
-        _same_dtype(x, w, "addmm")
+                               % (_dims(a.shape), _dims(b.shape)))
+        if bias._data.dtype != b.dtype or a.dtype != b.dtype:
+            _same_dtype(bias, w, "addmm_bias")
+            _same_dtype(x, w, "addmm")
         ctx.alpha, ctx.beta = alpha, beta
         ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
         ctx.mat2_column_major = _column_major(w)
-        out = x._data @ w._data
+        out = a @ b
         if alpha != 1:
             out = out * alpha
-        return out + (bias._data if beta == 1 else beta * bias._data)
+        term = bias._data if beta == 1 else beta * bias._data
+        if term.dtype == out.dtype and (term.shape == out.shape[1:] or term.shape == out.shape):
+            out += term                                # in place: the product is a fresh array
+            return out
+        return out + term
 
     @staticmethod
     def backward(ctx, grad):

@@ -117,7 +117,7 @@ class NllLoss(Function):
 
 
 def _target_slots(index, ndim):
-    """The index of each sample's target slot in the input: ``t`` (1-D), ``(n, t[n])`` (2-D), ``(n, t[n,h,w], h, w)``."""
+    """Where each sample's target sits in the input: ``t`` (1-D), ``(n, t[n])`` (2-D), ``(n, t[n,h,w], h, w)``."""
     if ndim == 1:
         return index
     if ndim == 2:
