@@ -525,15 +525,16 @@ def nll_loss(
 
 def _nll_loss_nd(input, target, weight, enum, ignore_index):
     """PyTorch's dispatch: 1-D/2-D inputs → NllLoss, 4-D → NllLoss2d, other ranks reshaped to 4-D."""
-    if input.ndim < 1:
-        raise ValueError("Expected 1 or more dimensions (got %d)" % input.ndim)
-    if input.ndim != 1 and input.shape[0] != (target.shape[0] if target.ndim else 1):
+    shape, target_shape = input._data.shape, target._data.shape
+    if len(shape) < 1:
+        raise ValueError("Expected 1 or more dimensions (got %d)" % len(shape))
+    if len(shape) != 1 and shape[0] != (target_shape[0] if target_shape else 1):
         raise ValueError(
             "Expected input batch_size (%d) to match target batch_size (%d)."
-            % (input.shape[0], target.shape[0] if target.ndim else 1)
+            % (shape[0], target_shape[0] if target_shape else 1)
         )
-    if input.ndim <= 2:
-        if target.ndim > 1:
+    if len(shape) <= 2:
+        if len(target_shape) > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
             raise ValueError(
@@ -565,10 +566,13 @@ def _nll_loss_nd(input, target, weight, enum, ignore_index):
     return out.view(out_size) if enum == N.NONE else out
 
 
+_TARGET_DTYPES = (np.dtype(np.int64), np.dtype(np.uint8))
+
+
 def _nll(op, input, target, weight, enum, ignore_index):
-    if target.dtype not in (_dtype.int64, _dtype.uint8):
+    if target._data.dtype not in _TARGET_DTYPES:
         raise RuntimeError("expected target dtype to be Long or Byte, but got %s" % target.dtype._legacy)
-    n_classes = input.shape[0 if input.ndim == 1 else 1]
+    n_classes = input._data.shape[0 if input._data.ndim == 1 else 1]
     if weight is not None and (weight.ndim != 1 or weight.shape[0] != n_classes):
         raise RuntimeError(
             "weight tensor should be defined either for all %d classes or no classes but got weight "
@@ -603,7 +607,7 @@ def cross_entropy(
     """
     enum = _reduction(reduction, size_average, reduce)
     class_dim = 0 if input.ndim == 1 else 1
-    if input.shape == target.shape:
+    if input._data.shape == target._data.shape:
         if not target.dtype.is_floating_point:
             raise RuntimeError(
                 "Expected floating point type for target with class probabilities, got %s"
