@@ -101,6 +101,15 @@ LOCAL_DERIVATIVES: dict[str, LocalDerivative] = {
     "SoftmaxBackward0": _D("Softmax: the Jacobian is diag(s) − s sᵀ.", ("∂/∂a  →  s·(g − Σ g·s)",)),
     "LogSoftmaxBackward0": _D("log-softmax: g minus softmax times the sum of g.",
                               ("∂/∂a  →  g − softmax(a)·Σ_dim g",)),
+    # Under create_graph=True, some backwards are recorded as one op of their own (as in PyTorch).
+    "ThresholdBackwardBackward0": _D("ReLU's backward, differentiated: the same mask again (and 0 for the "
+                                     "input, whose mask is piecewise constant).",
+                                     ("∂/∂g  →  gg·[a > 0]", "∂/∂a  →  0")),
+    "SoftmaxBackwardDataBackward0": _D("Softmax's backward, differentiated: the map g ↦ s·(g − Σ g·s) again, "
+                                       "and its change with s.",
+                                       ("∂/∂g  →  s·(gg − Σ gg·s)", "∂/∂s  →  gg·(g − Σ g·s) − g·Σ gg·s")),
+    "LogSoftmaxBackwardDataBackward0": _D("log-softmax's backward, differentiated.",
+                                          ("∂/∂g  →  gg − Σ gg·eʸ", "∂/∂y  →  −gg·eʸ·Σ g")),
     "NllLossBackward0": _D("Negative log-likelihood: −1 (÷ batch for mean) at each target class, "
                            "0 elsewhere.",
                            ("∂/∂xᵢ,c  →  −g·[c = targetᵢ] / N",)),
