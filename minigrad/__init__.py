@@ -89,7 +89,8 @@ _TENSOR_METHODS = [
     "mm", "mv", "dot", "bmm", "outer", "addmm", "reshape", "flatten", "transpose", "t", "permute",
     "unsqueeze", "squeeze", "split", "chunk", "unbind", "narrow", "select", "gather", "argmax", "argmin",
     "allclose", "equal", "isnan", "isinf", "isfinite", "masked_fill", "clone", "detach", "sort", "topk",
-    "any", "all", "unflatten", "swapaxes",
+    "any", "all", "unflatten", "swapaxes", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan", "sinh", "cosh",
+    "atan2", "arctan2", "erf", "frac", "amax", "amin", "median", "mode", "cumprod", "unique", "bincount",
 ]
 for _name in _TENSOR_METHODS:
     globals()[_name] = _method(_name)

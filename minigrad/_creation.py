@@ -11,8 +11,8 @@ from ._tensor import Tensor, _to_nested
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "rand_like", "randn_like", "arange", "linspace", "logspace", "eye", "rand",
-           "randn", "randint", "randperm", "manual_seed", "seed", "initial_seed", "Generator", "device", "is_tensor",
-           "cat", "concat", "stack", "where", "numel", "get_rng_state", "set_rng_state"]
+           "randn", "normal", "randint", "randperm", "manual_seed", "seed", "initial_seed", "Generator", "device",
+           "is_tensor", "cat", "concat", "stack", "where", "numel", "get_rng_state", "set_rng_state"]
 
 
 class device:
@@ -286,6 +286,38 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Standard normal samples from the seeded generator."""
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
     return _new(_rng(generator).standard_normal(_size(size)).astype(d.numpy), None, requires_grad)
+
+
+_NORMAL_SIGNATURES = (
+    "normal() received an invalid combination of arguments - got (%s), but expected one of:\n"
+    " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
+    "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n")
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
+    """Samples of N(mean, std²): ``mean`` and ``std`` tensors (broadcast) or numbers (then ``size`` is needed).
+
+    With a tensor argument the result is in the graph (``NormalBackward1/2/3``, whose gradient is 0).
+    """
+    from .ops import elementwise as E
+
+    if isinstance(std, (int, float)) and std < 0:
+        raise RuntimeError("normal expects std >= 0.0, but found std %g" % std)
+    if isinstance(std, Tensor) and std.numel() and std._data.min() < 0:
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    rng = _rng(generator)
+    if isinstance(mean, Tensor):
+        return (E.NormalBoth if isinstance(std, Tensor) else E.Normal).apply(mean, std, rng)
+    if isinstance(std, Tensor):
+        return E.NormalStd.apply(mean, std, rng)
+    if size is None:
+        raise TypeError(_NORMAL_SIGNATURES % ", ".join(type(a).__name__ for a in (mean, std)))
+    d = _as_dtype(dtype) or _dtype.get_default_dtype()
+    return _new(rng.normal(mean, std, _size((size,))).astype(d.numpy), None, requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):

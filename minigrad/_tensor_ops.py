@@ -215,16 +215,29 @@ class TensorOps:
     def argmin(self, dim=None, keepdim=False):
         return _arg(self, np.argmin, dim, keepdim)
 
-    def sort(self, dim=-1, descending=False):
-        idx = np.argsort(-self._data if descending else self._data, axis=dim, kind="stable")
-        return _Pair("sort", self.gather(dim, type(self)._make(idx)), type(self)._make(idx))
+    def sort(self, dim=-1, descending=False, *, stable=False):
+        return _Pair("sort", *R.Sort.apply(self, dim, descending))
 
-    def argsort(self, dim=-1, descending=False):
+    def argsort(self, dim=-1, descending=False, *, stable=False):
         return self.sort(dim, descending).indices
 
     def topk(self, k, dim=-1, largest=True, sorted=True):
-        values, indices = self.sort(dim, descending=largest)
-        return _Pair("topk", values.narrow(dim, 0, k), indices.narrow(dim, 0, k))
+        return _Pair("topk", *R.Topk.apply(self, k, dim, largest))
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        """The distinct values, sorted (also for ``sorted=False``, as PyTorch does on the CPU)."""
+        values, inverse, counts = (R.Unique if dim is None else R.UniqueDim).apply(self, dim)
+        extra = (inverse,) * return_inverse + (counts,) * return_counts
+        return (values, *extra) if extra else values
+
+    def bincount(self, weights=None, minlength=0):
+        if self.dtype.is_floating_point:
+            raise NotImplementedError('"bincount_cpu" not implemented for \'%s\'' % self.dtype._legacy)
+        if self.ndim != 1 or self.dtype.name == "bool" or (self.numel() and self._data.min() < 0):
+            raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+        w = None if weights is None else weights._data
+        out = np.bincount(self._data, w, minlength)
+        return type(self)._make(out if w is None else out.astype(_bincount_dtype(w)))
 
     # -- unary math ---------------------------------------------------------------------------
     def exp(self):
@@ -298,10 +311,42 @@ class TensorOps:
         return E.Minimum.apply(self, operand(other))
 
     def log1p(self):
-        return (self + 1).log()
+        return E.Log1p.apply(self)
 
     def expm1(self):
-        return self.exp() - 1
+        return E.Expm1.apply(self)
+
+    def tan(self):
+        return E.Tan.apply(self)
+
+    def asin(self):
+        return E.Asin.apply(self)
+
+    def acos(self):
+        return E.Acos.apply(self)
+
+    def atan(self):
+        return E.Atan.apply(self)
+
+    arcsin, arccos, arctan = asin, acos, atan
+
+    def sinh(self):
+        return E.Sinh.apply(self)
+
+    def cosh(self):
+        return E.Cosh.apply(self)
+
+    def atan2(self, other):
+        return E.Atan2.apply(self, _tensor_arg("atan2", other))
+
+    arctan2 = atan2
+
+    def erf(self):
+        from .ops.nn_ops import Erf  # (nn_ops needs Tensor: imported when first used)
+        return Erf.apply(self)
+
+    def frac(self):
+        return E.Frac.apply(self)
 
     def masked_fill(self, mask, value):
         return E.Where.apply(mask._data, operand(value).to(self.dtype).expand(self.shape), self)
@@ -333,8 +378,22 @@ class TensorOps:
             return self.minimum(dim)
         return _Pair("min", *R.MinDim.apply(self, dim, keepdim))
 
-    def amax(self, dim=None, keepdim=False):
-        return self.max() if dim is None else self.max(dim, keepdim).values
+    def amax(self, dim=(), keepdim=False):
+        return R.Amax.apply(self, () if dim is None else dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return R.Amin.apply(self, () if dim is None else dim, keepdim)
+
+    def median(self, dim=None, keepdim=False):
+        if dim is None:
+            return R.Median.apply(self)
+        return _Pair("median", *R.MedianDim.apply(self, dim, keepdim))
+
+    def mode(self, dim=-1, keepdim=False):
+        return _Pair("mode", *R.ModeDim.apply(self, dim, keepdim))
+
+    def cumprod(self, dim, *, dtype=None):
+        return R.Cumprod.apply(self if dtype is None else self.to(dtype), dim)
 
     def cumsum(self, dim, *, dtype=None):
         return R.Cumsum.apply(self if dtype is None else self.to(dtype), dim)
@@ -785,6 +844,18 @@ _T_WARNINGS = ("The use of `x.T` on tensors of dimension other than 2 to reverse
                "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
                "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.")
 _warned_T = [False, False]
+
+
+def _tensor_arg(name, other):
+    """PyTorch's TypeError for a Python number where a method takes only a Tensor."""
+    from ._tensor import Tensor
+    if not isinstance(other, Tensor):
+        raise TypeError("%s(): argument 'other' (position 1) must be Tensor, not %s" % (name, type(other).__name__))
+    return other
+
+
+def _bincount_dtype(weights):
+    return np.float32 if weights.dtype == np.float32 else np.float64
 
 
 def _int_div(fn, x, y):

@@ -40,10 +40,11 @@ class _Formatter:
         magnitudes = np.abs(finite)
         lo, hi = magnitudes.min(), magnitudes.max()
         self.int_mode = bool(np.all(finite == np.ceil(finite)))
+        spread = hi > 1000.0 * lo                     # (not hi / lo: that overflows for 1e-300 next to 1)
         if self.int_mode:
-            self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8
+            self.sci_mode = spread or hi > 1.0e8
         else:
-            self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+            self.sci_mode = spread or hi > 1.0e8 or lo < 1.0e-4
         if SCI_MODE is not None:
             self.sci_mode = SCI_MODE
         if self.sci_mode:

@@ -3,8 +3,10 @@
 =================  =====================================================
 module             ops
 =================  =====================================================
-``elementwise``    add sub mul div neg pow exp log sin cos tanh sigmoid relu sqrt abs clamp maximum minimum where
-``reduce``         sum mean max min logsumexp softmax log_softmax var std prod norm
+``elementwise``    add sub mul div neg pow exp log log1p expm1 sin cos tan asin acos atan atan2 sinh cosh tanh
+                   sigmoid relu sqrt abs frac clamp maximum minimum where normal
+``reduce``         sum mean max min amax amin median mode logsumexp softmax log_softmax var std prod norm
+                   cumsum cumprod sort topk unique
 ``linalg``         mm mv dot bmm addmm matmul
 ``shape``          view reshape transpose t permute (un)squeeze expand repeat cat stack split unbind
 ``index``          x[i] x[a:b] x[idx] gather, x[i] = v

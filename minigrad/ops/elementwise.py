@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _tensor
 from .._dtype import get_default_dtype, result_type
 from ..autograd.function import Function
 from ._util import check_broadcast, promoted
@@ -270,6 +271,41 @@ class Log(Function):
         return grad / x
 
 
+class Log1p(Function):
+    """``log(1 + x)``, exact near 0.  Backward: grad / (1 + x)."""
+
+    node_name = "Log1PBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.log1p(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x + 1)
+
+
+class Expm1(Function):
+    """``e^x - 1``, exact near 0.  Backward: grad * (result + 1)."""
+
+    node_name = "Expm1Backward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        out = np.expm1(_float(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (result + 1)
+
+
 class Sin(Function):
     """``sin x``.  Backward: grad * cos x."""
 
@@ -302,6 +338,130 @@ class Cos(Function):
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         return -grad * x.sin()
+
+
+class Tan(Function):
+    """``tan x``.  Backward: grad * (1 + tan²x), from the saved result."""
+
+    node_name = "TanBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        out = np.tan(_float(x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (1 + result * result)
+
+
+class Asin(Function):
+    """``asin x``.  Backward: grad / √(1 - x²)."""
+
+    node_name = "AsinBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.arcsin(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (1 - x * x).rsqrt()
+
+
+class Acos(Function):
+    """``acos x``.  Backward: -grad / √(1 - x²)."""
+
+    node_name = "AcosBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.arccos(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return -grad * (1 - x * x).rsqrt()
+
+
+class Atan(Function):
+    """``atan x``.  Backward: grad / (1 + x²)."""
+
+    node_name = "AtanBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.arctan(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * x + 1)
+
+
+class Atan2(Function):
+    """``atan2(x, y)``, the angle of the point (y, x).  Backward: d/dx, d/dy = grad * (y, -x) / (x² + y²)."""
+
+    node_name = "Atan2Backward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        check_broadcast(x, y)
+        ctx.save_for_backward(x, y)
+        a, b = promoted(x, y, floating=True)
+        return np.arctan2(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        scale = grad / (x * x + y * y)
+        return (scale * y if ctx.needs_input_grad[0] else None,
+                -scale * x if ctx.needs_input_grad[1] else None)
+
+
+class Sinh(Function):
+    """``sinh x``.  Backward: grad * cosh x."""
+
+    node_name = "SinhBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.sinh(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cosh()
+
+
+class Cosh(Function):
+    """``cosh x``.  Backward: grad * sinh x."""
+
+    node_name = "CoshBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.cosh(_float(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.sinh()
 
 
 class Tanh(Function):
@@ -489,6 +649,22 @@ class Round(Floor):
     _round = staticmethod(np.round)
 
 
+class Frac(Function):
+    """``x - trunc(x)``, the fractional part (sign of x).  Backward: grad."""
+
+    node_name = "FracBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        if not x.dtype.is_floating_point:
+            raise NotImplementedError('"frac_cpu" not implemented for \'%s\'' % x.dtype._legacy)
+        return x._data - np.trunc(x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
 class Log2(Function):
     """``log₂ x``.  Backward: grad / (x ln 2)."""
 
@@ -640,6 +816,41 @@ class ToCopy(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad, None
+
+
+class Normal(Function):
+    """Samples of N(mean, std²), ``mean`` a tensor and ``std`` a number.  Backward: 0 (as in PyTorch)."""
+
+    node_name = "NormalBackward1"
+
+    @staticmethod
+    def forward(ctx, mean, std, rng):
+        Tensor = _tensor.Tensor
+        m = mean._data if isinstance(mean, Tensor) else np.asarray(mean)
+        s = std._data if isinstance(std, Tensor) else np.asarray(std)
+        typed = mean if isinstance(mean, Tensor) else std                # the result has its dtype
+        if not typed.dtype.is_floating_point:
+            raise NotImplementedError('"normal_kernel_cpu" not implemented for \'%s\'' % typed.dtype._legacy)
+        if isinstance(mean, Tensor) and isinstance(std, Tensor):
+            check_broadcast(mean, std)
+        shape = np.broadcast_shapes(m.shape, s.shape)
+        return (m + s * rng.standard_normal(shape)).astype(typed._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return tuple(grad * 0 if needed else None for needed in ctx.needs_input_grad)
+
+
+class NormalStd(Normal):
+    """Samples of N(mean, std²), ``mean`` a number and ``std`` a tensor.  Backward: 0."""
+
+    node_name = "NormalBackward2"
+
+
+class NormalBoth(Normal):
+    """Samples of N(mean, std²), ``mean`` and ``std`` tensors (broadcast together).  Backward: 0."""
+
+    node_name = "NormalBackward3"
 
 
 def _float(x):

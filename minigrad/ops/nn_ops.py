@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd.function import Function
 from ._util import promoted
@@ -334,7 +335,8 @@ class Erf(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return _erf(x._data).astype(x._data.dtype, copy=False)
+        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
+        return _erf(a).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):

@@ -140,7 +140,7 @@ class MaxDim(Function):
     @staticmethod
     def forward(ctx, x, dim, keepdim):
         d = wrap_dim(dim, x.ndim)
-        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = d, keepdim, tuple(x.shape)
+        ctx.axis, ctx.dim, ctx.keepdim, ctx.self_sym_sizes = d, _saved_int(dim), keepdim, tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
         idx = np.expand_dims(type(ctx)._forward_cls.arg(a, axis=d if x.ndim else 0), d if x.ndim else 0)
         values = np.take_along_axis(a, idx, axis=d if x.ndim else 0)
@@ -154,7 +154,7 @@ class MaxDim(Function):
     def backward(ctx, grad, grad_indices):
         from .index import gather_backward
         (indices,) = ctx.saved_tensors
-        return gather_backward(grad, indices, ctx.dim, ctx.keepdim, ctx.self_sym_sizes), None, None
+        return gather_backward(grad, indices, ctx.axis, ctx.keepdim, ctx.self_sym_sizes), None, None
 
 
 class MinDim(MaxDim):
@@ -164,6 +164,104 @@ class MinDim(MaxDim):
 
 def _drop(shape, d, ndim):
     return () if ndim == 0 else tuple(s for i, s in enumerate(shape) if i != d)
+
+
+def _saved_int(d):
+    """A dim as PyTorch's node shows it: a negative one as the unsigned 64-bit integer it is stored as."""
+    return d % 2**64
+
+
+class Amax(Function):
+    """The largest value over ``dim`` (all dims if empty).  Backward: grad shared evenly among the ties."""
+
+    node_name = "AmaxBackward0"
+    saved_names = ("self", "result")
+    saved_attrs = ("dim", "keepdim")
+    reduce = staticmethod(np.max)
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        cls = type(ctx)._forward_cls
+        name = cls.__name__.lower()
+        dim = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+        ctx.dim, ctx.keepdim = tuple(_saved_int(int(d)) for d in dim), keepdim
+        ctx.dims = dims_tuple(dim or None, x.ndim) if x.ndim else ()
+        if not dim and x.numel() == 0:
+            raise RuntimeError("%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                               "reduction dim with the 'dim' argument." % name)
+        for d in ctx.dims:
+            if x.ndim and x.shape[d] == 0:
+                raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (name, d))
+        out = np.asarray(cls.reduce(x._data, axis=ctx.dims, keepdims=keepdim))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        hit = x._data == _restore(result, x.shape, ctx.dims, ctx.keepdim)._data
+        share = _const(hit / hit.sum(axis=ctx.dims, keepdims=True), grad)
+        return _restore(grad, x.shape, ctx.dims, ctx.keepdim) * share, None, None
+
+
+class Amin(Amax):
+    """The smallest value over ``dim`` (all dims if empty).  Backward: grad shared evenly among the ties."""
+
+    node_name = "AminBackward0"
+    reduce = staticmethod(np.min)
+
+
+class Median(MaxAll):
+    """The lower median of all elements (nan if any is nan).  Backward: grad shared evenly among its ties."""
+
+    node_name = "MedianBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        a = x._data.reshape(-1)
+        if a.size == 0 or (a.dtype.kind == "f" and np.isnan(a).any()):
+            out = np.asarray(np.nan, dtype=_float_array(x).dtype)
+        else:
+            k = (a.size - 1) // 2
+            out = np.asarray(np.partition(a, k)[k])
+        ctx.save_for_backward(x, out)
+        return out
+
+
+def _median_index(a, axis):
+    """Per slice, the position of the lower median (of the first nan if there is one)."""
+    k = (a.shape[axis] - 1) // 2
+    idx = np.take(np.argsort(a, axis=axis, kind="stable"), k, axis=axis)
+    if a.dtype.kind == "f":
+        nan = np.isnan(a)
+        idx = np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), idx)
+    return idx
+
+
+def _mode_index(a, axis):
+    """Per slice, the last position of the most frequent value (the smallest one if several are)."""
+    rows = np.moveaxis(a, axis, -1)
+    flat = rows.reshape(-1, rows.shape[-1])
+    idx = np.empty(len(flat), dtype=np.int64)
+    for i, row in enumerate(flat):
+        values, counts = np.unique(row, return_counts=True)
+        hit = row[::-1] == values[np.argmax(counts)]
+        idx[i] = len(row) - 1 - np.argmax(hit)
+    return idx.reshape(rows.shape[:-1])
+
+
+class MedianDim(MaxDim):
+    """``median(dim)``: the lower median of each slice, and where it is.  Backward: grad to that position."""
+
+    node_name = "MedianBackward1"
+    arg = staticmethod(_median_index)
+
+
+class ModeDim(MaxDim):
+    """``mode(dim)``: the most frequent value of each slice, and its last position.  Backward: grad to it."""
+
+    node_name = "ModeBackward0"
+    arg = staticmethod(_mode_index)
 
 
 class LogSumExp(Function):
@@ -461,6 +559,118 @@ class Cumsum(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
+
+
+class Cumprod(Function):
+    """Running product along ``dim``.  Backward: x_k's gradient is Σ_{j≥k} grad_j * y_j / x_k (y the result)."""
+
+    node_name = "CumprodBackward0"
+    saved_names = ("self", "result")
+    saved_attrs = ("dim",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = wrap_dim(dim, x.ndim)
+        out = np.cumprod(x._data, axis=ctx.dim if x.ndim else None, dtype=_sum_dtype(x)).reshape(x.shape)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._creation import stack
+        x, y = ctx.saved_tensors
+        d = ctx.dim
+        if x.ndim == 0:
+            return grad, None
+        if not np.any(x._data == 0):
+            return (grad * y).flip(d).cumsum(d).flip(d) / x, None
+        # With zeros, dividing by x fails: x_k's gradient is y_(k-1) * s_k, where s_k = Σ_{j≥k} grad_j Π_{k<i≤j} x_i
+        # runs backwards as s_k = grad_k + x_(k+1) * s_(k+1).  (Tensor ops: it serves create_graph too.)
+        n = x.shape[d]
+        s = [grad.select(d, n - 1)]
+        for k in range(n - 2, -1, -1):
+            s.append(grad.select(d, k) + x.select(d, k + 1) * s[-1])
+        s.reverse()
+        return stack([s[0]] + [y.select(d, k - 1) * s[k] for k in range(1, n)], d), None
+
+
+def _argsort(a, axis, descending):
+    """Stable sort order along ``axis``; descending keeps ties in their order too (and puts nan first)."""
+    if not descending:
+        return np.argsort(a, axis=axis, kind="stable")
+    backwards = np.argsort(np.flip(a, axis), axis=axis, kind="stable")
+    return a.shape[axis] - 1 - np.flip(backwards, axis)
+
+
+class Sort(Function):
+    """``sort(dim)``: values and the indices they came from.  Backward: grad put back at those indices."""
+
+    node_name = "SortBackward0"
+    saved_names = ("indices",)
+    saved_attrs = ("dim", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx, x, dim, descending, k=None):
+        ctx.axis = wrap_dim(dim, x.ndim) if x.ndim else 0
+        ctx.dim, ctx.self_sym_sizes = _saved_int(dim), tuple(x.shape)
+        a = x._data if x.ndim else x._data.reshape(1)
+        order = _argsort(a, ctx.axis, descending)
+        if k is not None:
+            order = np.take(order, np.arange(k), axis=ctx.axis)
+        values = np.take_along_axis(a, order, axis=ctx.axis)
+        if not x.ndim:
+            values, order = values.reshape(()), order.reshape(())
+        ctx.save_for_backward(order)
+        return values, order
+
+    @staticmethod
+    def backward(ctx, grad, grad_indices):
+        from .index import gather_backward
+        if not ctx.self_sym_sizes:
+            return grad, None, None, None
+        (indices,) = ctx.saved_tensors
+        return gather_backward(grad, indices, ctx.axis, True, ctx.self_sym_sizes), None, None, None
+
+
+class Topk(Sort):
+    """``topk(k, dim)``: the k largest (or smallest) values and their indices.  Backward: grad put back there."""
+
+    node_name = "TopkBackward0"
+
+    @staticmethod
+    def forward(ctx, x, k, dim, largest):
+        if not 0 <= k <= (x.shape[wrap_dim(dim, x.ndim)] if x.ndim else 1):
+            raise RuntimeError("selected index k out of range")
+        return Sort.forward(ctx, x, dim, largest, k)
+
+
+class Unique(Function):
+    """``unique``: the sorted distinct values, the inverse indices and the counts.  Not differentiable."""
+
+    node_name = "Unique2Backward0"
+    op = "_unique2"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        a = x._data
+        if dim is None:
+            values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True, return_counts=True,
+                                                equal_nan=False)
+            inverse = inverse.reshape(a.shape)
+        else:
+            values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True,
+                                                axis=wrap_dim(dim, x.ndim))
+            inverse = inverse.reshape(-1)
+        return values, inverse.astype(np.int64), counts.astype(np.int64)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError("the derivative for '%s' is not implemented." % type(ctx)._forward_cls.op)
+
+
+class UniqueDim(Unique):
+    node_name = "UniqueDimBackward0"
+    op = "unique_dim"
 
 
 # Hot ops whose numpy code warns at most on float overflow (see Function.quiet).

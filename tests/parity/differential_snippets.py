@@ -1490,6 +1490,55 @@ print(2. in x, 5 in x)
 a = torch.tensor(1.)
 d = {a: 1}
 print(len(d))
+### math_funcs_grads
+x = torch.tensor([0.3, -0.4, 0.0, 1.7], requires_grad=True)
+for name in ["tan", "erf", "frac", "log1p", "expm1", "asin", "acos", "atan", "sinh", "cosh"]:
+    y = getattr(torch, name)(x)
+    y.sum().backward()
+    print(name, y, x.grad, [n for n in dir(y.grad_fn) if n.startswith("_saved")])
+    x.grad = None
+y = torch.atan2(x, x + 1)
+y.sum().backward()
+print(y, x.grad, torch.arctan2(torch.tensor([1, 2]), torch.tensor([1, 0])))
+print(torch.tensor([1e-10]).log1p().item(), torch.tensor([1e-10]).expm1().item())
+### amax_amin_ties
+m = torch.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
+for y in [m.amax(), m.amax(1), torch.amin(m, (0, 1), keepdim=True), m.amax(-1), m.amin(dim=[0])]:
+    y.sum().backward()
+    print(y, y.grad_fn._saved_dim, y.grad_fn._saved_keepdim, m.grad)
+    m.grad = None
+### median_mode_ties
+m = torch.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
+print(m.median(), torch.median(m, 1), torch.median(m, dim=0, keepdim=True), torch.tensor([1., 2., 3., 4.]).median())
+m.median().backward()
+print(m.grad)
+print(torch.mode(torch.tensor([[3., 1., 3., 1., 2.], [2., 2., 5., 5., 0.]])), torch.tensor([5, 3, 7]).median())
+### cumprod_zeros
+x = torch.tensor([2., 0., 3., 0.], requires_grad=True)
+y = x.cumprod(0)
+y.sum().backward()
+print(y, x.grad)
+x = torch.tensor([[2., 0., 3., 4.], [1., 2., 3., 4.]], requires_grad=True)
+y = torch.cumprod(x, dim=1)
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(y, g.detach(), torch.autograd.grad(g.sum(), x)[0])  # (g.grad_fn: CopySlices in PyTorch)
+print(torch.tensor([1, 2, 3]).cumprod(0), torch.tensor([1., 2., 3.]).cumprod(dim=0, dtype=torch.float64))
+### sort_topk_options
+x = torch.tensor([[3., 1., 3., 2.], [0., 5., 5., -1.]], requires_grad=True)
+print(x.sort(descending=True), torch.sort(x, 0), x.topk(3), x.topk(2, dim=0, largest=False))
+print(x.sort()[0].grad_fn._saved_dim, x.topk(1)[0].grad_fn._saved_indices, torch.argsort(x, descending=True))
+print(torch.tensor([1., float('nan'), 2.]).sort(), torch.tensor([1., float('nan'), 2.]).sort(descending=True))
+### unique_options
+print(torch.unique(torch.tensor([3, 1, 1, 2]), return_inverse=True, return_counts=True))
+print(torch.tensor([[1, 2], [1, 2], [0, 1]]).unique(dim=0, return_inverse=True), torch.tensor(3.).unique())
+print(torch.tensor([1., 5., 1.], requires_grad=True).unique(), torch.tensor([1, 1, 4]).bincount(minlength=6))
+### normal_shapes
+a = torch.zeros(2, 3, requires_grad=True)
+print(torch.normal(a, 1.).shape, torch.normal(0., torch.ones(3)).shape, torch.normal(torch.zeros(3), torch.ones(2, 3)).shape)
+print(torch.normal(a, 1.).grad_fn, torch.normal(0., a + 1).grad_fn, torch.normal(a, a + 1).grad_fn)
+print(torch.normal(2., 3., (2,)).dtype, torch.normal(0., 1., size=(2,), dtype=torch.float64).dtype)
+torch.normal(a, a + 1).sum().backward()
+print(a.grad)
 ### unique_consecutive
 print(torch.tensor([1, 2, 2, 3]).unique(), torch.unique(torch.tensor([3., 1.]), return_counts=True))
 ### sum_empty
@@ -1712,17 +1761,15 @@ KNOWN_DIFFERENCES = {
     "conv_shapes": "nn.Conv2d", "conv_forward_values": "nn.Conv2d", "maxpool": "F.max_pool2d / nn.MaxPool2d",
     "losses": "F.smooth_l1_loss / F.huber_loss", "cosine_similarity": "F.cosine_similarity / F.normalize",
     "hooks_module": "Module.register_full_backward_hook", "einsum_basic": "torch.einsum",
-    "flip_roll": "roll", "math_funcs": "frac, atan2, erf, tan", "diag_trace_tril": "diag, trace",
-    "eye_like_ops": "diagonal", "stats_funcs": "median, cumprod, unique", "unique_consecutive": "unique",
-    "gather_scatter": "scatter_", "randint_shapes": "torch.normal", "dropout_train_shape": "Tensor.unique",
+    "flip_roll": "roll", "diag_trace_tril": "diag, trace",
+    "eye_like_ops": "diagonal",
+    "gather_scatter": "scatter_",
     "mean_keepdim": "the numpy-style axis= keyword", "squeeze_dims_tuple": "squeeze with a tuple of dims",
     "tensor_methods_exist": "the long tail of Tensor methods", "torch_funcs_exist": "the long tail of torch.*",
     "F_funcs_exist": "the long tail of F.*", "nn_modules_exist": "the long tail of nn.*",
     "optim_exist": "Adagrad, LBFGS and most schedulers",
     # grad_fn names of composite implementations
-    "reductions_grad_fns": "amax records MaxBackward0 (AmaxBackward0 in PyTorch)",
-    "repr_grad_fn_more": "diag/diagonal missing", "sort_grad": "sort records GatherBackward0 (SortBackward0)",
-    "topk_grad": "topk records SliceBackward0 (TopkBackward0)",
+    "repr_grad_fn_more": "diag/diagonal missing",
     # messages and numpy interplay
     "zeros_neg_error": "numpy's ValueError for a negative size",
     "tensor_add_list_error": "TypeError text differs ('unsupported operand type: list')",
