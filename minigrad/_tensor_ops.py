@@ -299,10 +299,10 @@ class TensorOps:
     clip = clamp
 
     def clamp_min(self, min):
-        return E.Clamp.apply(self, min, None)
+        return E.ClampMin.apply(self, min, None)
 
     def clamp_max(self, max):
-        return E.Clamp.apply(self, None, max)
+        return E.ClampMax.apply(self, None, max)
 
     def maximum(self, other):
         return E.Maximum.apply(self, operand(other))

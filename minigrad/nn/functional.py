@@ -49,8 +49,12 @@ __all__ = [
     "embedding",
     "one_hot",
     "pad",
+    "normalize",
+    "cosine_similarity",
     "mse_loss",
     "l1_loss",
+    "smooth_l1_loss",
+    "huber_loss",
     "cross_entropy",
     "nll_loss",
     "binary_cross_entropy",
@@ -180,6 +184,56 @@ def pad(
             "padding length %d and input of dimension %d" % (len(pad), input.ndim)
         )
     return N.ConstantPadNd.apply(input, tuple(int(p) for p in pad), 0 if value is None else value)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
+    """``v / max(‖v‖_p, eps)`` for each vector along ``dim``.
+
+    As in PyTorch, a composite: ``DivBackward0`` of the input and ``ExpandBackward0`` ←
+    ``ClampMinBackward0`` ← ``LinalgVectorNormBackward0``.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.normalize(torch.tensor([[3., 4.], [0., 0.]]))
+    tensor([[0.6000, 0.8000],
+            [0.0000, 0.0000]])
+    """
+    if out is not None:
+        raise NotImplementedError("minigrad's F.normalize has no out= argument")
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """``Σ (x1/‖x1‖)(x2/‖x2‖)`` along ``dim`` (after broadcasting), each norm at least ``eps``.
+
+    As in PyTorch: the inputs are broadcast, divided by a clone of their norm (clamped to
+    ``eps`` outside the graph), multiplied and summed (``SumBackward1`` ← ``MulBackward0`` ← ...).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.cosine_similarity(torch.tensor([[1., 0.], [1., 1.]]), torch.tensor([[1., 0.], [0., 1.]]))
+    tensor([1.0000, 0.7071])
+    """
+    from ..ops._util import broadcast_shape
+
+    common = _dtype.result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(
+            "expected common dtype to be floating point, yet common dtype is %s" % common._legacy
+        )
+    x1, x2 = x1.to(common), x2.to(common)
+    if x1.shape != x2.shape:               # both expanded (PyTorch's expand_outplace), or neither
+        shape = broadcast_shape(x1.shape, x2.shape)
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+
+    def unit(x):
+        norm = x.norm(2, dim, keepdim=True).clone()
+        with grad_mode.no_grad():
+            norm.clamp_(min=eps)
+        return x / norm
+
+    return (unit(x1) * unit(x2)).sum(dim)
 
 
 # -- activations ----------------------------------------------------------------------------------
@@ -499,6 +553,72 @@ def l1_loss(
     if weight is not None:
         loss = loss * weight
     return loss.mean() if enum == N.MEAN else loss.sum() if enum == N.SUM else loss
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """``½ d²/beta`` where ``|d| < beta``, ``|d| - ½ beta`` elsewhere, ``d = input - target``, reduced.
+
+    One ``SmoothL1LossBackward0`` node; with ``beta=0`` it is ``l1_loss`` (as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.smooth_l1_loss(torch.tensor([0.5, 3.]), torch.zeros(2))
+    tensor(1.3125)
+    """
+    _warn_size_mismatch(input, target)
+    enum = _reduction(reduction, size_average, reduce)
+    input, target = _broadcast_pair(input, target)
+    if beta == 0.0:
+        loss = (input - target).abs()
+        return loss.mean() if enum == N.MEAN else loss.sum() if enum == N.SUM else loss
+    _check_floating("smooth_l1_cpu", input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    return N.SmoothL1Loss.apply(input, target, enum, beta)
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """``½ d²`` where ``|d| < delta``, ``delta (|d| - ½ delta)`` elsewhere, ``d = input - target``, reduced.
+
+    One ``HuberLossBackward0`` node; with ``weight`` (of the input's size) the per-element
+    losses are weighted, then reduced.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.huber_loss(torch.tensor([0.5, 3.]), torch.zeros(2), delta=2.)
+    tensor(2.0625)
+    """
+    _warn_size_mismatch(input, target)
+    enum = _reduction(reduction)
+    input, target = _broadcast_pair(input, target)
+    _check_floating("huber_cpu", input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is None:
+        return N.HuberLoss.apply(input, target, enum, delta)
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    loss = N.HuberLoss.apply(input, target, N.NONE, delta) * weight
+    return loss if enum == N.NONE else loss.sum() if enum == N.SUM else loss.mean()
+
+
+def _check_floating(kernel: str, input: Tensor, target: Tensor) -> None:
+    result_type = _dtype.result_type(input, target)
+    if not result_type.is_floating_point:
+        raise NotImplementedError("\"%s\" not implemented for '%s'" % (kernel, result_type._legacy))
 
 
 def nll_loss(

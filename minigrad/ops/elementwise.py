@@ -726,6 +726,20 @@ class Clamp(Function):
         return grad * _const(mask), None, None
 
 
+class ClampMin(Clamp):
+    """``Tensor.clamp_min``: PyTorch records its own node for it (``clamp(min=...)`` is ``ClampBackward1``)."""
+
+    node_name = "ClampMinBackward0"
+    saved_attrs = ("min",)
+
+
+class ClampMax(Clamp):
+    """``Tensor.clamp_max`` (``ClampMaxBackward0``)."""
+
+    node_name = "ClampMaxBackward0"
+    saved_attrs = ("max",)
+
+
 class Maximum(Function):
     """``max(x, y)`` elementwise.  Backward: the grad goes to the larger; ties split it half and half."""
 

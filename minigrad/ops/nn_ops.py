@@ -59,6 +59,64 @@ class MseLoss(Function):
         return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None
 
 
+class SmoothL1Loss(Function):
+    """``½ d²/beta`` where ``|d| < beta``, ``|d| - ½ beta`` elsewhere (``d = x - t``), reduced.
+
+    Backward: d/dx = clamp(d, -beta, beta) / beta · grad (÷ N for mean), d/dt = -d/dx.
+    """
+
+    node_name = "SmoothL1LossBackward0"
+    saved_names = ("self", "target")
+    saved_attrs = ("beta", "reduction")
+
+    @staticmethod
+    def forward(ctx, x, target, reduction, beta):
+        ctx.save_for_backward(x, target)
+        ctx.reduction, ctx.beta = reduction, beta
+        a, b = promoted(x, target)
+        z = np.abs(a - b)
+        loss = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+        return _reduce(loss.astype(z.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, target = ctx.saved_tensors
+        slope = (x - target).clamp(-ctx.beta, ctx.beta) / ctx.beta
+        return _elementwise_loss_grads(ctx, slope * grad, x)
+
+
+class HuberLoss(Function):
+    """``½ d²`` where ``|d| < delta``, ``delta (|d| - ½ delta)`` elsewhere (``d = x - t``), reduced.
+
+    Backward: d/dx = clamp(d, -delta, delta) · grad (÷ N for mean), d/dt = -d/dx.
+    """
+
+    node_name = "HuberLossBackward0"
+    saved_names = ("self", "target")
+    saved_attrs = ("delta", "reduction")
+
+    @staticmethod
+    def forward(ctx, x, target, reduction, delta):
+        ctx.save_for_backward(x, target)
+        ctx.reduction, ctx.delta = reduction, delta
+        a, b = promoted(x, target)
+        z = np.abs(a - b)
+        loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+        return _reduce(loss.astype(z.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, target = ctx.saved_tensors
+        return _elementwise_loss_grads(ctx, (x - target).clamp(-ctx.delta, ctx.delta) * grad, x)
+
+
+def _elementwise_loss_grads(ctx, g, x):
+    """The gradients of a loss of ``x - t``, given ``g = dloss/dx`` per element: ÷ N for mean; d/dt = -d/dx."""
+    if ctx.reduction == MEAN:
+        g = g / x.numel()
+    return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None, None
+
+
 class NllLoss(Function):
     """Negative log-likelihood ``-w[t] · x[t]`` per sample, reduced.
 

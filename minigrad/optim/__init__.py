@@ -1,4 +1,5 @@
-"""``minigrad.optim``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop`` and ``lr_scheduler``, as in ``torch.optim``.
+"""``minigrad.optim``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad`` and ``lr_scheduler``, as in
+``torch.optim``.
 
 The training loop is PyTorch's:
 
@@ -15,10 +16,11 @@ tensor([1.5360], requires_grad=True)
 """
 
 from . import lr_scheduler
+from .adagrad import Adagrad
 from .adam import Adam
 from .adamw import AdamW
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]

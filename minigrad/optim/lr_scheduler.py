@@ -1,4 +1,6 @@
-"""Learning-rate schedules: ``StepLR``, ``ExponentialLR`` (and ``LambdaLR``), stepped once per epoch.
+"""Learning-rate schedules (``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``CosineAnnealingLR``, ``LambdaLR``).
+
+Each is stepped once per epoch.
 
 >>> import minigrad as torch
 >>> w = torch.zeros(1, requires_grad=True)
@@ -15,12 +17,15 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
+import math
 import warnings
+from collections import Counter
 
 from .optimizer import Optimizer
 
-__all__ = ["LRScheduler", "StepLR", "ExponentialLR", "LambdaLR"]
+__all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR"]
 
 
 class LRScheduler:
@@ -137,6 +142,25 @@ class StepLR(LRScheduler):
         return [base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs]
 
 
+class MultiStepLR(LRScheduler):
+    """Multiply the learning rate by ``gamma`` at each milestone epoch (twice for a milestone given twice)."""
+
+    def __init__(self, optimizer: Optimizer, milestones, gamma: float = 0.1, last_epoch: int = -1) -> None:
+        self.milestones = Counter(milestones)
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        if self.last_epoch not in self.milestones:
+            return [group["lr"] for group in self.optimizer.param_groups]
+        return [group["lr"] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        milestones = sorted(self.milestones.elements())
+        return [base_lr * self.gamma ** bisect.bisect_right(milestones, self.last_epoch) for base_lr in self.base_lrs]
+
+
 class ExponentialLR(LRScheduler):
     """Multiply the learning rate by ``gamma`` every epoch."""
 
@@ -152,6 +176,43 @@ class ExponentialLR(LRScheduler):
 
     def _get_closed_form_lr(self) -> list[float]:
         return [base_lr * self.gamma**self.last_epoch for base_lr in self.base_lrs]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """Anneal from the initial learning rate to ``eta_min`` along half a cosine over ``T_max`` epochs.
+
+    As in PyTorch the update is recursive (each epoch's rate from the last one's), so it
+    follows ``eta_min + (base_lr - eta_min)(1 + cos(π epoch / T_max))/2`` and keeps going (back
+    up) past ``T_max``; ``step(epoch)`` uses that closed form.
+    """
+
+    def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1) -> None:
+        self.T_max = T_max
+        self.eta_min = eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_outside_step()
+        groups, eta_min, t_max, epoch = self.optimizer.param_groups, self.eta_min, self.T_max, self.last_epoch
+        if self._is_initial:
+            return [group["lr"] for group in groups]
+        if self._step_count == 1 and epoch > 0:
+            return [
+                eta_min + (base_lr - eta_min) * (1 + math.cos(epoch * math.pi / t_max)) / 2 for base_lr in self.base_lrs
+            ]
+        if (epoch - 1 - t_max) % (2 * t_max) == 0:
+            return [
+                group["lr"] + (base_lr - eta_min) * (1 - math.cos(math.pi / t_max)) / 2
+                for base_lr, group in zip(self.base_lrs, groups)
+            ]
+        ratio = (1 + math.cos(math.pi * epoch / t_max)) / (1 + math.cos(math.pi * (epoch - 1) / t_max))
+        return [ratio * (group["lr"] - eta_min) + eta_min for group in groups]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        return [
+            self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+            for base_lr in self.base_lrs
+        ]
 
 
 class LambdaLR(LRScheduler):

@@ -328,6 +328,10 @@ OP_GRADCHECK = {
     "bilinear": lambda x: minigrad.nn.functional.bilinear(
         x, x * 2, minigrad.stack([x.t().mm(x), x.t() @ x.exp()])
     ),
+    "normalize": lambda x: minigrad.nn.functional.normalize(x),
+    "normalize p=3 dim=0": lambda x: minigrad.nn.functional.normalize(x, p=3, dim=0),
+    "cosine_similarity": lambda x: minigrad.nn.functional.cosine_similarity(x, x.flip(1).exp()),
+    "cosine_similarity broadcast": lambda x: minigrad.nn.functional.cosine_similarity(x, x[0], dim=-1),
 }
 
 
@@ -450,6 +454,10 @@ def test_embedding_padding_row_starts_at_zero_and_from_pretrained():
         lambda lib: lib.nn.functional.pad(lib.ones(2, 2), (1, 1, 1)),
         lambda lib: lib.nn.functional.pad(lib.ones(2, 2), (1, 1, 1, 1, 1, 1)),
         lambda lib: lib.nn.functional.gelu(lib.ones(1), approximate="fast"),
+        lambda lib: lib.nn.functional.cosine_similarity(lib.ones(2, 3), lib.ones(2, 4)),
+        lambda lib: lib.nn.functional.cosine_similarity(lib.ones(3), lib.ones(3)),
+        lambda lib: lib.nn.functional.cosine_similarity(lib.tensor([1, 2]), lib.tensor([1, 2]), dim=0),
+        lambda lib: lib.nn.functional.normalize(lib.ones(3)),
     ],
 )
 def test_errors_match_pytorch(make):
@@ -474,3 +482,43 @@ def test_one_hot_and_pad_match_pytorch():
         ours, theirs = make(minigrad), make(torch)
         assert str(ours.dtype) == str(theirs.dtype)
         assert ours.tolist() == theirs.tolist()
+
+
+# -- cosine similarity and normalize ------------------------------------------------------------------
+
+SIMILARITY = {
+    "cosine_similarity": lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b),
+    "cosine_similarity dim=0 eps": lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b, dim=0, eps=0.5),
+    "cosine_similarity broadcast": lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b[1:2], dim=-1),
+    "cosine_similarity zero vector": lambda lib, a, b: lib.nn.functional.cosine_similarity(a * 0, b),
+    "cosine_similarity constant x2": lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b.detach()),
+    "CosineSimilarity": lambda lib, a, b: lib.nn.CosineSimilarity(dim=0)(a, b),
+    "normalize": lambda lib, a, b: lib.nn.functional.normalize(a),
+    "normalize p=1 dim=0": lambda lib, a, b: lib.nn.functional.normalize(a, p=1, dim=0),
+    "normalize zero row": lambda lib, a, b: lib.nn.functional.normalize(a * lib.tensor([[0.0], [1.0], [1.0]])),
+}
+
+
+@pytest.mark.parametrize("name", SIMILARITY)
+def test_cosine_similarity_and_normalize_match_pytorch(name):
+    """Graph (PyTorch composes both from ops), values and both inputs' gradients."""
+    a_np, b_np = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    results = []
+    for lib in (minigrad, torch):
+        a, b = lib.tensor(a_np[:3, :3], requires_grad=True), lib.tensor(b_np[:3, :3], requires_grad=True)
+        y = SIMILARITY[name](lib, a, b)
+        (y * lib.arange(1.0, y.numel() + 1).view(y.shape)).sum().backward()
+        grads = [None if t.grad is None else t.grad.numpy().copy() for t in (a, b)]
+        results.append((graph(y), str(y.dtype), y.detach().numpy().copy(), grads))
+    assert results[0][:2] == results[1][:2]
+    np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-5, atol=1e-6)
+    for ours, theirs in zip(results[0][3], results[1][3]):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+def test_cosine_similarity_module_repr_and_attributes():
+    for lib in (minigrad, torch):
+        m = lib.nn.CosineSimilarity(dim=0, eps=1e-3)
+        assert (repr(m), m.dim, m.eps) == ("CosineSimilarity()", 0, 1e-3)

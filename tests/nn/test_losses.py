@@ -33,6 +33,8 @@ IMAGES = RNG.standard_normal((2, 4, 3, 2)).astype(np.float32)
 IMAGE_CLASSES = RNG.integers(0, 4, (2, 3, 2))
 SEQUENCE = RNG.standard_normal((2, 4, 3)).astype(np.float32)
 SEQUENCE_CLASSES = RNG.integers(0, 4, (2, 3))
+KINKS = np.array([[-2.0, -1.0, -0.5, 0.0], [0.5, 1.0, 2.0, 1.5]], dtype=np.float32)  # |x - 0| at beta=1, 0.5
+ZEROS = np.zeros((2, 4), dtype=np.float32)
 
 
 class LossCase(NamedTuple):
@@ -50,6 +52,33 @@ def w(lib):
 CASES = [
     LossCase("mse", lambda F, x, t, lib, r: F.mse_loss(x, t, reduction=r), LOGITS, PROBS, True),
     LossCase("l1", lambda F, x, t, lib, r: F.l1_loss(x, t, reduction=r), LOGITS, PROBS, True),
+    LossCase("smooth_l1", lambda F, x, t, lib, r: F.smooth_l1_loss(x, t, reduction=r), LOGITS, PROBS, True),
+    LossCase(
+        "smooth_l1 beta", lambda F, x, t, lib, r: F.smooth_l1_loss(x, t, reduction=r, beta=0.3), LOGITS, PROBS, True
+    ),
+    LossCase("smooth_l1 kinks", lambda F, x, t, lib, r: F.smooth_l1_loss(x, t, reduction=r), KINKS, ZEROS, True),
+    LossCase(
+        "smooth_l1 beta=0 is l1",
+        lambda F, x, t, lib, r: F.smooth_l1_loss(x, t, reduction=r, beta=0.0),
+        KINKS,
+        ZEROS,
+        True,
+    ),
+    LossCase("huber", lambda F, x, t, lib, r: F.huber_loss(x, t, reduction=r), LOGITS, PROBS, True),
+    LossCase(
+        "huber delta kinks",
+        lambda F, x, t, lib, r: F.huber_loss(x, t, reduction=r, delta=0.5),
+        KINKS,
+        ZEROS,
+        True,
+    ),
+    LossCase(
+        "huber weight",
+        lambda F, x, t, lib, r: F.huber_loss(x, t, reduction=r, delta=2.0, weight=lib.from_numpy(PROBS.copy())),
+        LOGITS,
+        PROBS,
+        True,
+    ),
     LossCase("cross_entropy", lambda F, x, t, lib, r: F.cross_entropy(x, t, reduction=r), LOGITS, CLASSES),
     LossCase(
         "cross_entropy weight",
@@ -163,6 +192,8 @@ CASES = [
 MODULE_CASES = [
     ("MSELoss", lambda nn, lib: nn.MSELoss(), LOGITS, PROBS),
     ("L1Loss", lambda nn, lib: nn.L1Loss(reduction="sum"), LOGITS, PROBS),
+    ("SmoothL1Loss", lambda nn, lib: nn.SmoothL1Loss(beta=0.5), LOGITS, PROBS),
+    ("HuberLoss", lambda nn, lib: nn.HuberLoss(reduction="sum", delta=0.7), LOGITS, PROBS),
     (
         "CrossEntropyLoss",
         lambda nn, lib: nn.CrossEntropyLoss(weight=w(lib), label_smoothing=0.1),
@@ -307,6 +338,15 @@ BAD_INPUTS = {
         lib.zeros(3), lib.ones(3), reduction="elementwise_mean"
     ),
     "l1 size warning": lambda F, lib: F.l1_loss(lib.zeros(3, 1), lib.ones(3)),
+    "smooth_l1 size warning": lambda F, lib: F.smooth_l1_loss(lib.zeros(3, 1), lib.ones(3)),
+    "smooth_l1 negative beta": lambda F, lib: F.smooth_l1_loss(lib.zeros(3), lib.ones(3), beta=-1.0),
+    "smooth_l1 long": lambda F, lib: F.smooth_l1_loss(lib.ones(2, dtype=lib.long), lib.zeros(2, dtype=lib.long)),
+    "smooth_l1 legacy reduce": lambda F, lib: F.smooth_l1_loss(lib.zeros(3), lib.ones(3), reduce=False),
+    "huber size warning": lambda F, lib: F.huber_loss(lib.zeros(3, 1), lib.ones(3)),
+    "huber zero delta": lambda F, lib: F.huber_loss(lib.zeros(3), lib.ones(3), delta=0.0),
+    "huber long": lambda F, lib: F.huber_loss(lib.ones(2, dtype=lib.long), lib.zeros(2, dtype=lib.long)),
+    "huber weight size": lambda F, lib: F.huber_loss(lib.zeros(3), lib.ones(3), weight=lib.ones(2)),
+    "huber bad reduction": lambda F, lib: F.huber_loss(lib.zeros(3), lib.ones(3), reduction="avg"),
     "bce target size": lambda F, lib: F.binary_cross_entropy(lib.full((3, 1), 0.5), lib.ones(3)),
     "bce input range": lambda F, lib: F.binary_cross_entropy(lib.tensor([1.5]), lib.ones(1)),
     "bce long target": lambda F, lib: F.binary_cross_entropy(
@@ -395,6 +435,8 @@ GRADCHECK = {
         None,
     ),
     "cross_entropy probabilities": (lambda x, t: minigrad.nn.functional.cross_entropy(x, t), "real", "prob"),
+    "smooth_l1": (lambda x, t: minigrad.nn.functional.smooth_l1_loss(x, t, beta=0.8), "real", "real"),
+    "huber": (lambda x, t: minigrad.nn.functional.huber_loss(x, t, delta=0.6, reduction="sum"), "real", "real"),
 }
 
 

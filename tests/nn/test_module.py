@@ -342,6 +342,112 @@ def test_global_module_hooks():
     assert seen == ["ReLU", "Tanh", "Sequential"]
 
 
+def _grads(gs):
+    return tuple(None if g is None else np.round(g.detach().numpy(), 4).tolist() for g in gs)
+
+
+def _linear(lib, scale=1.0):
+    lin = lib.nn.Linear(2, 1)
+    with lib.no_grad():
+        lin.weight.fill_(scale)
+        lin.bias.fill_(0.0)
+    return lin
+
+
+def _two_inputs(lib):
+    class Two(lib.nn.Module):
+        def forward(self, x, y, scale=2.0):
+            return x * y * scale, (x + y).sum()
+
+    return Two()
+
+
+def backward_hook_story(lib):
+    """What full backward hooks see, in order, for the cases PyTorch documents; one log per library."""
+    log = []
+    x = lib.tensor([[1.0, 2.0]], requires_grad=True)
+
+    lin = _linear(lib)
+    lin.register_full_backward_pre_hook(lambda m, go: log.append(("pre", _grads(go))))
+    handle = lin.register_full_backward_hook(lambda m, gi, go: log.append(("hook", _grads(gi), _grads(go))))
+    out = lin(x)
+    log.append(out.grad_fn.name())
+    (out * 3).sum().backward()
+    log.append(("x.grad", _grads([x.grad, lin.weight.grad])))
+    handle.remove()
+    log.append(lin(x).grad_fn.name())                      # the pre-hook is still there
+
+    # replacing grad_output (pre-hook) and grad_input (hook)
+    x.grad = None
+    lin = _linear(lib, 2.0)
+    lin.register_full_backward_hook(lambda m, gi, go: (gi[0] * 10,))
+    lin.register_full_backward_pre_hook(lambda m, go: (go[0] + 1,))
+    (lin(x) * 3).sum().backward()
+    log.append(("replaced", _grads([x.grad, lin.weight.grad])))
+
+    # several inputs (one not requiring grad: zeros, as in PyTorch), a non-tensor one, two outputs
+    two = _two_inputs(lib)
+    two.register_full_backward_pre_hook(lambda m, go: log.append(("two pre", _grads(go))))
+    two.register_full_backward_hook(lambda m, gi, go: log.append(("two", _grads(gi), _grads(go))))
+    a, b = lib.tensor([1.0, 2.0], requires_grad=True), lib.tensor([3.0, 4.0])
+    o1, o2 = two(a, b, 3.0)
+    log.append((o1.grad_fn.name(), o2.grad_fn.name()))
+    (o1.sum() * 2).backward()
+    o1, o2 = two(b, a)
+    (o1.sum() + o2 * 5).backward()
+    two(a, a)[1].backward()
+    log.append(("a.grad", _grads([a.grad])))
+
+    # hooks on each layer of a model, and prepend
+    seq = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.ReLU(), lib.nn.Linear(3, 1))
+    for name, layer in seq.named_children():
+        layer.register_full_backward_hook(
+            lambda m, gi, go, name=name: log.append((name, [tuple(g.shape) for g in gi], [tuple(g.shape) for g in go]))
+        )
+    seq[0].register_full_backward_hook(lambda m, gi, go: log.append("first"), prepend=True)
+    seq(x).sum().backward()
+    with lib.no_grad():
+        log.append(seq(x).grad_fn is None)
+    return log
+
+
+def test_full_backward_hooks_match_pytorch():
+    assert backward_hook_story(minigrad) == backward_hook_story(torch)
+
+
+@pytest.mark.parametrize("lib", [minigrad, torch], ids=["minigrad", "torch"])
+def test_full_backward_hook_without_input_grad_fires_from_the_output_with_a_warning(lib):
+    firing = "Full backward hook is firing when gradients are computed with respect to module outputs"
+    seen = []
+    lin = _linear(lib)
+    lin.register_full_backward_hook(lambda m, gi, go: seen.append((gi, _grads(go))))
+    with pytest.warns(UserWarning, match=firing):
+        lin(lib.ones(1, 2)).sum().backward()
+    assert seen == [((None,), ([[1.0]],))]
+    lin.register_full_backward_hook(lambda m, gi, go: (lib.ones(1, 2),))
+    with pytest.warns(UserWarning, match=firing), pytest.raises(RuntimeError, match="where no input requires gradient"):
+        lin(lib.ones(1, 2)).sum().backward()
+
+
+@pytest.mark.parametrize(
+    "register",
+    [
+        lambda m: m.register_full_backward_hook(lambda m, gi, go: (gi[0], gi[0])),
+        lambda m: m.register_full_backward_pre_hook(lambda m, go: ()),
+    ],
+    ids=["hook", "pre-hook"],
+)
+def test_backward_hook_returning_the_wrong_count_errors_like_pytorch(register):
+    def error(lib):
+        lin = _linear(lib)
+        register(lin)
+        with pytest.raises(RuntimeError) as info:
+            lin(lib.ones(1, 2, requires_grad=True)).sum().backward()
+        return str(info.value)
+
+    assert error(minigrad) == error(torch)
+
+
 # -- repr ------------------------------------------------------------------------------------------------
 
 

@@ -36,6 +36,11 @@ OPTIMIZERS = {
     "RMSprop centered momentum": lambda optim, params: optim.RMSprop(
         params, lr=0.005, momentum=0.9, centered=True, weight_decay=0.01
     ),
+    "Adagrad": lambda optim, params: optim.Adagrad(params, lr=0.05),
+    "Adagrad lr_decay weight_decay initial_accumulator_value": lambda optim, params: optim.Adagrad(
+        params, lr=0.1, lr_decay=0.01, weight_decay=0.01, initial_accumulator_value=0.1, eps=1e-8
+    ),
+    "Adagrad maximize": lambda optim, params: optim.Adagrad(params, lr=0.01, maximize=True),
     "parameter groups": lambda optim, params: optim.SGD(
         [{"params": params[:2], "lr": 0.2}, {"params": params[2:]}], lr=0.05, momentum=0.9
     ),
@@ -241,6 +246,11 @@ ERRORS = {
     "epsilon": lambda lib: lib.optim.Adam([lib.nn.Parameter(lib.ones(1))], eps=-1),
     "RMSprop alpha": lambda lib: lib.optim.RMSprop([lib.nn.Parameter(lib.ones(1))], alpha=-1),
     "RMSprop momentum": lambda lib: lib.optim.RMSprop([lib.nn.Parameter(lib.ones(1))], momentum=-1),
+    "Adagrad lr_decay": lambda lib: lib.optim.Adagrad([lib.nn.Parameter(lib.ones(1))], lr_decay=-1),
+    "Adagrad initial_accumulator_value": lambda lib: lib.optim.Adagrad(
+        [lib.nn.Parameter(lib.ones(1))], initial_accumulator_value=-0.5
+    ),
+    "Adagrad epsilon": lambda lib: lib.optim.Adagrad([lib.nn.Parameter(lib.ones(1))], eps=-1e-3),
     "load: group count": lambda lib: lib.optim.SGD([lib.nn.Parameter(lib.ones(1))]).load_state_dict(
         {"state": {}, "param_groups": []}
     ),
@@ -265,8 +275,11 @@ def test_errors_match_pytorch(case):
         lambda lib, opt: lib.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5),
         lambda lib, opt: lib.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9),
         lambda lib, opt: lib.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 1 / (epoch + 1)),
+        lambda lib, opt: lib.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 5, 5, 9], gamma=0.5),
+        lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4),
+        lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=3, eta_min=0.01),
     ],
-    ids=["StepLR", "ExponentialLR", "LambdaLR"],
+    ids=["StepLR", "ExponentialLR", "LambdaLR", "MultiStepLR", "CosineAnnealingLR", "CosineAnnealingLR eta_min"],
 )
 def test_schedulers_match_pytorch(make):
     def schedule(lib):
@@ -274,7 +287,7 @@ def test_schedulers_match_pytorch(make):
         opt = lib.optim.SGD([{"params": [a]}, {"params": [b], "lr": 0.3}], lr=0.1)
         scheduler = make(lib, opt)
         lrs = [scheduler.get_last_lr()]
-        for _ in range(6):
+        for _ in range(12):
             opt.step()
             scheduler.step()
             lrs.append(scheduler.get_last_lr())
@@ -284,6 +297,43 @@ def test_schedulers_match_pytorch(make):
     assert ours[2] == theirs[2]
     np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-12)
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
+
+
+def test_adagrad_state_exists_before_the_first_step_like_pytorch():
+    def fresh(lib):
+        opt = lib.optim.Adagrad([lib.nn.Parameter(lib.ones(2))], initial_accumulator_value=0.25)
+        state = opt.state_dict()["state"]
+        return {i: {k: (str(v.dtype), v.tolist()) for k, v in s.items()} for i, s in state.items()}
+
+    expected = {0: {"step": ("torch.float32", 0.0), "sum": ("torch.float32", [0.25] * 2)}}
+    assert fresh(minigrad) == fresh(torch) == expected
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda lib, opt: lib.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5),
+        lambda lib, opt: lib.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 5, 5], gamma=0.5),
+        lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4, eta_min=0.01),
+    ],
+    ids=["StepLR", "MultiStepLR", "CosineAnnealingLR"],
+)
+def test_schedulers_closed_form_with_epoch_match_pytorch(make):
+    """``step(epoch)`` (deprecated, with PyTorch's warning) jumps to the closed-form rate."""
+
+    def schedule(lib):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=0.1)
+        scheduler = make(lib, opt)
+        opt.step()
+        lrs = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for epoch in (3, 7, 1, 6):
+                scheduler.step(epoch)
+                lrs.append(scheduler.get_last_lr()[0])
+        return lrs
+
+    np.testing.assert_allclose(schedule(minigrad), schedule(torch), rtol=1e-12)
 
 
 def test_scheduler_state_dict_keys_match_pytorch():

@@ -1759,15 +1759,14 @@ SNIPPETS = _parse(_SOURCE)
 KNOWN_DIFFERENCES = {
     # not implemented: layers and functions beyond minigrad's scope (CNNs, normalisation layers, ...)
     "conv_shapes": "nn.Conv2d", "conv_forward_values": "nn.Conv2d", "maxpool": "F.max_pool2d / nn.MaxPool2d",
-    "losses": "F.smooth_l1_loss / F.huber_loss", "cosine_similarity": "F.cosine_similarity / F.normalize",
-    "hooks_module": "Module.register_full_backward_hook", "einsum_basic": "torch.einsum",
+    "cosine_similarity": "torch.cdist", "einsum_basic": "torch.einsum",
     "flip_roll": "roll", "diag_trace_tril": "diag, trace",
     "eye_like_ops": "diagonal",
     "gather_scatter": "scatter_",
     "mean_keepdim": "the numpy-style axis= keyword", "squeeze_dims_tuple": "squeeze with a tuple of dims",
     "tensor_methods_exist": "the long tail of Tensor methods", "torch_funcs_exist": "the long tail of torch.*",
     "F_funcs_exist": "the long tail of F.*", "nn_modules_exist": "the long tail of nn.*",
-    "optim_exist": "Adagrad, LBFGS and most schedulers",
+    "optim_exist": "Adadelta, Adamax, NAdam, RAdam, LBFGS and most schedulers",
     # grad_fn names of composite implementations
     "repr_grad_fn_more": "diag/diagonal missing",
     # messages and numpy interplay

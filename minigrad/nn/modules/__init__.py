@@ -15,10 +15,20 @@ from .activation import (
     Tanh,
 )
 from .container import ModuleDict, ModuleList, Sequential
+from .distance import CosineSimilarity
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
 from .linear import Bilinear, Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .module import Module
 from .normalization import BatchNorm1d, LayerNorm
 from .sparse import Embedding
@@ -37,6 +47,7 @@ __all__ = [
     "LayerNorm",
     "BatchNorm1d",
     "Embedding",
+    "CosineSimilarity",
     "ReLU",
     "LeakyReLU",
     "Hardtanh",
@@ -51,6 +62,8 @@ __all__ = [
     "LogSoftmax",
     "MSELoss",
     "L1Loss",
+    "SmoothL1Loss",
+    "HuberLoss",
     "CrossEntropyLoss",
     "NLLLoss",
     "BCELoss",

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
 
 from ... import _creation, _dtype
 from ..._tensor import Tensor
 from ...autograd import grad_mode
-from ...utils.hooks import RemovableHandle, hook_dict
+from ...utils.hooks import BackwardHook, RemovableHandle, hook_dict
 from ..parameter import Parameter
 
 __all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook"]
@@ -75,6 +76,8 @@ class Module:
             ("_parameters", {}),
             ("_buffers", {}),
             ("_non_persistent_buffers_set", set()),
+            ("_backward_pre_hooks", hook_dict()),
+            ("_backward_hooks", hook_dict()),
             ("_forward_pre_hooks", hook_dict()),
             ("_forward_pre_hooks_with_kwargs", set()),
             ("_forward_hooks", hook_dict()),
@@ -93,6 +96,8 @@ class Module:
         if not (
             self._forward_pre_hooks
             or self._forward_hooks
+            or self._backward_hooks
+            or self._backward_pre_hooks
             or _global_forward_pre_hooks
             or _global_forward_hooks
         ):
@@ -100,7 +105,12 @@ class Module:
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        """Forward pre-hooks, ``forward``, forward hooks — each hook may replace what it sees."""
+        """Forward pre-hooks, ``forward``, forward hooks — each hook may replace what it sees.
+
+        With full backward hooks (or backward pre-hooks), the tensor inputs (after the forward
+        pre-hooks) and the outputs (after the forward hooks) go through ``BackwardHookFunction``
+        nodes, where those hooks run during backward (see ``utils.hooks.BackwardHook``).
+        """
         for hook_id, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
             if hook_id in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)
@@ -115,6 +125,12 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        if self._backward_hooks or self._backward_pre_hooks:
+            backward_hook = BackwardHook(
+                self, list(self._backward_hooks.values()), list(self._backward_pre_hooks.values())
+            )
+            args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
         for hook_id, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
             if hook_id in self._forward_hooks_with_kwargs:
@@ -123,6 +139,14 @@ class Module:
                 result = hook(self, args, output)
             if result is not None:
                 output = result
+        if backward_hook is not None:
+            if not isinstance(output, (Tensor, tuple)):
+                warnings.warn(
+                    "For backward hooks to be called, module output should be a Tensor or a tuple of Tensors "
+                    "but received %s" % type(output),
+                    stacklevel=2,
+                )
+            output = backward_hook.setup_output_hook(output)
         return output
 
     def register_forward_pre_hook(
@@ -157,6 +181,33 @@ class Module:
         if with_kwargs:
             self._forward_hooks_with_kwargs.add(handle.id)
         return handle
+
+    def register_full_backward_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, grad_output)`` runs when the gradients w.r.t. the module's outputs are known.
+
+        It may return a replacement ``grad_output`` (a tuple of the same length).  Like all
+        module hooks it is set up only when the module is called as ``module(...)``.
+        """
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, grad_input, grad_output)`` runs when the gradients w.r.t. the module's inputs are known.
+
+        ``grad_input`` has one entry per positional input: None for non-tensors and for inputs
+        that do not require grad.  The hook may return a replacement ``grad_input``.  If no input
+        requires grad, it runs (with a warning, as in PyTorch) as soon as ``grad_output`` is known.
+
+        >>> import minigrad as torch
+        >>> from minigrad import nn
+        >>> lin = nn.Linear(2, 1)
+        >>> handle = lin.register_full_backward_hook(lambda m, gin, gout: print(gin[0].shape, gout))
+        >>> lin(torch.ones(3, 2, requires_grad=True)).sum().backward()
+        torch.Size([3, 2]) (tensor([[1.],
+                [1.],
+                [1.]]),)
+        >>> handle.remove()
+        """
+        return _add_hook(self._backward_hooks, hook, prepend)
 
     # -- registration ----------------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:
