@@ -232,6 +232,8 @@ class _FunctionMeta(type):
             "_value_fields": tuple(getattr(cls, "saved_attrs", ())),
             "__module__": "minigrad.autograd.function",
             "_name_prefix": "torch::autograd::" if node_name in _CPP_NODES else "",
+            # PyTorch's built-in nodes are C++ classes; a custom Function's node prints with its Python module
+            "_repr_prefix": "" if cls.__module__.startswith("minigrad.ops") else "torch.autograd.function.",
         })
         # When nothing is recorded (no input requires grad, or inside backward), forward still gets a
         # ctx, but a plain one: no graph node is built for an op that will never be differentiated.

@@ -103,8 +103,10 @@ class Node:
         """Run this node's backward on ``grad_outputs`` (what the engine does), e.g. ``y.grad_fn(g)``."""
         return self._apply(tuple(grad_outputs))
 
+    _repr_prefix = ""              # "torch.autograd.function." for nodes of Python-level (custom) Functions
+
     def __repr__(self) -> str:
-        return "<%s object at %#x>" % (type(self).__name__, id(self))
+        return "<%s%s object at %#x>" % (self._repr_prefix, type(self).__name__, id(self))
 
 
 class AccumulateGrad(Node):

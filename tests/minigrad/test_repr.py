@@ -97,3 +97,18 @@ def test_grad_fn_and_node_reprs(lib):
     assert repr(y.grad_fn.next_functions[0][0]).startswith("<AccumulateGrad object at 0x")
     assert repr(lib.Size([2, 3])) == "torch.Size([2, 3])"
     assert repr(lib.float32) == "torch.float32"
+
+
+def test_node_repr_of_a_custom_function_names_its_python_module(lib):
+    class Square(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    y = Square.apply(lib.ones(2, requires_grad=True))
+    assert repr(y.grad_fn).startswith("<torch.autograd.function.SquareBackward object at 0x")
+    assert y.grad_fn.name() == "SquareBackward"
