@@ -5,9 +5,10 @@ module             ops
 =================  =====================================================
 ``elementwise``    add sub mul div neg pow exp log sin cos tanh sigmoid relu sqrt abs clamp maximum minimum where
 ``reduce``         sum mean max min logsumexp softmax log_softmax var std prod norm
-``linalg``         mm mv dot bmm addmm matmul
-``shape``          view reshape transpose t permute (un)squeeze expand repeat cat stack split unbind
-``index``          x[i] x[a:b] x[idx] gather, x[i] = v
+``linalg``         mm mv dot bmm addmm matmul einsum
+``shape``          view reshape transpose t permute (un)squeeze expand repeat cat stack split unbind flip roll
+                   diagonal diag trace tril triu
+``index``          x[i] x[a:b] x[idx] gather scatter scatter_add index_select masked_select, x[i] = v
 ``inplace``        zero_ fill_ copy_, and CopySlices / AsStrided for writes through views
 ``nn_ops``         the losses and activations of ``minigrad.nn.functional``
 =================  =====================================================
