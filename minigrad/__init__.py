@@ -40,6 +40,7 @@ from ._dtype import (
 )
 from ._size import Size
 from ._tensor import Tensor, _legacy_type
+from ._tensor_ops import numpy_names as _numpy_names
 from ._tensor_str import set_printoptions
 from .autograd.grad_mode import (
     enable_grad,
@@ -91,17 +92,20 @@ _TENSOR_METHODS = [
     "allclose", "equal", "isnan", "isinf", "isfinite", "masked_fill", "clone", "detach", "sort", "topk",
     "any", "all", "unflatten", "swapaxes", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan", "sinh", "cosh",
     "atan2", "arctan2", "erf", "frac", "amax", "amin", "median", "mode", "cumprod", "unique", "bincount",
+    "roll", "diag", "diagonal", "trace", "scatter", "scatter_add", "index_select", "masked_select",
 ]
 for _name in _TENSOR_METHODS:
     globals()[_name] = _method(_name)
 del _name
 
 
+@_numpy_names
 def max(input, dim=None, keepdim=False, *, out=None):
     """``max(x)`` / ``max(x, dim)`` / ``max(x, y)`` (elementwise)."""
     return input.max(dim, keepdim) if dim is not None else input.max()
 
 
+@_numpy_names
 def min(input, dim=None, keepdim=False, *, out=None):
     """``min(x)`` / ``min(x, dim)`` / ``min(x, y)`` (elementwise)."""
     return input.min(dim, keepdim) if dim is not None else input.min()
@@ -117,7 +121,8 @@ def use_deterministic_algorithms(mode, *, warn_only=False):
 
 
 def einsum(*args):
-    raise NotImplementedError("einsum is not part of minigrad")
+    """Sum of products over the labelled dims: ``einsum("ij,jk->ik", a, b)`` is ``a @ b`` (differentiable)."""
+    return _linalg.einsum(*args)
 
 
 from . import autograd, backends, cuda, nn, optim, utils  # noqa: E402 - after Tensor: they build on it

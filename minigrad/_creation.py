@@ -194,19 +194,27 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(array, False)
 
 
-def _size(size):
+def _size(size, op=None):
+    """The shape of a new tensor, from ``(2, 3)`` or ``((2, 3),)``; PyTorch's errors for a negative size."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
-    return tuple(int(s) for s in size)
+    size = tuple(int(s) for s in size)
+    negative = [s for s in size if s < 0]
+    if negative:
+        if op == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        raise RuntimeError("Trying to create tensor with negative dimension %d: [%s]"
+                           % (negative[0], ", ".join(map(str, size))))
+    return size
 
 
-def _factory(fill, size, dtype, requires_grad, out=None):
+def _factory(fill, size, dtype, requires_grad, op=None):
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
-    return _new(fill(_size(size), d.numpy), None, requires_grad)
+    return _new(fill(_size(size, op), d.numpy), None, requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, **kwargs):
-    return _factory(np.zeros, size, dtype, requires_grad)
+    return _factory(np.zeros, size, dtype, requires_grad, op="zeros")
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, **kwargs):

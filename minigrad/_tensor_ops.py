@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 
 import numpy as np
@@ -26,57 +28,96 @@ class TensorOps:
     __slots__ = ()
 
     # -- arithmetic -----------------------------------------------------------------------
+    # An operand that is not a tensor or a number (a list, a str...) gives NotImplemented, so Python raises
+    # its own "unsupported operand type(s) for +: 'Tensor' and 'list'", as PyTorch does.
     def __add__(self, other):
-        return E.Add.apply(self, operand(other))
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented
+        return E.Add.apply(self, other)
 
-    def __radd__(self, other):
-        return E.Add.apply(self, operand(other))
+    __radd__ = __add__
 
     def __sub__(self, other):
-        return E.Sub.apply(self, operand(other))
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented
+        return E.Sub.apply(self, other)
 
     def __rsub__(self, other):
+        if not _is_number(other):
+            return NotImplemented
         return E.Rsub.apply(self, other)
 
     def __mul__(self, other):
-        return E.Mul.apply(self, operand(other))
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented
+        return E.Mul.apply(self, other)
 
-    def __rmul__(self, other):
-        return E.Mul.apply(self, operand(other))
+    __rmul__ = __mul__
 
     def __truediv__(self, other):
-        return E.Div.apply(self, operand(other))
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented
+        return E.Div.apply(self, other)
 
     def __rtruediv__(self, other):
-        return E.Mul.apply(E.Reciprocal.apply(self), operand(other))
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented
+        return E.Mul.apply(E.Reciprocal.apply(self), other)
 
     def __floordiv__(self, other):
-        return _int_div(np.floor_divide, self, operand(other))
+        return _int_div(np.floor_divide, self, other)
 
     def __rfloordiv__(self, other):
-        return _int_div(np.floor_divide, operand(other), self)
+        return _int_div(np.floor_divide, other, self)
 
     def __mod__(self, other):
-        return _int_div(np.mod, self, operand(other))
+        return _int_div(np.mod, self, other)
 
     def __rmod__(self, other):
-        return _int_div(np.mod, operand(other), self)
+        return _int_div(np.mod, other, self)
 
-    remainder, floor_divide = __mod__, __floordiv__
+    def remainder(self, other):
+        return _int_div(np.mod, self, operand(other))
+
+    def floor_divide(self, other):
+        return _int_div(np.floor_divide, self, operand(other))
 
     def __pow__(self, exponent):
         if isinstance(exponent, TensorOps):
             return E.PowTensor.apply(self, exponent)
+        if not _is_number(exponent):
+            return NotImplemented
         return E.Pow.apply(self, exponent)
 
     def __rpow__(self, base):
+        if not _is_number(base):
+            return NotImplemented
         return E.PowScalarBase.apply(base, self)
 
     def __matmul__(self, other):
+        if not isinstance(other, TensorOps):
+            return NotImplemented
         return L.matmul(self, other)
 
     def __rmatmul__(self, other):
-        return L.matmul(operand(other), self)
+        if not isinstance(other, TensorOps):
+            return NotImplemented
+        return L.matmul(other, self)
+
+    def __index__(self):
+        if self._data.size != 1 or self._data.dtype.kind not in "iu":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()))
 
     def __neg__(self):
         return E.Neg.apply(self)
@@ -121,7 +162,10 @@ class TensorOps:
 
     # -- comparisons and logic (no gradient) ----------------------------------------------
     def _compare(self, other, fn):
-        other = operand(other)
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented             # Python's own error (or, for == and !=, False and True)
         from .ops._util import check_broadcast, promoted
         check_broadcast(self, other)
         a, b = promoted(self, other)
@@ -149,7 +193,24 @@ class TensorOps:
     def __ge__(self, other):
         return self._compare(other, np.greater_equal)
 
-    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+    # the named methods raise for an operand of another type (the operators give NotImplemented)
+    def eq(self, other):
+        return self._compare(operand(other), np.equal)
+
+    def ne(self, other):
+        return self._compare(operand(other), np.not_equal)
+
+    def lt(self, other):
+        return self._compare(operand(other), np.less)
+
+    def le(self, other):
+        return self._compare(operand(other), np.less_equal)
+
+    def gt(self, other):
+        return self._compare(operand(other), np.greater)
+
+    def ge(self, other):
+        return self._compare(operand(other), np.greater_equal)
 
     def __and__(self, other):
         return self._compare(other, np.logical_and if self.dtype is _dtype.bool else np.bitwise_and)
@@ -167,13 +228,13 @@ class TensorOps:
         return type(self)._make(np.logical_not(self._data))
 
     def logical_and(self, other):
-        return self._compare(other, np.logical_and)
+        return self._compare(operand(other), np.logical_and)
 
     def logical_or(self, other):
-        return self._compare(other, np.logical_or)
+        return self._compare(operand(other), np.logical_or)
 
     def logical_xor(self, other):
-        return self._compare(other, np.logical_xor)
+        return self._compare(operand(other), np.logical_xor)
 
     def count_nonzero(self, dim=None):
         return type(self)._make(np.asarray(np.count_nonzero(self._data, axis=dim), dtype=np.int64))
@@ -506,10 +567,32 @@ class TensorOps:
     def squeeze(self, dim=None):
         if dim is None:
             return S.Squeeze.apply(self)
+        if isinstance(dim, (tuple, list)):
+            return S.SqueezeDims.apply(self, tuple(dim))
         return S.SqueezeDim.apply(self, dim)
 
     def flip(self, *dims):
         return S.Flip.apply(self, _shape_arg(dims))
+
+    def roll(self, shifts, dims=None):
+        """Rotate by ``shifts`` along ``dims`` (ints or sequences); without dims, the flattened tensor."""
+        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+        dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+        return S.Roll.apply(self, shifts, dims)
+
+    def diag(self, diagonal=0):
+        """A 1-D tensor's square diagonal matrix, or a matrix's diagonal (a copy), ``diagonal`` places above."""
+        if self.ndim == 1:
+            return S.DiagEmbed.apply(self, diagonal)
+        if self.ndim != 2:
+            raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % self.ndim)
+        return S.DiagonalCopy.apply(self, diagonal, 0, 1)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return S.Diagonal.apply(self, offset, dim1, dim2)
+
+    def trace(self):
+        return S.Trace.apply(self)
 
     def tril(self, diagonal=0):
         return S.Tril.apply(self, diagonal)
@@ -559,6 +642,31 @@ class TensorOps:
         from .ops.index import TakeAlongDim
         return TakeAlongDim.apply(self, wrap_dim(dim, self.ndim), index._data)
 
+    def scatter(self, dim, index, src=None, *, value=None):
+        """A copy with ``src``'s values (or the number ``value``) written at ``index`` along ``dim``."""
+        dim = wrap_dim(dim, max(self.ndim, 1))
+        if isinstance(src, TensorOps):
+            return I.Scatter.apply(self, src, dim, index._data)
+        return I.ScatterValue.apply(self, dim, index._data, value if src is None else src)
+
+    def scatter_(self, dim, index, src=None, *, value=None):
+        if isinstance(src, TensorOps):
+            return self._inplace(lambda x, s: x.scatter(dim, index, s), src)
+        return self._inplace(lambda x: x.scatter(dim, index, src, value=value))
+
+    def scatter_add(self, dim, index, src):
+        """A copy with ``src``'s values added at ``index`` along ``dim`` (repeated indices add up)."""
+        return I.ScatterAdd.apply(self, src, wrap_dim(dim, max(self.ndim, 1)), index._data)
+
+    def scatter_add_(self, dim, index, src):
+        return self._inplace(lambda x, s: x.scatter_add(dim, index, s), src)
+
+    def index_select(self, dim, index):
+        return I.IndexSelect.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
+
+    def masked_select(self, mask):
+        return I.MaskedSelect.apply(self, mask._data)
+
     def contiguous(self):
         return self if self._data.flags.c_contiguous else E.Clone.apply(self)
 
@@ -598,8 +706,8 @@ class TensorOps:
         return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._creation import zeros
-        return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        from ._creation import _factory
+        return _factory(np.zeros, size, dtype or self.dtype, requires_grad)     # (its error is not zeros')
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
         from ._creation import ones
@@ -822,6 +930,26 @@ class TensorOps:
         return _fill_random(self, _rng(generator).integers(low, high, self.shape))
 
 
+def numpy_names(method):
+    """Also accept numpy's ``axis=`` and ``keepdims=`` for ``dim=`` and ``keepdim=``, as PyTorch's parser does."""
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        if kwargs:
+            for numpy_name, name in (("axis", "dim"), ("keepdims", "keepdim")):
+                if numpy_name in kwargs:
+                    if name in kwargs:
+                        raise TypeError("%s() got an unexpected keyword argument '%s'" % (method.__name__, numpy_name))
+                    kwargs[name] = kwargs.pop(numpy_name)
+        return method(*args, **kwargs)
+    return wrapper
+
+
+for _name, _method in list(vars(TensorOps).items()):
+    if inspect.isfunction(_method) and {"dim", "keepdim"} & set(inspect.signature(_method).parameters):
+        setattr(TensorOps, _name, numpy_names(_method))
+del _name, _method
+
+
 # -- helpers ------------------------------------------------------------------------------------------
 
 class _Pair(tuple):
@@ -862,6 +990,10 @@ def _int_div(fn, x, y):
     """``//`` and ``%`` (no gradient), with PyTorch's error for an integer division by zero."""
     from ._tensor import Tensor
     from .ops._util import promoted
+    try:
+        x, y = operand(x), operand(y)
+    except TypeError:
+        return NotImplemented
     a, b = promoted(x, y)
     if b.dtype.kind in "iub" and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
@@ -876,6 +1008,10 @@ def _arg(t, fn, dim, keepdim):
     if keepdim:
         out = np.expand_dims(out, wrap_dim(dim, t.ndim))
     return type(t)._make(np.asarray(out, dtype=np.int64))
+
+
+def _is_number(value):
+    return isinstance(value, (bool, int, float, np.number, np.bool_, np.ndarray))
 
 
 def _correction(unbiased, correction):

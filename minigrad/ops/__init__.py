@@ -7,9 +7,10 @@ module             ops
                    sigmoid relu sqrt abs frac clamp maximum minimum where normal
 ``reduce``         sum mean max min amax amin median mode logsumexp softmax log_softmax var std prod norm
                    cumsum cumprod sort topk unique
-``linalg``         mm mv dot bmm addmm matmul
-``shape``          view reshape transpose t permute (un)squeeze expand repeat cat stack split unbind
-``index``          x[i] x[a:b] x[idx] gather, x[i] = v
+``linalg``         mm mv dot bmm addmm matmul einsum
+``shape``          view reshape transpose t permute (un)squeeze expand repeat cat stack split unbind flip roll
+                   diagonal diag trace tril triu
+``index``          x[i] x[a:b] x[idx] gather scatter scatter_add index_select masked_select, x[i] = v
 ``inplace``        zero_ fill_ copy_, and CopySlices / AsStrided for writes through views
 ``nn_ops``         the losses and activations of ``minigrad.nn.functional``
 =================  =====================================================

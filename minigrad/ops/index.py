@@ -1,4 +1,5 @@
-"""Indexing: ``x[i]`` (select), ``x[a:b]`` (slice), ``x[idx]`` (advanced), gather, and writes (``x[i] = v``).
+"""Indexing: ``x[i]`` (select), ``x[a:b]`` (slice), ``x[idx]`` (advanced), gather, index_select, masked_select,
+scatter, and writes (``x[i] = v``).
 
 Reading is a Function whose backward *scatters* the gradient into zeros of the input's
 shape (repeated indices add up), and scattering's backward reads again — so indexing
@@ -99,14 +100,156 @@ class ScatterAlongDim(Function):
     def forward(ctx, grad, dim, index, shape):
         ctx.dim, ctx.index = dim, index
         out = np.zeros(shape, dtype=grad._data.dtype)
-        idx = list(np.ix_(*[np.arange(s) for s in index.shape]))
-        idx[dim] = index
-        np.add.at(out, tuple(idx), grad._data)
+        np.add.at(out, along(dim, index), grad._data)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         return TakeAlongDim.apply(grad, ctx.dim, ctx.index), None, None, None
+
+
+def along(dim, index):
+    """The numpy key that addresses ``out[..., index[i, j, ...], ...]`` (at ``dim``) for every position of index."""
+    key = list(np.ix_(*[np.arange(s) for s in index.shape]))
+    key[dim] = index
+    return tuple(key)
+
+
+def check_scatter(x, dim, index, src=None):
+    """PyTorch's checks of ``scatter``'s arguments (index: an integer array of the same rank, in bounds)."""
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if src is not None and src.dtype != x.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    for name, other in (("self", x), ("src", src)):
+        if other is not None and index.ndim != max(other.ndim, 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as %s tensor" % name)
+    too_large = any(i > s for d, (i, s) in enumerate(zip(index.shape, x.shape)) if d != dim)
+    if too_large or (src is not None and any(i > s for i, s in zip(index.shape, src.shape))):
+        message = "Expected index [%s] to be no larger than self [%s] apart from dimension %d" % (
+            ", ".join(map(str, index.shape)), ", ".join(map(str, x.shape)), dim)
+        if src is not None:
+            message += " and to be no larger size than src [%s]" % ", ".join(map(str, src.shape))
+        raise RuntimeError(message)
+    size = x.shape[dim] if x.ndim else 1
+    bad = index[(index >= size) | (index < 0)]
+    if bad.size:
+        raise RuntimeError("index %d is out of bounds for dimension %d with size %d" % (bad.flat[0], dim, size))
+
+
+class Scatter(Function):
+    """``scatter(dim, index, src)``: x with src's values written at ``index`` along ``dim``.
+
+    Backward: x gets grad with the written slots zeroed, src gets grad gathered at ``index``.
+    """
+
+    node_name = "ScatterBackward0"
+    saved_attrs = ("dim", "index")
+
+    @staticmethod
+    def forward(ctx, x, src, dim, index):
+        check_scatter(x, dim, index, src)
+        ctx.dim, ctx.index = dim, index
+        out = x._data.copy()
+        out[along(dim, index)] = src._data[tuple(slice(0, n) for n in index.shape)]
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        src_grad = TakeAlongDim.apply(grad, ctx.dim, ctx.index)
+        return ScatterValue.apply(grad, ctx.dim, ctx.index, 0), src_grad, None, None
+
+
+class ScatterValue(Function):
+    """``scatter(dim, index, value)``: x with a number written at ``index``.  Backward: grad, written slots zeroed."""
+
+    node_name = "ScatterBackward1"
+    saved_attrs = ("dim", "index")
+
+    @staticmethod
+    def forward(ctx, x, dim, index, value):
+        check_scatter(x, dim, index)
+        ctx.dim, ctx.index = dim, index
+        out = x._data.copy()
+        out[along(dim, index)] = value
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ScatterValue.apply(grad, ctx.dim, ctx.index, 0), None, None, None
+
+
+class ScatterAdd(Function):
+    """``scatter_add(dim, index, src)``: x with src's values added at ``index``.
+
+    Backward: x gets grad, src gets grad gathered at ``index``.
+    """
+
+    node_name = "ScatterAddBackward0"
+    saved_attrs = ("dim", "index")
+
+    @staticmethod
+    def forward(ctx, x, src, dim, index):
+        check_scatter(x, dim, index, src)
+        ctx.dim, ctx.index = dim, index
+        out = x._data.copy()
+        np.add.at(out, along(dim, index), src._data[tuple(slice(0, n) for n in index.shape)])
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, TakeAlongDim.apply(grad, ctx.dim, ctx.index), None, None
+
+
+class IndexSelect(Function):
+    """``index_select(dim, index)``: the slices at ``index`` along ``dim``.  Backward: grad added back at index."""
+
+    node_name = "IndexSelectBackward0"
+    saved_attrs = ("dim", "index", "self_sym_sizes")
+
+    @staticmethod
+    def forward(ctx, x, dim, index):
+        if index.dtype not in (np.int64, np.int32):
+            raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+        if index.ndim > 1:
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        size = x.shape[dim] if x.ndim else 1
+        bad = index[(index >= size) | (index < -size)]
+        if bad.size:
+            raise RuntimeError("INDICES element is out of DATA bounds, id=%d axis_dim=%d" % (bad.flat[0], size))
+        ctx.dim, ctx.index, ctx.self_sym_sizes = dim, index, tuple(x.shape)
+        if x.ndim == 0:
+            return x._data.copy()
+        ctx.key = (slice(None),) * dim + (index.reshape(-1),)
+        return x._data[ctx.key]
+
+    @staticmethod
+    def backward(ctx, grad):
+        if not ctx.self_sym_sizes:
+            return grad, None, None
+        return IndexScatter.apply(grad, ctx.key, ctx.self_sym_sizes), None, None
+
+
+class MaskedSelect(Function):
+    """``masked_select(mask)``: the elements where the (broadcast) mask is True, as a 1-D tensor.
+
+    Backward: grad put back at the mask's positions (summed to x's shape where x was broadcast).
+    """
+
+    node_name = "MaskedSelectBackward0"
+
+    @staticmethod
+    def forward(ctx, x, mask):
+        if mask.dtype != np.bool_:
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        from ._util import broadcast_shape
+        ctx.shape = broadcast_shape(x.shape, mask.shape)
+        ctx.key = (np.broadcast_to(mask, ctx.shape),)
+        return np.broadcast_to(x._data, ctx.shape)[ctx.key]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return IndexScatter.apply(grad, ctx.key, ctx.shape), None
 
 
 def gather_backward(grad, indices, dim, keepdim, shape):
@@ -197,5 +340,6 @@ def check_bounds(key, shape):
 
 
 # Data movement only: numpy has no floating-point warning to give (see Function.quiet).
-for _op in (Index, IndexScatter, TakeAlongDim, ScatterAlongDim, CopySlices):
+for _op in (Index, IndexScatter, TakeAlongDim, ScatterAlongDim, CopySlices, Scatter, ScatterValue, ScatterAdd,
+            IndexSelect, MaskedSelect):
     _op.quiet = False

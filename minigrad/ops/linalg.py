@@ -1,4 +1,4 @@
-"""Linear algebra: mm, mv, dot, bmm, addmm, and matmul (made of them for batches).  Matmul does not promote dtypes."""
+"""Linear algebra: mm, mv, dot, bmm, addmm, matmul (made of them for batches), einsum.  They do not promote dtypes."""
 
 from __future__ import annotations
 
@@ -262,3 +262,145 @@ def _batched_matmul(x, y):
 # Hot ops whose numpy code warns at most on float overflow (see Function.quiet).
 for _op in (Mm, Mv, Dot, Bmm, Addmm):
     _op.quiet = False
+
+
+# -- einsum ---------------------------------------------------------------------------------------------
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _sublist_equation(args):
+    """``einsum(a, [0, 1], b, [1, 2], [0, 2])`` as ``("AB,BC->AC", [a, b])`` (labels 0..51 are A..Z, a..z)."""
+    def letters(sublist):
+        out = []
+        for label in sublist:
+            if label is Ellipsis:
+                out.append("...")
+            elif isinstance(label, int) and 0 <= label < 52:
+                out.append(_LETTERS[label])
+            else:
+                raise RuntimeError("einsum(): expected subscript to be within the range [0, 52), but got %s" % label)
+        return "".join(out)
+    operands, terms = list(args[0::2]), [letters(s) for s in args[1::2]]
+    output = None
+    if len(args) % 2:                                   # a trailing output sublist
+        output, operands = letters(args[-1]), operands[:-1]
+    return ",".join(terms[:len(operands)]) + ("" if output is None else "->" + output), operands
+
+
+def parse_einsum(equation, shapes):
+    """``equation`` made explicit for these operand shapes: every dim a letter, ``...`` spelled out, ``->`` given.
+
+    ``"...ij,jk"`` with shapes (5, 2, 3), (3, 4) becomes ``"Aij,jk->Aik"``.  PyTorch's errors for a bad equation.
+    """
+    equation = equation.replace(" ", "")
+    inputs, arrow, output = equation.partition("->")
+    terms = inputs.split(",")
+    if len(terms) > len(shapes):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(terms) < len(shapes):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    free = iter(c for c in _LETTERS if c not in equation)
+    n_ellipsis = max((len(shape) - len(term.replace("...", "")) for term, shape in zip(terms, shapes)
+                      if "..." in term), default=0)
+    ellipsis = "".join(next(free) for _ in range(n_ellipsis))
+    explicit, sizes = [], {}
+    for i, (term, shape) in enumerate(zip(terms, shapes)):
+        labels = term.replace("...", "")
+        if "..." in term:
+            term = term.replace("...", ellipsis[n_ellipsis - (len(shape) - len(labels)):])
+        elif len(labels) != len(shape):
+            raise RuntimeError("einsum(): the number of subscripts in the equation (%d) does not match the number of "
+                               "dimensions (%d) for operand %d and no ellipsis was given"
+                               % (len(labels), len(shape), i))
+        for label, size in zip(term, shape):
+            seen = sizes.setdefault(label, size)
+            if size != seen and 1 not in (size, seen):
+                raise RuntimeError("einsum(): subscript %s has size %d for operand %d which does not broadcast with "
+                                   "previously seen size %d" % (label, size, i, seen))
+            sizes[label] = size if seen == 1 else seen
+        explicit.append(term)
+    if arrow:
+        output = output.replace("...", ellipsis)
+        for i, label in enumerate(output):
+            if label not in sizes:
+                raise RuntimeError("einsum(): output subscript %s does not appear in the equation for any input "
+                                   "operand" % label)
+            if label in output[:i]:
+                raise RuntimeError("einsum(): output subscript %s appears more than once in the output" % label)
+    else:                                               # implicit: the broadcast dims, then labels used once, sorted
+        counts = "".join(explicit)
+        output = ellipsis + "".join(sorted(c for c in set(inputs) if c.isalpha() and counts.count(c) == 1))
+    return ",".join(explicit) + "->" + output
+
+
+def einsum(*args):
+    """``torch.einsum(equation, *operands)`` (or operands in a list, or the sublist form), differentiable."""
+    from .._tensor import Tensor
+
+    if args and isinstance(args[0], Tensor):
+        equation, operands = _sublist_equation(args)
+    else:
+        equation, operands = args[0], args[1:]
+        if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = tuple(operands[0])
+    for i, t in enumerate(operands):
+        if not isinstance(t, Tensor):
+            raise TypeError("expected Tensor as element %d in argument 1, but got %s" % (i, type(t).__name__))
+        if t.dtype is not operands[0].dtype:
+            raise RuntimeError("expected scalar type %s but found %s" % (operands[0].dtype._legacy, t.dtype._legacy))
+    return Einsum.apply(parse_einsum(equation, [t.shape for t in operands]), *operands)
+
+
+class Einsum(Function):
+    """Sum of products over an explicit equation (``"ij,jk->ik"``, see ``parse_einsum``).
+
+    Backward: for each operand, the einsum of grad with the other operands into its subscripts.
+    """
+
+    node_name = "EinsumBackward0"      # not a PyTorch name: PyTorch records the permute/bmm/sum... it is made of
+
+    @staticmethod
+    def forward(ctx, equation, *operands):
+        arrays = [t._data for t in operands]
+        ctx.equation = equation
+        ctx.save_for_backward(*operands)
+        out = np.asarray(np.einsum(equation, *arrays, optimize=len(arrays) > 1))
+        return out.copy() if any(np.may_share_memory(out, a) for a in arrays) else out    # never a view
+
+    @staticmethod
+    def backward(ctx, grad):
+        operands = ctx.saved_tensors
+        inputs, output = ctx.equation.split("->")
+        terms = inputs.split(",")
+        return (None, *(_einsum_grad(grad, output, terms, operands, i) if ctx.needs_input_grad[i + 1] else None
+                        for i in range(len(operands))))
+
+
+def _einsum_grad(grad, output, terms, operands, i):
+    """The gradient for operand ``i``: one einsum of grad and the other operands into operand i's subscripts.
+
+    A label only operand i has is broadcast back with a vector of ones; a repeated label (a diagonal,
+    ``"ii->"``) gets a fresh label tied to it by an identity matrix, so the result's subscripts are distinct.
+    """
+    from .._tensor import Tensor
+
+    dtype = grad._data.dtype
+    subs = [output] + [t for j, t in enumerate(terms) if j != i]
+    tensors = [grad] + [t for j, t in enumerate(operands) if j != i]
+    known = set("".join(subs))
+    free = iter(c for c in _LETTERS if c not in known and c not in terms[i])
+    target = []
+    for label, size in zip(terms[i], operands[i].shape):
+        if label in target:
+            fresh = next(free)
+            subs.append(label + fresh)
+            tensors.append(Tensor._make(np.eye(size, dtype=dtype)))
+            label = fresh
+        elif label not in known:
+            subs.append(label)
+            tensors.append(Tensor._make(np.ones(size, dtype=dtype)))
+            known.add(label)
+        target.append(label)
+    out = Einsum.apply(",".join(subs) + "->" + "".join(target), *tensors)
+    return out + 0.0 if len(target) > len(set(terms[i])) else out     # off the diagonal: 0., not grad * 0. = -0.

@@ -1,4 +1,5 @@
-"""Shape ops: view/reshape, transpose/permute, (un)squeeze, expand, repeat, cat/stack, split/unbind.
+"""Shape ops: view/reshape, transpose/permute, (un)squeeze, expand, repeat, cat/stack, split/unbind, flip/roll,
+diagonal/diag/trace, tril/triu.
 
 Ops marked ``is_view`` return a tensor sharing memory and version counter with their input
 (numpy views), as PyTorch's views do; ``Function.apply`` links them to their base.
@@ -419,7 +420,154 @@ class Triu(Tril):
     _pick = staticmethod(np.triu)
 
 
+class SqueezeDims(Function):
+    """Remove those of ``dims`` that have size 1 (``squeeze((0, 2))``).  Backward: grad reshaped back."""
+
+    node_name = "SqueezeBackward2"
+    saved_attrs = ("dim", "self_sym_sizes")
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.self_sym_sizes = tuple(x.shape)
+        ctx.dim = tuple(wrap_dim(d, x.ndim) if x.ndim else wrap_dim(d, 1) for d in dims)
+        for i, d in enumerate(ctx.dim):
+            if d in ctx.dim[:i]:
+                raise RuntimeError("dim %d appears multiple times in the list of dims" % d)
+        drop = tuple(d for d in ctx.dim if x.ndim and x.shape[d] == 1)
+        return np.squeeze(x._data, drop) if drop else x._data.view()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_sym_sizes), None
+
+
+def diagonal_view(a, offset, dim1, dim2):
+    """The (writeable) view of ``a``'s diagonal ``offset`` in the plane (dim1, dim2), as the last dim."""
+    n1, n2 = a.shape[dim1], a.shape[dim2]
+    length = max(0, min(n1 + min(offset, 0), n2 - max(offset, 0)))
+    start = [slice(None)] * a.ndim
+    if length:
+        start[dim1 if offset < 0 else dim2] = slice(abs(offset), None)
+    rest = [d for d in range(a.ndim) if d not in (dim1, dim2)]
+    shape = (*[a.shape[d] for d in rest], length)
+    strides = (*[a.strides[d] for d in rest], a.strides[dim1] + a.strides[dim2])
+    return np.lib.stride_tricks.as_strided(a[tuple(start)], shape, strides, writeable=a.flags.writeable)
+
+
+class Diagonal(Function):
+    """The diagonal ``offset`` of the plane (dim1, dim2), as a new last dim (a view).
+
+    Backward: zeros of the input's shape with grad on that diagonal.
+    """
+
+    node_name = "DiagonalBackward0"
+    saved_attrs = ("dim1", "dim2", "offset", "self_sym_sizes")
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, offset, dim1, dim2):
+        ndim = max(x.ndim, 1)
+        ctx.offset, ctx.dim1, ctx.dim2 = offset, wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
+        if ctx.dim1 == ctx.dim2:
+            raise RuntimeError("diagonal dimensions cannot be identical %d, %d" % (dim1, dim2))
+        ctx.self_sym_sizes = tuple(x.shape)
+        return diagonal_view(x._data, offset, ctx.dim1, ctx.dim2)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DiagonalScatter.apply(grad, ctx.self_sym_sizes, ctx.offset, ctx.dim1, ctx.dim2), None, None, None
+
+
+class DiagonalCopy(Diagonal):
+    """``diag(matrix)``: the diagonal as a new tensor (PyTorch's ``diagonal_copy``).  Backward: as Diagonal."""
+
+    node_name = "DiagonalBackward0_copy"
+    is_view = False
+
+    @staticmethod
+    def forward(ctx, x, offset, dim1, dim2):
+        return Diagonal.forward(ctx, x, offset, dim1, dim2).copy()
+
+
+class DiagonalScatter(Function):
+    """Zeros of ``shape`` with ``grad`` on a diagonal (the backward of diagonal).  Backward: take the diagonal."""
+
+    node_name = "DiagonalBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, shape, offset, dim1, dim2):
+        ctx.offset, ctx.dim1, ctx.dim2 = offset, dim1, dim2
+        out = np.zeros(shape, dtype=grad._data.dtype)
+        diagonal_view(out, offset, dim1, dim2)[...] = grad._data
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Diagonal.apply(grad, ctx.offset, ctx.dim1, ctx.dim2), None, None, None, None
+
+
+class DiagEmbed(Function):
+    """``diag(vector)``: a square matrix with the vector on diagonal ``offset``.  Backward: that diagonal of grad."""
+
+    node_name = "DiagEmbedBackward0"
+    saved_attrs = ("dim1", "dim2", "offset")
+
+    @staticmethod
+    def forward(ctx, x, offset):
+        ctx.offset = offset
+        ctx.dim1, ctx.dim2 = 2**64 - 2, 2**64 - 1      # -2 and -1, as PyTorch shows them (unsigned)
+        n = x.shape[0] + abs(offset)
+        out = np.zeros((n, n), dtype=x._data.dtype)
+        diagonal_view(out, offset, 0, 1)[...] = x._data
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Diagonal.apply(grad, ctx.offset, -2, -1), None
+
+
+class Trace(Function):
+    """Sum of a matrix's main diagonal.  Backward: grad on the diagonal, zeros elsewhere."""
+
+    node_name = "TraceBackward0"
+    saved_attrs = ("self_sym_sizes",)
+
+    @staticmethod
+    def forward(ctx, x):
+        if x.ndim != 2:
+            raise RuntimeError("trace: expected a matrix, but got tensor with dim %d" % x.ndim)
+        from .reduce import _sum_dtype
+        ctx.self_sym_sizes = tuple(x.shape)
+        return np.asarray(np.trace(x._data, dtype=_sum_dtype(x)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        n = min(ctx.self_sym_sizes)
+        return DiagonalScatter.apply(grad.expand(n), ctx.self_sym_sizes, 0, 0, 1)
+
+
+class Roll(Function):
+    """Rotate elements by ``shifts`` along ``dims`` (no dims: the flattened tensor).  Backward: roll grad back."""
+
+    node_name = "RollBackward0"
+    saved_attrs = ("dims", "shifts")
+
+    @staticmethod
+    def forward(ctx, x, shifts, dims):
+        if not shifts:
+            raise RuntimeError("`shifts` required")
+        if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):
+            raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:%d" % (len(shifts), len(dims)))
+        ctx.shifts, ctx.dims = shifts, tuple(wrap_dim(d, x.ndim) for d in dims)
+        return np.roll(x._data, shifts if dims else shifts[0], ctx.dims or None)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Roll.apply(grad, tuple(-s for s in ctx.shifts), ctx.dims), None, None
+
+
 # Data movement only: numpy has no floating-point warning to give (see Function.quiet).
 for _op in (View, UnsafeView, Transpose, T, Permute, Unsqueeze, Squeeze, SqueezeDim, Expand, Repeat, Cat, Stack,
-            Split, Unbind, Flip, Tril):
+            Split, Unbind, Flip, Tril, SqueezeDims, Diagonal, DiagonalScatter, DiagEmbed, Roll):
     _op.quiet = False

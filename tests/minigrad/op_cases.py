@@ -77,6 +77,9 @@ class OpCase:
     gradgrad: bool = True
     #: False for a case that itself calls autograd (it cannot run under ``no_grad``).
     runs_under_no_grad: bool = True
+    #: False where PyTorch records a different graph (einsum: see KNOWN_DIFFERENCES in the differential
+    #: snippets); values and gradients are still compared with PyTorch, the nodes are not.
+    same_graph: bool = True
 
     def __repr__(self) -> str:
         return self.name
@@ -100,6 +103,17 @@ class OpCase:
 
 
 # -- functions that need statements (in-place ops, item assignment) -----------------------------------
+
+
+def _diagonal_mul_(a):
+    y = a * 1
+    y.diagonal().mul_(2)
+    return y
+
+
+def _index(a, rows):
+    """An index (or mask) tensor of a's library."""
+    return lib(a).tensor(rows)
 
 
 def _iadd(a, b):
@@ -302,6 +316,9 @@ CASES: list[OpCase] = [
     OpCase("mean", lambda a: a.mean(), node="MeanBackward0", shapes=ANY_SHAPE),
     OpCase("mean_dim", lambda a: a.mean(0), node="MeanBackward1"),
     OpCase("mean_dim_keepdim", lambda a: a.mean(-1, keepdim=True), node="MeanBackward1", shapes=((2, 3, 2),)),
+    OpCase("sum_axis_keepdims", lambda a: a.sum(axis=0, keepdims=True), node="SumBackward1"),
+    OpCase("mean_axis_torch", lambda a: lib(a).mean(a, axis=(0, 2)), node="MeanBackward1", shapes=((2, 3, 2),)),
+    OpCase("max_axis", lambda a: lib(a).max(a, axis=1).values, node="MaxBackward0", elements=GRID, unique=True),
     OpCase("max", lambda a: a.max(), node="MaxBackward1", elements=GRID, unique=True, shapes=ANY_SHAPE),
     OpCase("max_dim", lambda a: a.max(1).values, node="MaxBackward0", elements=GRID, unique=True),
     OpCase(
@@ -459,6 +476,29 @@ CASES: list[OpCase] = [
     ),
     OpCase("outer", lambda a, b: lib(a).outer(a, b), node="MulBackward0", arity=2, shapes=((3,), (2,))),
     OpCase("dot", _dot_twice, node="AddBackward0", arity=2, shapes=((4,), (4,))),
+    # einsum: one node (PyTorch records the permute/view/bmm/sum... it is made of: same_graph=False)
+    *[
+        OpCase("einsum_" + name, fn, node="EinsumBackward0", arity=len(shapes), shapes=shapes, same_graph=False)
+        for name, fn, shapes in [
+            ("mm", lambda a, b: lib(a).einsum("ij,jk->ik", a, b), ((2, 3), (3, 4))),
+            ("mv_implicit", lambda a, b: lib(a).einsum("ij,j", a, b), ((2, 3), (3,))),
+            ("bmm", lambda a, b: lib(a).einsum("bij,bjk->bik", a, b), ((2, 2, 3), (2, 3, 2))),
+            ("outer", lambda a, b: lib(a).einsum("i,j->ij", a, b), ((3,), (2,))),
+            ("dot", lambda a, b: lib(a).einsum("i,i->", a, b), ((4,), (4,))),
+            ("trace", lambda a: lib(a).einsum("ii->", a), ((3, 3),)),
+            ("diagonal", lambda a: lib(a).einsum("ii->i", a), ((3, 3),)),
+            ("transpose", lambda a: lib(a).einsum("ij->ji", a), ((2, 3),)),
+            ("sum", lambda a: lib(a).einsum("ijk->j", a), ((2, 3, 2),)),
+            ("ellipsis", lambda a, b: lib(a).einsum("...ij,...jk->...ik", a, b), ((2, 2, 3), (3, 2))),
+            ("ellipsis_broadcast", lambda a, b: lib(a).einsum("...j,...j->...", a, b), ((1, 3), (2, 3))),
+            ("three", lambda a, b, c: lib(a).einsum("ij,jk,kl->il", a, b, c), ((2, 3), (3, 2), (2, 2))),
+            ("bilinear", lambda a, b, c: lib(a).einsum("bn,anm,bm->ba", a, b, c), ((2, 3), (2, 3, 2), (2, 2))),
+            ("label_only_here", lambda a, b: lib(a).einsum("ij,k->i", a, b), ((2, 3), (2,))),
+            ("diagonal_times", lambda a, b: lib(a).einsum("ii,i->i", a, b), ((3, 3), (3,))),
+            ("list", lambda a, b: lib(a).einsum("ij,jk", [a, b]), ((2, 3), (3, 2))),
+            ("sublist", lambda a, b: lib(a).einsum(a, [0, 1], b, [1, 2], [0, 2]), ((2, 3), (3, 2))),
+        ]
+    ],
     # shapes and views
     OpCase("view", lambda a: a.view(3, 2), node="ViewBackward0"),
     OpCase("view_infer", lambda a: a.view(-1), node="ViewBackward0", shapes=((2, 3, 2),)),
@@ -494,6 +534,23 @@ CASES: list[OpCase] = [
     OpCase("chunk", lambda a: a.chunk(2, 1), node="SplitBackward0", shapes=((2, 4),)),
     OpCase("unbind", lambda a: a.unbind(1), node="UnbindBackward0"),
     OpCase("unbind_sum", lambda a: sum(a.unbind()), node="AddBackward0"),
+    OpCase("squeeze_dims", lambda a: a.squeeze((0, 2)), node="SqueezeBackward2", shapes=((1, 3, 1),)),
+    OpCase("squeeze_dims_negative", lambda a: a.squeeze((-1, 1)), node="SqueezeBackward2", shapes=((2, 3, 1),)),
+    OpCase("flip", lambda a: a.flip(0, 1), node="FlipBackward0"),
+    OpCase("flip_torch", lambda a: lib(a).flip(a, [-1]), node="FlipBackward0", shapes=((2, 3, 2),)),
+    OpCase("roll_flat", lambda a: a.roll(2), node="RollBackward0"),
+    OpCase("roll_dims", lambda a: lib(a).roll(a, (1, -1), (0, 1)), node="RollBackward0", shapes=((3, 4),)),
+    OpCase("roll_dim", lambda a: a.roll(shifts=-1, dims=2), node="RollBackward0", shapes=((2, 3, 2),)),
+    OpCase("diag_vector", lambda a: a.diag(), node="DiagEmbedBackward0", shapes=((3,),)),
+    OpCase("diag_vector_offset", lambda a: lib(a).diag(a, -1), node="DiagEmbedBackward0", shapes=((3,),)),
+    OpCase("diag_matrix", lambda a: a.diag(), node="DiagonalBackward0_copy"),
+    OpCase("diag_matrix_offset", lambda a: lib(a).diag(a, 1), node="DiagonalBackward0_copy"),
+    OpCase("diagonal", lambda a: a.diagonal(), node="DiagonalBackward0", shapes=((3, 3),)),
+    OpCase("diagonal_dims", lambda a: a.diagonal(-1, 2, 0), node="DiagonalBackward0", shapes=((2, 3, 2),)),
+    OpCase("diagonal_offset", lambda a: lib(a).diagonal(a, offset=1), node="DiagonalBackward0", shapes=((3, 4),)),
+    OpCase("diagonal_mul_", _diagonal_mul_, node="torch::autograd::CopySlices", shapes=((3, 3),)),
+    OpCase("trace", lambda a: a.trace(), node="TraceBackward0", shapes=((3, 3),)),
+    OpCase("trace_wide", lambda a: lib(a).trace(a), node="TraceBackward0", shapes=((2, 4),)),
     OpCase("contiguous", lambda a: a.t().contiguous(), node="CloneBackward0"),
     OpCase("clone", lambda a: a.clone(), node="CloneBackward0"),
     # indexing
@@ -519,6 +576,57 @@ CASES: list[OpCase] = [
         lambda a: a[lib(a).tensor([True, False, True])],
         node="IndexBackward0",
         shapes=((3, 2),),
+    ),
+    OpCase("gather", lambda a: a.gather(1, _index(a, [[0, 0], [2, 1]])), node="GatherBackward0"),
+    OpCase("index_select", lambda a: a.index_select(1, _index(a, [2, 0, 2])), node="IndexSelectBackward0"),
+    OpCase("index_select_torch", lambda a: lib(a).index_select(a, 0, _index(a, [1])), node="IndexSelectBackward0"),
+    OpCase("masked_select", lambda a: a.masked_select(a > 0), node="MaskedSelectBackward0", elements=NONZERO),
+    OpCase(
+        "masked_select_broadcast",
+        lambda a: lib(a).masked_select(a, _index(a, [[True, False, True], [False, True, True]])),
+        node="MaskedSelectBackward0",
+        shapes=((3,),),
+    ),
+    OpCase(
+        "scatter_src",
+        lambda a, b: a.scatter(1, _index(a, [[0, 3], [1, 2], [3, 0]]), b),
+        node="ScatterBackward0",
+        arity=2,
+        shapes=((3, 4), (3, 2)),
+    ),
+    OpCase("scatter_value", lambda a: a.scatter(0, _index(a, [[1, 0, 1]]), 1.5), node="ScatterBackward1"),
+    OpCase(
+        "scatter_",
+        lambda a, b: (a * 1).scatter_(0, _index(a, [[1, 0, 1]]), b),
+        node="ScatterBackward0",
+        arity=2,
+        shapes=((2, 3), (1, 3)),
+    ),
+    OpCase(
+        "scatter_value_",
+        lambda a: (a * 1).scatter_(1, _index(a, [[2], [0]]), value=-1.0),
+        node="ScatterBackward1",
+    ),
+    OpCase(
+        "scatter_add",
+        lambda a, b: a.scatter_add(1, _index(a, [[0, 0, 3], [1, 1, 1], [2, 0, 2]]), b),
+        node="ScatterAddBackward0",
+        arity=2,
+        shapes=((3, 4), (3, 3)),
+    ),
+    OpCase(
+        "scatter_add_",
+        lambda a, b: (a * 1).scatter_add_(0, _index(a, [[0, 1, 0], [0, 0, 1]]), b),
+        node="ScatterAddBackward0",
+        arity=2,
+        shapes=((2, 3), (2, 3)),
+    ),
+    OpCase(
+        "scatter_add_torch",
+        lambda a, b: lib(a).scatter_add(a, 0, _index(a, [[1, 1, 0]]), b),
+        node="ScatterAddBackward0",
+        arity=2,
+        shapes=((2, 3), (1, 3)),
     ),
     # item assignment and in-place ops on non-leaves
     OpCase("setitem_row", _setitem_row, node="torch::autograd::CopySlices", arity=2, shapes=((3, 2), (2,))),

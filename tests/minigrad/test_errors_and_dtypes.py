@@ -126,6 +126,92 @@ def test_conversions(lib):
         len(lib.tensor(1.0))
 
 
+def test_negative_sizes(lib):
+    with raises(RuntimeError, "zeros: Dimension size must be non-negative."):
+        lib.zeros(-1)
+    with raises(RuntimeError, "zeros: Dimension size must be non-negative."):
+        lib.zeros((2, -3))
+    for make in (lambda: lib.ones(2, -3), lambda: lib.empty((2, -3)), lambda: lib.randn(2, -3),
+                 lambda: lib.full((2, -3), 1.0), lambda: lib.ones(1).new_zeros(2, -3)):
+        with raises(RuntimeError, "Trying to create tensor with negative dimension -3: [2, -3]"):
+            make()
+
+
+@pytest.mark.parametrize(("code", "message"), [
+    ("x + [1, 2]", "unsupported operand type(s) for +: 'Tensor' and 'list'"),
+    ("x + 'a'", "unsupported operand type(s) for +: 'Tensor' and 'str'"),
+    ("x - None", "unsupported operand type(s) for -: 'Tensor' and 'NoneType'"),
+    ("[1] - x", "unsupported operand type(s) for -: 'list' and 'Tensor'"),
+    ("x / [1]", "unsupported operand type(s) for /: 'Tensor' and 'list'"),
+    ("'a' / x", "unsupported operand type(s) for /: 'str' and 'Tensor'"),
+    ("x // [1]", "unsupported operand type(s) for //: 'Tensor' and 'list'"),
+    ("x ** 'a'", "unsupported operand type(s) for ** or pow(): 'Tensor' and 'str'"),
+    ("x @ [1, 2]", "unsupported operand type(s) for @: 'Tensor' and 'list'"),
+    ("x < 'a'", "'<' not supported between instances of 'Tensor' and 'str'"),
+    ("x * 'a'", "only integer tensors of a single element can be converted to an index"),
+])
+def test_operands_of_other_types(lib, code, message):
+    x = lib.tensor([1.0, 2.0])
+    with raises(TypeError, message):
+        eval(code)
+    assert (x == "a") is False
+    assert (x != [1, 2]) is True
+    assert [10, 20, 30][lib.tensor(2)] == 30
+
+
+def test_new_ops_errors(lib):
+    x = lib.ones(3, 4)
+    with raises(RuntimeError, "diag(): Supports 1D or 2D tensors. Got 3D"):
+        lib.diag(lib.ones(2, 2, 2))
+    with raises(RuntimeError, "diagonal dimensions cannot be identical 1, -1"):
+        lib.ones(2, 2).diagonal(0, 1, -1)
+    with raises(RuntimeError, "trace: expected a matrix, but got tensor with dim 3"):
+        lib.ones(2, 2, 2).trace()
+    with raises(RuntimeError, "`shifts` required"):
+        x.roll(())
+    with raises(RuntimeError, "shifts and dimensions must align. shifts: 2, dims:1"):
+        x.roll((1, 2), 0)
+    with raises(RuntimeError, "dim 1 appears multiple times in the list of dims"):
+        lib.ones(2, 1).squeeze((1, -1))
+    with raises(RuntimeError, "scatter(): Expected dtype int32/int64 for index"):
+        x.scatter(1, lib.tensor([[0.0]]), 1.0)
+    with raises(RuntimeError, "Index tensor must have the same number of dimensions as self tensor"):
+        x.scatter(1, lib.tensor([0]), 1.0)
+    with raises(RuntimeError, "index 4 is out of bounds for dimension 1 with size 4"):
+        x.scatter_(1, lib.tensor([[4]]), 1.0)
+    with raises(RuntimeError, "Expected index [2, 2] to be no larger than self [3, 4] apart from dimension 1 and to "
+                              "be no larger size than src [1, 1]"):
+        x.scatter_add(1, lib.zeros(2, 2, dtype=lib.int64), lib.ones(1, 1))
+    with raises(RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype"):
+        x.scatter(1, lib.tensor([[0]]), lib.ones(1, 1, dtype=lib.float64))
+    with raises(IndexError, "index_select(): Index is supposed to be a vector"):
+        x.index_select(0, lib.tensor([[0]]))
+    with raises(RuntimeError, "index_select(): Expected dtype int32 or int64 for index"):
+        x.index_select(0, lib.tensor([0.0]))
+    with raises(RuntimeError, "masked_select: expected BoolTensor for mask"):
+        x.masked_select(x)
+    with raises(TypeError, "sum() got an unexpected keyword argument 'axis'"):
+        x.sum(dim=0, axis=0)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("ij,jk->ik", (2, 3)), "einsum(): fewer operands were provided than specified in the equation"),
+    (("i", (2,), (2,)), "einsum(): more operands were provided than specified in the equation"),
+    (("ij->ik", (2, 3)), "einsum(): output subscript k does not appear in the equation for any input operand"),
+    (("ij->jj", (2, 2)), "einsum(): output subscript j appears more than once in the output"),
+    (("ij->i", (2, 3, 4)), "einsum(): the number of subscripts in the equation (2) does not match the number of "
+                           "dimensions (3) for operand 0 and no ellipsis was given"),
+    (("i,i", (2,), (3,)), "einsum(): subscript i has size 3 for operand 1 which does not broadcast with previously "
+                          "seen size 2"),
+])
+def test_einsum_errors(lib, args, message):
+    equation, *shapes = args
+    with raises(RuntimeError, message):
+        lib.einsum(equation, *[lib.ones(s) for s in shapes])
+    with raises(RuntimeError, "expected scalar type Float but found Double"):
+        lib.einsum("i,i->", lib.ones(2), lib.ones(2, dtype=lib.float64))
+
+
 # -- dtypes --------------------------------------------------------------------------------------------------
 
 

@@ -60,7 +60,8 @@ def test_matches_torch(case, data):
     assert ours["dtypes"] == theirs["dtypes"]
     assert ours["requires_grad"] == theirs["requires_grad"]
     assert ours["is_leaf"] == theirs["is_leaf"]
-    assert ours["structure"] == theirs["structure"]
+    if case.same_graph:
+        assert ours["structure"] == theirs["structure"]
     assert_arrays_close(ours["grads"], theirs["grads"], "grad of input")
 
 
