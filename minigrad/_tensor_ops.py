@@ -410,7 +410,9 @@ class TensorOps:
         return E.Frac.apply(self)
 
     def masked_fill(self, mask, value):
-        return E.Where.apply(mask._data, operand(value).to(self.dtype).expand(self.shape), self)
+        if isinstance(value, TensorOps):
+            return E.MaskedFillTensor.apply(self, mask._data, value)
+        return E.MaskedFill.apply(self, mask._data, value)
 
     # -- reductions ------------------------------------------------------------------------------
     def sum(self, dim=None, keepdim=False, dtype=None):
@@ -880,7 +882,9 @@ class TensorOps:
         return self._inplace(lambda x, e: x + weight * (e - x), operand(end))
 
     def masked_fill_(self, mask, value):
-        return self._inplace(lambda x, v: E.Where.apply(mask._data, v.to(x.dtype).expand(x.shape), x), operand(value))
+        if isinstance(value, TensorOps):
+            return self._inplace(lambda x, v: E.MaskedFillTensor.apply(x, mask._data, v), value)
+        return self._inplace(lambda x: E.MaskedFill.apply(x, mask._data, value))
 
     def zero_(self):
         return self._inplace(P.Zero.apply)

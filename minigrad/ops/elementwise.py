@@ -798,6 +798,52 @@ class Where(Function):
         return None, grad * keep, grad * (1 - keep)
 
 
+class MaskedFill(Function):
+    """``x`` with the number ``value`` where ``mask`` is True.  Backward: grad where the mask is False, else 0."""
+
+    node_name = "MaskedFillBackward0"
+    saved_attrs = ("mask",)
+
+    @staticmethod
+    def forward(ctx, x, mask, value):            # mask: a bool ndarray (no graph edge, as in PyTorch)
+        ctx.mask = _const(_check_mask(mask))
+        return np.where(mask, np.asarray(value, dtype=x._data.dtype), x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MaskedFill.apply(grad, ctx.mask._data, 0), None, None
+
+
+class MaskedFillTensor(Function):
+    """``x`` with a 0-dim tensor ``value`` where ``mask`` is True.  Backward: grad where the mask is False to x;
+    the sum of grad where it is True to value."""
+
+    node_name = "MaskedFillBackward1"
+    saved_attrs = ("mask",)
+
+    @staticmethod
+    def forward(ctx, x, mask, value):
+        if value.ndim != 0:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                               "dimension(s)." % value.ndim)
+        ctx.mask = _const(_check_mask(mask))
+        return np.where(mask, value._data.astype(x._data.dtype), x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        mask = ctx.mask._data
+        return (MaskedFill.apply(grad, mask, 0) if ctx.needs_input_grad[0] else None, None,
+                MaskedFill.apply(grad, ~mask, 0).sum() if ctx.needs_input_grad[2] else None)
+
+
+def _check_mask(mask):
+    if mask.dtype != np.bool_:
+        c_name = {"int64": "long int", "int32": "int", "float32": "float", "float64": "double"}.get(
+            mask.dtype.name, mask.dtype.name)
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype %s" % c_name)
+    return mask
+
+
 class Clone(Function):
     """A copy that stays in the graph.  Backward: grad."""
 
@@ -882,5 +928,6 @@ def _const(array, like=None):
 
 
 # Hot ops whose numpy code warns at most on float overflow (see Function.quiet).
-for _op in (Add, Sub, Mul, Neg, Relu, ThresholdBackward, Clone, ToCopy, Where, Abs, Sign, Maximum, Minimum, Clamp):
+for _op in (Add, Sub, Mul, Neg, Relu, ThresholdBackward, MaskedFill, MaskedFillTensor, Clone, ToCopy, Where, Abs, Sign,
+            Maximum, Minimum, Clamp):
     _op.quiet = False

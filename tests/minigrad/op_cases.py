@@ -116,6 +116,12 @@ def _index(a, rows):
     return lib(a).tensor(rows)
 
 
+def _masked_fill_inplace(a):
+    y = a * 1
+    y.masked_fill_(_index(a, [False, True, True]), -1.0)
+    return y
+
+
 def _iadd(a, b):
     y = a * 1
     y += b
@@ -581,6 +587,11 @@ CASES: list[OpCase] = [
     OpCase("index_select", lambda a: a.index_select(1, _index(a, [2, 0, 2])), node="IndexSelectBackward0"),
     OpCase("index_select_torch", lambda a: lib(a).index_select(a, 0, _index(a, [1])), node="IndexSelectBackward0"),
     OpCase("masked_select", lambda a: a.masked_select(a > 0), node="MaskedSelectBackward0", elements=NONZERO),
+    OpCase("masked_fill", lambda a: a.masked_fill(_index(a, [True, False, True]), 2.5), node="MaskedFillBackward0",
+           shapes=((2, 3),)),
+    OpCase("masked_fill_tensor", lambda a, v: a.masked_fill(_index(a, [[True, False, True], [False, False, True]]), v),
+           node="MaskedFillBackward1", arity=2, shapes=((2, 3), ())),
+    OpCase("masked_fill_", _masked_fill_inplace, node="MaskedFillBackward0"),
     OpCase(
         "masked_select_broadcast",
         lambda a: lib(a).masked_select(a, _index(a, [[True, False, True], [False, True, True]])),

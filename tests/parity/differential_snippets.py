@@ -1824,7 +1824,6 @@ KNOWN_DIFFERENCES = {
     "F_funcs_exist": "the long tail of F.*", "nn_modules_exist": "the long tail of nn.*",
     "optim_exist": "Adadelta, Adamax, NAdam, RAdam, LBFGS and most schedulers",
     # grad_fn names of composite implementations
-    "repr_grad_fn_more": "masked_fill records WhereBackward0 (MaskedFillBackward0)",
     "einsum_grad_fn": "einsum records one EinsumBackward0 node (not a PyTorch name); PyTorch records the "
                       "permute/view/bmm/mul/sum ops its einsum is made of (here ViewBackward0), and some "
                       "single-operand einsums ('ij->ji', 'ii->i') are views there, copies in minigrad",
