@@ -22,6 +22,7 @@ from .. import _dtype
 from .._creation import _rng
 from .._tensor import Tensor
 from ..autograd import grad_mode
+from ..ops import conv as C
 from ..ops import elementwise as E
 from ..ops import linalg as L
 from ..ops import nn_ops as N
@@ -30,6 +31,9 @@ from ..ops import shape as S
 __all__ = [
     "linear",
     "bilinear",
+    "conv2d",
+    "max_pool2d",
+    "avg_pool2d",
     "relu",
     "relu_",
     "leaky_relu",
@@ -98,6 +102,152 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     )
     out = out.reshape((*input1.shape[:-1], weight.shape[0]))
     return out if bias is None else out + bias
+
+
+# -- convolution and pooling ----------------------------------------------------------------
+
+
+def _pair(value, name="stride"):
+    """An int or a 1-/2-sequence as a pair (PyTorch's ``_pair``)."""
+    if isinstance(value, int):
+        return (value, value)
+    value = tuple(int(v) for v in value)
+    if len(value) == 1:
+        return value * 2
+    if len(value) != 2:
+        raise RuntimeError(
+            "expected %s to be a single integer value or a list of 2 values to match the convolution "
+            "dimensions, but got %s=%s" % (name, name, list(value))
+        )
+    return value
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D cross-correlation of ``(N, C, H, W)`` (or unbatched ``(C, H, W)``) with ``(O, C/groups, kh, kw)``.
+
+    One ``ConvolutionBackward0`` node with edges to input, weight and bias (``(None, 0)`` when
+    absent).  ``padding`` may be ``'valid'`` or ``'same'`` (stride 1; an odd total pad is added to
+    the right/bottom by a ``ConstantPadNdBackward0`` first, as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2))
+    tensor([[[[4., 4.],
+              [4., 4.]]]])
+    """
+    if input.ndim not in (3, 4):
+        raise RuntimeError(
+            "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: %s" % list(input.shape)
+        )
+    if input.ndim == 3:
+        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups).squeeze(0)
+    if weight.ndim != 4:
+        raise RuntimeError(
+            "weight should have at least three dimensions" if weight.ndim < 3 else
+            "expected stride to be a single integer value or a list of %d values to match the convolution "
+            "dimensions, but got stride=%s" % (weight.ndim - 2, list(_pair(stride)))
+        )
+    stride, dilation = _pair(stride), _pair(dilation, "dilation")
+    kernel = tuple(weight.shape[2:])
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = (0, 0)
+        elif padding == "same":
+            if stride != (1, 1):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            totals = [dilation[i] * (kernel[i] - 1) for i in (0, 1)]
+            padding = (totals[0] // 2, totals[1] // 2)
+            extra = [totals[i] - 2 * padding[i] for i in (0, 1)]
+            if any(extra):
+                input = pad(input, (0, extra[1], 0, extra[0]))
+        else:
+            raise RuntimeError("Invalid padding string: '%s'" % padding)
+    else:
+        padding = _pair(padding, "padding")
+    if input.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(
+            "Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead"
+            % (groups, list(weight.shape), list(input.shape), weight.shape[1] * groups, input.shape[1])
+        )
+    padded = [input.shape[2 + i] + 2 * padding[i] for i in (0, 1)]
+    effective = [dilation[i] * (kernel[i] - 1) + 1 for i in (0, 1)]
+    if padded[0] < effective[0] or padded[1] < effective[1]:
+        raise RuntimeError(
+            "Calculated padded input size per channel: (%d x %d). Kernel size: (%d x %d). "
+            "Kernel size can't be greater than actual input size" % (*padded, *effective)
+        )
+    return C.Convolution.apply(input, weight, _or_undefined(bias), stride, padding, dilation, groups)
+
+
+def _pool_args(input, kernel_size, stride, padding, dilation):
+    """Pooling's checked geometry, and the stride to save (``()`` when defaulted, as PyTorch)."""
+    if input.ndim not in (3, 4) or input.numel() == 0:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    kernel = _pair(kernel_size, "kernel_size")
+    saved_stride = () if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(stride)
+    stride = kernel if saved_stride == () else saved_stride
+    padding, dilation = _pair(padding, "padding"), _pair(dilation, "dilation")
+    for i in (0, 1):
+        if padding[i] > (dilation[i] * (kernel[i] - 1) + 1) // 2:
+            raise RuntimeError(
+                "pad should be at most half of effective kernel size, but got pad=%d, kernel_size=%d and "
+                "dilation=%d" % (padding[i], kernel[i], dilation[i])
+            )
+    return kernel, stride, padding, dilation, saved_stride
+
+
+def _check_pool_output(input, out):
+    if out[0] < 1 or out[1] < 1:
+        c, h, w = input.shape[-3:]
+        raise RuntimeError(
+            "Given input size: (%dx%dx%d). Calculated output size: (%dx%dx%d). Output size is too small"
+            % (c, h, w, c, out[0], out[1])
+        )
+
+
+def max_pool2d(
+    input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+):
+    """The max of each window (``MaxPool2DWithIndicesBackward0``); the gradient goes to each window's
+    first maximum.  ``stride`` defaults to ``kernel_size``; padding counts as -inf.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.max_pool2d(torch.arange(16.).reshape(1, 1, 4, 4), 2)
+    tensor([[[[ 5.,  7.],
+              [13., 15.]]]])
+    """
+    kernel, stride, padding, dilation, saved = _pool_args(input, kernel_size, stride, padding, dilation)
+    out = [C.out_size(input.shape[-2 + i], kernel[i], stride[i], padding[i], dilation[i], ceil_mode) for i in (0, 1)]
+    _check_pool_output(input, out)
+    result = C.MaxPool2d.apply(input, kernel, stride, padding, dilation, bool(ceil_mode), saved)
+    if return_indices:
+        _, index = C.max_pool2d_forward(input._data, kernel, stride, padding, dilation, bool(ceil_mode))
+        return result, Tensor._make(index)
+    return result
+
+
+def avg_pool2d(
+    input: Tensor, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
+):
+    """The mean of each window (``AvgPool2DBackward0``); ``stride`` defaults to ``kernel_size``.
+
+    Zero padding counts in the divisor if ``count_include_pad``; ``divisor_override`` replaces it.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.avg_pool2d(torch.arange(16.).reshape(1, 1, 4, 4), 2)
+    tensor([[[[ 2.5000,  4.5000],
+              [10.5000, 12.5000]]]])
+    """
+    kernel, stride, padding, _, saved = _pool_args(input, kernel_size, stride, padding, 1)
+    out = [C.out_size(input.shape[-2 + i], kernel[i], stride[i], padding[i], 1, ceil_mode) for i in (0, 1)]
+    _check_pool_output(input, out)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    return C.AvgPool2d.apply(
+        input, kernel, stride, padding, bool(ceil_mode), bool(count_include_pad), divisor_override, saved
+    )
 
 
 def embedding(

@@ -1818,7 +1818,6 @@ SNIPPETS = _parse(_SOURCE)
 # Snippets known to differ, and why. The test fails if any *other* snippet differs.
 KNOWN_DIFFERENCES = {
     # not implemented: layers and functions beyond minigrad's scope (CNNs, normalisation layers, ...)
-    "conv_shapes": "nn.Conv2d", "conv_forward_values": "nn.Conv2d", "maxpool": "F.max_pool2d / nn.MaxPool2d",
     "cosine_similarity": "torch.cdist",
     "tensor_methods_exist": "the long tail of Tensor methods", "torch_funcs_exist": "the long tail of torch.*",
     "F_funcs_exist": "the long tail of F.*", "nn_modules_exist": "the long tail of nn.*",

@@ -15,6 +15,7 @@ from .activation import (
     Tanh,
 )
 from .container import ModuleDict, ModuleList, Sequential
+from .conv import Conv2d
 from .distance import CosineSimilarity
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
@@ -31,6 +32,7 @@ from .loss import (
 )
 from .module import Module
 from .normalization import BatchNorm1d, LayerNorm
+from .pooling import AvgPool2d, MaxPool2d
 from .sparse import Embedding
 
 __all__ = [
@@ -41,6 +43,9 @@ __all__ = [
     "Identity",
     "Linear",
     "Bilinear",
+    "Conv2d",
+    "MaxPool2d",
+    "AvgPool2d",
     "Flatten",
     "Unflatten",
     "Dropout",
