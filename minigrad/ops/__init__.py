@@ -13,6 +13,7 @@ module             ops
 ``index``          x[i] x[a:b] x[idx] gather scatter scatter_add index_select masked_select, x[i] = v
 ``inplace``        zero_ fill_ copy_, and CopySlices / AsStrided for writes through views
 ``nn_ops``         the losses and activations of ``minigrad.nn.functional``
+``conv``           conv2d, max_pool2d, avg_pool2d (on im2col / col2im)
 =================  =====================================================
 """
 
