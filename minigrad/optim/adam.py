@@ -101,9 +101,14 @@ class Adam(Optimizer):
             else:
                 g = g + weight_decay * p._data
         m, v = state["exp_avg"], state["exp_avg_sq"]
-        m._data += (1 - beta1) * (g - m._data)  # PyTorch's lerp_
+        # The same arithmetic as PyTorch, in the same order, through two scratch arrays (no temporaries).
+        t = np.subtract(g, m._data, dtype=m._data.dtype)
+        t *= 1 - beta1
+        m._data += t                                   # m ← m + (1 − β₁)(g − m): PyTorch's lerp_
+        np.multiply(g, 1 - beta2, out=t)
+        t *= g
         v._data *= beta2
-        v._data += (1 - beta2) * g * g
+        v._data += t                                   # v ← β₂ v + (1 − β₂) g²
         _bump(m, v, v)
         step = float(state["step"]._data)
         step_size = lr / (1 - beta1**step)
@@ -112,6 +117,10 @@ class Adam(Optimizer):
             second = state["max_exp_avg_sq"]
             np.maximum(second._data, v._data, out=second._data)
             _bump(second)
-        denom = np.sqrt(second._data) / math.sqrt(1 - beta2**step) + eps
-        p._data += -step_size * m._data / denom
+        denom = np.sqrt(second._data)
+        denom /= math.sqrt(1 - beta2**step)
+        denom += eps
+        np.multiply(m._data, -step_size, out=t)
+        t /= denom
+        p._data += t                                   # p ← p − step_size · m / (√v̂ + ε)
         _bump(p)

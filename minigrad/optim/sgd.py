@@ -81,7 +81,7 @@ class SGD(Optimizer):
                 buf = state["momentum_buffer"] = Tensor._make(np.array(g, copy=True))
             else:
                 buf._data *= momentum
-                buf._data += (1 - dampening) * g
+                buf._data += g if dampening == 0 else (1 - dampening) * g     # (no needless pass over g)
                 _bump(buf, buf)
             g = g + momentum * buf._data if group["nesterov"] else buf._data
         p._data -= lr * g
