@@ -77,11 +77,8 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
             for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
                 if next_node is None:
                     continue
-                if grad is not None:                  # add into the next node's input buffer (fan-in adds up)
-                    slots = buffers.get(next_node)
-                    if slots is None:
-                        slots = buffers[next_node] = [None] * next_node._n_outputs
-                    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+                if grad is not None:
+                    _add_to_buffer(buffers, next_node, nr, grad)
                 remaining = dependencies[next_node] - 1
                 dependencies[next_node] = remaining
                 if remaining == 0:
