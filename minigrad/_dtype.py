@@ -119,3 +119,13 @@ def scalar_dtype(value) -> dtype:
     if isinstance(value, (builtins.int, np.integer)):
         return int64
     return _default_float[0]
+
+
+# The C++ type PyTorch names in some messages ("... but got: long int != float").
+_CPP_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def cpp_type_name(d: dtype) -> str:
+    """``'long int'`` for ``torch.int64``: how PyTorch's C++ messages spell a dtype."""
+    return _CPP_TYPES.get(d.name, d.name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _tensor
-from .._dtype import get_default_dtype, result_type
+from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._util import check_broadcast, promoted
 
@@ -838,9 +838,8 @@ class MaskedFillTensor(Function):
 
 def _check_mask(mask):
     if mask.dtype != np.bool_:
-        c_name = {"int64": "long int", "int32": "int", "float32": "float", "float64": "double"}.get(
-            mask.dtype.name, mask.dtype.name)
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype %s" % c_name)
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype %s"
+                           % cpp_type_name(from_numpy_dtype(mask.dtype)))
     return mask
 
 

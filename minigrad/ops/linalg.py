@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .._dtype import cpp_type_name
 from ..autograd.function import Function
 from .shape import UnsafeView
 
@@ -28,8 +29,7 @@ _DTYPE_MESSAGES = {
 class _Names:
     def __init__(self, dtype):
         self.legacy = dtype._legacy                                   # 'Double'
-        self.c = {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "long int",
-                  "Int": "int"}.get(self.legacy, self.legacy.lower())   # 'double'
+        self.c = cpp_type_name(dtype)                                 # 'double'
 
 
 def _same_dtype(x, y, op):

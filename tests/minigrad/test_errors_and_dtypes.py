@@ -287,3 +287,17 @@ def test_grads_keep_each_operands_dtype_and_errors(lib):
         lib.addmm(lib.ones(1, dtype=lib.float64), lib.ones(1, 2, dtype=lib.float64), lib.ones(2, 1))
     with raises(RuntimeError, "dot : expected both vectors to have same dtype, but found Double and Float"):
         lib.ones(2, dtype=lib.float64) @ lib.ones(2)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "cpp"),
+    [("uint8", "unsigned char"), ("int8", "signed char"), ("int16", "short int"), ("int32", "int"),
+     ("int64", "long int"), ("float16", "c10::Half"), ("float64", "double")],
+)
+def test_messages_spell_dtypes_as_cpp_types(lib, dtype, cpp):
+    x = lib.ones(2, 2)
+    other = lib.ones(2, 2, dtype=getattr(lib, dtype))
+    with raises(RuntimeError, "expected m1 and m2 to have the same dtype, but got: %s != float" % cpp):
+        lib.mm(other, x)
+    with raises(RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype %s" % cpp):
+        x.masked_fill(other, 0.0)
