@@ -80,3 +80,29 @@ def dims_tuple(dim, ndim):
     if isinstance(dim, (int, np.integer)):
         return (wrap_dim(int(dim), ndim),)
     return tuple(sorted(wrap_dim(int(d), ndim) for d in dim))
+
+
+class fmath:  # noqa: N801  (a namespace, used like ``np``: ``fmath.exp(a)``)
+    """Transcendental functions whose float32 results do not depend on the CPU.
+
+    numpy picks a float32 kernel for ``exp``, ``log``, ``sin``, ... by what the CPU offers: on a
+    machine with AVX-512, ``np.log10(np.float32(100))`` is ``2.0000002``; elsewhere, and in
+    PyTorch, it is ``2``.  So float32 inputs are computed in float64 and rounded once: the
+    correctly rounded result on every machine (float64 and other dtypes go straight to numpy).
+    The plain version is ``np.exp(a)``.
+    """
+
+    @staticmethod
+    def _via_float64(ufunc):
+        def f(*args):
+            if any(getattr(a, "dtype", None) == np.float32 for a in args):
+                wide = [a.astype(np.float64) if getattr(a, "dtype", None) == np.float32 else a for a in args]
+                return ufunc(*wide).astype(np.float32)
+            return ufunc(*args)
+
+        f.__name__ = ufunc.__name__
+        return staticmethod(f)
+
+    exp, log, log1p, expm1, log2, log10 = map(_via_float64, (np.exp, np.log, np.log1p, np.expm1, np.log2, np.log10))
+    sin, cos, tan, arcsin, arccos, arctan = map(_via_float64, (np.sin, np.cos, np.tan, np.arcsin, np.arccos, np.arctan))
+    sinh, cosh, tanh, arctan2, power = map(_via_float64, (np.sinh, np.cosh, np.tanh, np.arctan2, np.power))

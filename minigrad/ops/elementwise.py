@@ -12,7 +12,7 @@ import numpy as np
 from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
-from ._util import check_broadcast, promoted
+from ._util import fmath, check_broadcast, promoted
 
 _BOOL_SUB = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
              "use the `~` or `logical_not()` operator instead.")
@@ -175,7 +175,7 @@ class Pow(Function):
         if isinstance(exponent, float) and not x.dtype.is_floating_point:
             a = a.astype(get_default_dtype().numpy)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.power(a, exponent if x.dtype.is_floating_point or isinstance(exponent, float)
+            return fmath.power(a, exponent if x.dtype.is_floating_point or isinstance(exponent, float)
                             else int(exponent)).astype(a.dtype, copy=False)
 
     @staticmethod
@@ -197,7 +197,7 @@ class PowTensor(Function):
         check_broadcast(x, y)
         a, b = promoted(x, y)
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.power(a, b)
+            out = fmath.power(a, b)
         ctx.save_for_backward(x, y, out)
         return out
 
@@ -225,14 +225,14 @@ class PowScalarBase(Function):
         from ._util import operand
         ctx.self = base
         a = x._data.astype(result_type(operand(base), x).numpy, copy=False)   # 2 ** int stays integral
-        out = np.power(a.dtype.type(base), a)
+        out = fmath.power(a.dtype.type(base), a)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return None, grad * result * float(np.log(ctx.self))
+        return None, grad * result * float(fmath.log(ctx.self))
 
 
 class Exp(Function):
@@ -243,7 +243,7 @@ class Exp(Function):
 
     @staticmethod
     def forward(ctx, x):
-        out = np.exp(_float(x))
+        out = fmath.exp(_float(x))
         ctx.save_for_backward(out)
         return out
 
@@ -263,7 +263,7 @@ class Log(Function):
     def forward(ctx, x):
         ctx.save_for_backward(x)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log(_float(x))
+            return fmath.log(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -280,7 +280,7 @@ class Log1p(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.log1p(_float(x))
+        return fmath.log1p(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -296,7 +296,7 @@ class Expm1(Function):
 
     @staticmethod
     def forward(ctx, x):
-        out = np.expm1(_float(x))
+        out = fmath.expm1(_float(x))
         ctx.save_for_backward(out)
         return out
 
@@ -315,7 +315,7 @@ class Sin(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.sin(_float(x))
+        return fmath.sin(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -332,7 +332,7 @@ class Cos(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.cos(_float(x))
+        return fmath.cos(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -348,7 +348,7 @@ class Tan(Function):
 
     @staticmethod
     def forward(ctx, x):
-        out = np.tan(_float(x))
+        out = fmath.tan(_float(x))
         ctx.save_for_backward(out)
         return out
 
@@ -367,7 +367,7 @@ class Asin(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.arcsin(_float(x))
+        return fmath.arcsin(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -384,7 +384,7 @@ class Acos(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.arccos(_float(x))
+        return fmath.arccos(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -401,7 +401,7 @@ class Atan(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.arctan(_float(x))
+        return fmath.arctan(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -420,7 +420,7 @@ class Atan2(Function):
         check_broadcast(x, y)
         ctx.save_for_backward(x, y)
         a, b = promoted(x, y, floating=True)
-        return np.arctan2(a, b)
+        return fmath.arctan2(a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -439,7 +439,7 @@ class Sinh(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.sinh(_float(x))
+        return fmath.sinh(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -456,7 +456,7 @@ class Cosh(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.cosh(_float(x))
+        return fmath.cosh(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -472,7 +472,7 @@ class Tanh(Function):
 
     @staticmethod
     def forward(ctx, x):
-        out = np.tanh(_float(x))
+        out = fmath.tanh(_float(x))
         ctx.save_for_backward(out)
         return out
 
@@ -492,7 +492,7 @@ class Sigmoid(Function):
     def forward(ctx, x):
         a = _float(x)
         with np.errstate(over="ignore"):
-            out = (1 / (1 + np.exp(-a))).astype(a.dtype, copy=False)
+            out = (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
         ctx.save_for_backward(out)
         return out
 
@@ -674,12 +674,12 @@ class Log2(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.log2(_float(x))
+        return fmath.log2(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad / (x * float(np.log(2)))
+        return grad / (x * float(fmath.log(2)))
 
 
 class Log10(Function):
@@ -691,12 +691,12 @@ class Log10(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.log10(_float(x))
+        return fmath.log10(_float(x))
 
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad / (x * float(np.log(10)))
+        return grad / (x * float(fmath.log(10)))
 
 
 class Clamp(Function):

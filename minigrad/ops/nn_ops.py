@@ -18,7 +18,7 @@ import numpy as np
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd.function import Function
-from ._util import promoted
+from ._util import fmath, promoted
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -215,7 +215,7 @@ class BinaryCrossEntropy(Function):
         ctx.save_for_backward(x, target)
         ctx.reduction, ctx.weight = reduction, _optional_const(weight)
         with np.errstate(divide="ignore"):
-            loss = (t - 1) * np.maximum(np.log1p(-a), -100) - t * np.maximum(np.log(a), -100)
+            loss = (t - 1) * np.maximum(fmath.log1p(-a), -100) - t * np.maximum(fmath.log(a), -100)
         if weight is not None:
             loss = loss * weight
         return _reduce(loss, reduction)
@@ -366,7 +366,7 @@ class Gelu(Function):
         ctx.approximate = approximate
         a = x._data
         if approximate == "tanh":
-            return (0.5 * a * (1 + np.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(
+            return (0.5 * a * (1 + fmath.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(
                 a.dtype, copy=False
             )
         return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)))).astype(a.dtype, copy=False)
@@ -420,7 +420,7 @@ class LogSigmoid(Function):
 
 
 def _log_sigmoid(a):
-    return (np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))).astype(a.dtype, copy=False)
+    return (np.minimum(a, 0) - fmath.log1p(fmath.exp(-np.abs(a)))).astype(a.dtype, copy=False)
 
 
 class Silu(Function):
@@ -432,7 +432,7 @@ class Silu(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return (x._data / (1 + np.exp(-x._data))).astype(x._data.dtype, copy=False)
+        return (x._data / (1 + fmath.exp(-x._data))).astype(x._data.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -453,7 +453,7 @@ class Elu(Function):
         ctx.save_for_backward(x)
         ctx.alpha = alpha
         a = x._data
-        return np.where(a > 0, a, alpha * np.expm1(np.minimum(a, 0))).astype(a.dtype, copy=False)
+        return np.where(a > 0, a, alpha * fmath.expm1(np.minimum(a, 0))).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -853,5 +853,5 @@ def _erf(a):
             _polynomial(zc, _ERFC_P) / _polynomial(zc, _ERFC_Q),
             _polynomial(zc, _ERFC_R) / _polynomial(zc, _ERFC_S),
         )
-        outer = np.copysign(1 - np.exp(-zc * zc) * ratio, x)
+        outer = np.copysign(1 - fmath.exp(-zc * zc) * ratio, x)
     return np.where(z <= 1, inner, outer)

@@ -9,7 +9,7 @@ import numpy as np
 from .._dtype import get_default_dtype
 from ..autograd import grad_mode
 from ..autograd.function import Function
-from ._util import dims_tuple, wrap_dim
+from ._util import fmath, dims_tuple, wrap_dim
 from .elementwise import _const
 
 
@@ -276,7 +276,7 @@ class LogSumExp(Function):
         a = x._data
         m = np.max(a, axis=ctx.dim, keepdims=True) if a.size else np.zeros_like(a)
         m = np.where(np.isfinite(m), m, 0)
-        out = np.log(np.sum(np.exp(a - m), axis=ctx.dim, keepdims=True)) + m
+        out = fmath.log(np.sum(fmath.exp(a - m), axis=ctx.dim, keepdims=True)) + m
         if not keepdim:
             out = out.reshape(tuple(s for i, s in enumerate(a.shape) if i not in ctx.dim))
         out = np.asarray(out, dtype=a.dtype)
@@ -305,7 +305,7 @@ class Softmax(Function):
     def forward(ctx, x, dim):
         ctx.dim = wrap_dim(dim, x.ndim)
         a = _float_array(x)
-        e = np.exp(a - a.max(axis=ctx.dim, keepdims=True))
+        e = fmath.exp(a - a.max(axis=ctx.dim, keepdims=True))
         e /= e.sum(axis=ctx.dim, keepdims=True)
         ctx.save_for_backward(e)
         return e
@@ -354,7 +354,7 @@ class LogSoftmax(Function):
         ctx.dim = wrap_dim(dim, x.ndim)
         a = _float_array(x)
         out = a - a.max(axis=ctx.dim, keepdims=True)
-        out -= np.log(np.exp(out).sum(axis=ctx.dim, keepdims=True))
+        out -= fmath.log(fmath.exp(out).sum(axis=ctx.dim, keepdims=True))
         ctx.save_for_backward(out)
         return out
 
@@ -378,7 +378,7 @@ class LogSoftmaxBackwardData(Function):
         ctx.dim = dim
         ctx.save_for_backward(grad, y)
         g = grad._data
-        return g - np.exp(y._data) * g.sum(axis=dim, keepdims=True)
+        return g - fmath.exp(y._data) * g.sum(axis=dim, keepdims=True)
 
     @staticmethod
     def backward(ctx, gg):
