@@ -47,6 +47,8 @@ class StepperWidget(anywidget.AnyWidget):
     inspect = traitlets.Dict({}).tag(sync=True)
     grad_flow = traitlets.Bool(False).tag(sync=True)
     can_rerun = traitlets.Bool(False).tag(sync=True)
+    #: Marks the static first frame shown before the widget; the JS hides it (viz.export.display_with_widget).
+    static_id = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
