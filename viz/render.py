@@ -383,7 +383,7 @@ def _legend(graph: graphviz.Digraph, snapshot: GraphSnapshot, theme: Theme) -> N
 
 
 def _edge_class(edge: EdgeInfo) -> str:
-    return edge.kind + (" back" if edge.back else "") + (" bundled" if edge.count > 1 else "")
+    return edge.kind + (" back" if edge.back else " bundled" if edge.count > 1 else "")
 
 
 def _edge_attrs(edge: EdgeInfo, theme: Theme) -> dict[str, Any]:

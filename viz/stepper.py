@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .capture import BackwardPass, describe_object, fold_pass, format_values, record_backward, resolve_names
-from .export import STEPPER_HINT, display_with_widget, static_bundle, with_widget
+from .export import STEPPER_HINT, check_file_prefix, display_with_widget, static_bundle, with_widget
 from .formulas import formulas_payload
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
@@ -678,7 +678,14 @@ class Stepper:
         Returns
         -------
         list of Path
+
+        Raises
+        ------
+        ValueError
+            For a ``prefix`` that is not a plain file-name start (a path separator, ``..``,
+            a control character): the files always go into ``folder``.
         """
+        check_file_prefix(prefix)
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         state = self.state()
