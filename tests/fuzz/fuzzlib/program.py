@@ -30,6 +30,7 @@ so both libraries run the same remaining steps.
 from __future__ import annotations
 
 import linecache
+import re
 import math
 import traceback
 import warnings
@@ -113,6 +114,9 @@ def _is_tensor(value) -> bool:
 # ------------------------------------------------------------------ exceptions and warnings
 
 
+_SIGNATURE = re.compile(r"unexpected keyword argument|required positional argument|positional arguments? but")
+
+
 def internal_crash(exc: BaseException) -> bool:
     """True when ``exc`` escaped from numpy or a plain Python operation inside minigrad.
 
@@ -120,6 +124,8 @@ def internal_crash(exc: BaseException) -> bool:
     (``AxisError``, a broadcasting ``ValueError``), by Python itself inside minigrad
     (``ZeroDivisionError``, ``AttributeError``, ``StopIteration``, ``KeyError``...) is a crash.
     """
+    if isinstance(exc, TypeError) and _SIGNATURE.search(str(exc)):
+        return False  # Python refused the call's arguments: the wrong words, not a crash
     frames = traceback.extract_tb(exc.__traceback__)
     inside = [f for f in frames if "/minigrad/" in f.filename.replace("\\", "/")]
     if not inside:
