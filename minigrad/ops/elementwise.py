@@ -38,7 +38,7 @@ class Add(Function):
         check_broadcast(x, y)
         ctx.alpha = alpha
         a, b = promoted(x, y)
-        return a + b if alpha == 1 else a + alpha * b
+        return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
 
     @staticmethod
     def backward(ctx, grad):
@@ -57,7 +57,7 @@ class Sub(Function):
         _check_bool_sub(x, y)
         ctx.alpha = alpha
         a, b = promoted(x, y)
-        return a - b if alpha == 1 else a - alpha * b
+        return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
 
     @staticmethod
     def backward(ctx, grad):
