@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .capture import BackwardPass, describe_object, format_values, record_backward, resolve_names
+from .capture import BackwardPass, describe_object, fold_pass, format_values, record_backward, resolve_names
 from .formulas import formulas_payload
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
@@ -534,6 +534,7 @@ class Stepper:
                  params: Any = None, mode: str = "normal", grad_flow: bool = False) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        first = fold_pass(first)  # a big graph's loops are drawn once; the steps follow (viz.fold)
         self.snapshot = first.snapshot
         self.passes = [first]
         self.error = first.error
@@ -597,6 +598,7 @@ class Stepper:
         if gradient is not None:
             kwargs["gradient"] = gradient
         record = record_backward(self._roots, params=self.params, raise_error=False, **kwargs)
+        record = fold_pass(record, like=self.snapshot)
         self.passes.append(record)
         self.error = record.error
         self._details.update(_details_rows(record))
