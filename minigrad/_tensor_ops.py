@@ -910,28 +910,46 @@ class TensorOps:
     def __itruediv__(self, other):
         return self.div_(other)
 
-    # random in-place fills (used by nn.init); data only, version bumped
+    # random in-place fills (used by nn.init); data only, version bumped.  PyTorch's draws: see _creation.
     def uniform_(self, a=0.0, b=1.0, generator=None):
-        from ._creation import _rng
-        return _fill_random(self, _rng(generator).uniform(a, b, self.shape))
+        from ._creation import _random_fill
+        return _random_fill(self, "uniform", generator, a, b)
 
     def normal_(self, mean=0.0, std=1.0, generator=None):
-        from ._creation import _rng
-        return _fill_random(self, _rng(generator).normal(mean, std, self.shape))
+        from ._creation import _random_fill
+        return _random_fill(self, "normal", generator, mean, std)
 
     def bernoulli_(self, p=0.5, generator=None):
-        from ._creation import _rng
-        return _fill_random(self, _rng(generator).random(self.shape) < p)
+        from ._creation import _random_fill
+        return _random_fill(self, "bernoulli", generator, p)
 
     def exponential_(self, lambd=1.0, generator=None):
-        from ._creation import _rng
-        return _fill_random(self, _rng(generator).exponential(1.0 / lambd, self.shape))
+        from ._creation import _random_fill
+        return _random_fill(self, "exponential", generator, lambd)
 
-    def random_(self, low=0, high=None, generator=None):
-        from ._creation import _rng
-        if high is None:
-            low, high = 0, low
-        return _fill_random(self, _rng(generator).integers(low, high, self.shape))
+    def random_(self, *args, generator=None, **kwargs):
+        from ._creation import _random_fill
+        return _random_fill(self, "random", generator, *args, **kwargs)
+
+    def cauchy_(self, median=0.0, sigma=1.0, generator=None):
+        from ._creation import _random_fill
+        return _random_fill(self, "cauchy", generator, median, sigma)
+
+    def log_normal_(self, mean=1.0, std=2.0, generator=None):
+        from ._creation import _random_fill
+        return _random_fill(self, "log_normal", generator, mean, std)
+
+    def geometric_(self, p, generator=None):
+        from ._creation import _random_fill
+        return _random_fill(self, "geometric", generator, p)
+
+    def bernoulli(self, p=None, generator=None):
+        from ._creation import bernoulli
+        return bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples, replacement=False, generator=None):
+        from ._creation import multinomial
+        return multinomial(self, num_samples, replacement, generator=generator)
 
 
 def numpy_names(method):

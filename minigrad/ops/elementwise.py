@@ -883,7 +883,7 @@ class Normal(Function):
     node_name = "NormalBackward1"
 
     @staticmethod
-    def forward(ctx, mean, std, rng):
+    def forward(ctx, mean, std, sample):
         Tensor = _tensor.Tensor
         m = mean._data if isinstance(mean, Tensor) else np.asarray(mean)
         s = std._data if isinstance(std, Tensor) else np.asarray(std)
@@ -893,7 +893,7 @@ class Normal(Function):
         if isinstance(mean, Tensor) and isinstance(std, Tensor):
             check_broadcast(mean, std)
         shape = np.broadcast_shapes(m.shape, s.shape)
-        return (m + s * rng.standard_normal(shape)).astype(typed._data.dtype, copy=False)
+        return sample(m, s, shape, typed._data.dtype)  # PyTorch's draws (see _creation.normal)
 
     @staticmethod
     def backward(ctx, grad):
