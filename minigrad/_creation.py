@@ -16,26 +16,56 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty"
            "is_tensor", "cat", "concat", "stack", "where", "numel", "get_rng_state", "set_rng_state"]
 
 
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
+                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
 class device:
-    """Only ``'cpu'`` exists in minigrad."""
+    """A device name, as in PyTorch: ``torch.device("cuda")`` can be written, but only ``'cpu'`` holds tensors.
+
+    Moving a tensor to CUDA raises PyTorch's CPU-build error (``AssertionError: Torch not compiled
+    with CUDA enabled``).
+    """
 
     def __init__(self, type="cpu", index=None):
         if isinstance(type, device):
-            type = type.type
-        if str(type).split(":")[0] != "cpu":
-            raise RuntimeError("minigrad runs on the CPU only; got device %r" % (type,))
-        self.type, self.index = "cpu", None
+            type, index = type.type, type.index
+        elif isinstance(type, int) and not isinstance(type, bool):
+            type, index = "cuda", type
+        name, _, number = str(type).partition(":")
+        if name not in _DEVICE_TYPES:
+            raise RuntimeError("Expected one of %s device type at start of device string: %s"
+                               % (", ".join(_DEVICE_TYPES), type))
+        if number:
+            index = int(number)
+        self.type, self.index = name, index
 
     def __repr__(self):
-        return "device(type='cpu')"
+        if self.index is None:
+            return "device(type='%s')" % self.type
+        return "device(type='%s', index=%d)" % (self.type, self.index)
 
     def __str__(self):
-        return "cpu"
+        return self.type if self.index is None else "%s:%d" % (self.type, self.index)
 
     def __eq__(self, other):
-        return str(other) == "cpu"
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
-    __hash__ = object.__hash__
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+def _require_cpu(d) -> None:
+    """PyTorch's CPU-build errors for a device other than the CPU."""
+    if d is None:
+        return
+    d = device(d)
+    if d.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if d.type not in ("cpu", "meta"):
+        raise RuntimeError("Could not run the operation on device %s: minigrad runs on the CPU only" % d)
 
 
 class Generator:

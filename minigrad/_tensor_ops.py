@@ -677,12 +677,16 @@ class TensorOps:
         return E.Clone.apply(self)
 
     def to(self, *args, **kwargs):
+        from ._creation import _require_cpu, device
         dtype = kwargs.get("dtype")
+        _require_cpu(kwargs.get("device"))
         for a in args:
             if isinstance(a, _dtype.dtype):
                 dtype = a
             elif isinstance(a, TensorOps):
                 dtype = a.dtype
+            elif isinstance(a, (str, device)):
+                _require_cpu(a)
         if dtype is None or dtype is self.dtype:
             return self
         return E.ToCopy.apply(self, dtype)

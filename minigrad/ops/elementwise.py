@@ -87,18 +87,18 @@ class Mul(Function):
     """Elementwise ``x * y``.  Backward: d/dx = grad * y, d/dy = grad * x."""
 
     node_name = "MulBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")  # PyTorch saves (and packs, and unpacks) `other` first
 
     @staticmethod
     def forward(ctx, x, y):
         check_broadcast(x, y)
-        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
+        ctx.save_for_backward(y if ctx.needs_input_grad[0] else None, x if ctx.needs_input_grad[1] else None)
         a, b = promoted(x, y)
         return a * b
 
     @staticmethod
     def backward(ctx, grad):
-        x, y = ctx.saved_tensors
+        y, x = ctx.saved_tensors
         return (grad * y if ctx.needs_input_grad[0] else None,
                 grad * x if ctx.needs_input_grad[1] else None)
 

@@ -2002,6 +2002,88 @@ for bad in [lambda: DataLoader(Noisy(), num_workers=-1), lambda: DataLoader(Nois
         bad()
     except Exception as e:
         print(type(e).__name__, str(e).split('\n')[0])
+### api_meshgrid
+a = torch.tensor([1., 2, 3], requires_grad=True)
+b = torch.tensor([4., 5])
+x, y = torch.meshgrid(a, b)
+print(x, y, x.grad_fn.name(), x.grad_fn.next_functions[0][0].name())
+x2, y2 = torch.meshgrid([a, b], indexing='xy')
+print(x2, y2, x2.shape)
+(x2 * 2 + y2).sum().backward()
+print(a.grad)
+print(torch.meshgrid(a, indexing='ij'), torch.meshgrid(torch.tensor(3.), indexing='ij'))
+xs, ys = torch.meshgrid(torch.arange(3), torch.arange(2), indexing='xy')
+print(xs, ys)
+for bad in [lambda: torch.meshgrid(a, b, indexing='foo'), lambda: torch.meshgrid(a, b.double(), indexing='ij'), lambda: torch.meshgrid(indexing='ij')]:
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__, e)
+print(torch.cartesian_prod(a, b), torch.cartesian_prod(a, b).grad_fn.name())
+import torch.functional
+print(torch.functional.meshgrid is torch.meshgrid)
+### api_misc_functions
+print(torch.histc(torch.tensor([1., 2, 1, 4]), bins=4, min=0, max=3), torch.histc(torch.tensor([1., 2, 1]), bins=4))
+print(torch.histogram(torch.tensor([1., 2, 1]), bins=4, range=(0., 3.), weight=torch.tensor([1., 2., 4.])))
+print(torch.histogram(torch.tensor([1., 2, 1]), torch.tensor([0., 1, 2, 3]), density=True))
+print(torch.bitwise_xor(torch.tensor([5, 3]), 1), torch.tensor([5]).bitwise_xor(torch.tensor([1])), torch.bitwise_and(torch.tensor([6]), torch.tensor([3])), torch.bitwise_not(torch.tensor([True, False])))
+print(torch.eq(torch.tensor([1, 2]), 2), torch.ne(torch.tensor([1, 2]), 2), torch.gt(torch.tensor([1., 3.]), torch.tensor([2., 2.])), torch.le(torch.tensor([1]), 1))
+for bad in [lambda: torch.histc(torch.tensor([1, 2])), lambda: torch.bitwise_xor(torch.tensor([1.]), torch.tensor([2.]))]:
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__, e)
+print(torch.get_default_device())
+torch.set_default_device('cpu')
+print(torch.get_default_device(), torch.accelerator.is_available(), torch.accelerator.current_accelerator(), torch.accelerator.device_count())
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+print(device, torch.device('cuda'), repr(torch.device('cuda:1')), torch.device('cpu') == torch.device('cpu'), torch.ones(1).device)
+print(torch.broadcast_shapes((2, 1), (3,)), torch.tensordot(torch.ones(2, 3), torch.ones(3, 4), dims=1).shape, torch.atleast_2d(torch.tensor(1.)))
+### api_inplace_twins
+x = torch.tensor([0.5], requires_grad=True) * 1
+x.cos_()
+print(x.grad_fn, x)
+x = torch.tensor([0.5, -1.2])
+print(x.abs_(), x.floor_(), torch.tensor([2.7]).round_(), torch.tensor([4.]).sqrt_(), torch.tensor([0.3]).sin_(), torch.tensor([2.]).log_(), torch.tensor([-2.]).sign_(), torch.tensor([5.]).remainder_(3))
+w = torch.ones(3, requires_grad=True)
+y = w * 2
+y.sin_()
+y.sum().backward()
+print(w.grad)
+### behaviour_mul_saved_hooks_order
+a = torch.tensor([1., 2.], requires_grad=True)
+b = torch.tensor([3., 4.], requires_grad=True)
+order = []
+def pack(t):
+    order.append(('pack', t.tolist()))
+    return t
+def unpack(t):
+    order.append(('unpack', t.tolist()))
+    return t
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    c = a * b
+print(order)
+order.clear()
+c.sum().backward()
+print(order, a.grad, b.grad)
+### behaviour_inference_version_and_cuda
+with torch.inference_mode():
+    t = torch.ones(2)
+try:
+    print(t._version)
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch.ones(2)._version)
+for bad in [lambda: torch.tensor([1.]).to('cuda:1'), lambda: torch.tensor([1.]).to(device=torch.device('cuda')), lambda: torch.tensor([1.]).cuda(), lambda: torch.device('foo')]:
+    try:
+        bad()
+    except BaseException as e:
+        print(type(e).__name__, str(e).split(':')[0])
+with torch.autograd.graph.save_on_cpu():
+    a = torch.ones(2, requires_grad=True)
+    b = (a * a).sum()
+b.backward()
+print(a.grad)
 '''
 
 
