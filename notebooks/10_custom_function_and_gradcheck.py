@@ -241,8 +241,7 @@ class ScaledSquare(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_output):
         # SOLUTION
-        # STUB: (x,) = ctx.saved_tensors
-        # STUB: return grad_output * 2 * x, None   # TODO: fix this line
+        # STUB: ...  # TODO: BuggyScaledSquare's backward, with the bug fixed
         (x,) = ctx.saved_tensors
         return grad_output * 2 * ctx.k * x, None
         # END SOLUTION
