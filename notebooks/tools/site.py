@@ -98,7 +98,8 @@ class Page:
 
 def _load_learner():
     spec = importlib.util.spec_from_file_location("course_learner_tool", Path(__file__).with_name("learner.py"))
-    assert spec is not None and spec.loader is not None
+    if spec is None or spec.loader is None:
+        raise ImportError("notebooks/tools/learner.py is missing")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -206,7 +207,7 @@ def build_language(code: str, source_dir: Path, out: Path, edition: str, only: l
         body, _ = exporter.from_notebook_node(notebook, resources={"metadata": {"name": _title(notebook)}})
         nav = _nav(code, titles, source.stem, "../")
         body = body.replace("<body", f"<body data-course-page=\"{source.stem}\"", 1)
-        body = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + nav, body, count=1)
+        body = re.sub(r"(<body[^>]*>)", lambda m, nav=nav: m.group(1) + nav, body, count=1)
         body = body.replace("</head>", f"<style>{STYLE}</style>\n</head>", 1)
         path = target / f"{source.stem}.html"
         path.write_text(_offline(body), encoding="utf-8")
