@@ -31,7 +31,11 @@ from .capture import LiveGraph, resolve_names
 from .export import LIVE_HINT, display_with_widget, static_bundle
 from .model import GraphSnapshot
 from .render import LayoutError, strip_xml_prolog, to_svg
-from .stepper import MODES, THEME_FOR_MODE
+
+try:  # the display modes live in viz.style (vizstep's branch), else in viz.stepper
+    from .style import MODES, THEME_FOR_MODE  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - before that merge
+    from .stepper import MODES, THEME_FOR_MODE
 
 __all__ = ["LiveGraphWidget", "live", "current_live"]
 
