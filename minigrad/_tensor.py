@@ -55,8 +55,9 @@ class Tensor(TensorOps):
         return object.__new__(cls)
 
     def __init__(self, *args, **kwargs):
-        """The legacy constructor: ``Tensor(data)`` is float32 data, ``Tensor(2, 3)`` an uninitialised shape."""
-        self._init(_legacy_data(args, kwargs, np.float32), False)
+        """The legacy constructor: ``Tensor(data)`` is data of the default dtype (float32 unless
+        ``set_default_dtype`` changed it), ``Tensor(2, 3)`` an uninitialised shape."""
+        self._init(_legacy_data(args, kwargs, _dtype.get_default_dtype().numpy), False)
 
     def _init(self, data, requires_grad):
         self._data = data
@@ -180,6 +181,8 @@ class Tensor(TensorOps):
 
     @property
     def _version(self) -> int:
+        if self._is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter[0]
 
     def _gradient_edge(self):

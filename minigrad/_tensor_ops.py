@@ -791,12 +791,16 @@ class TensorOps:
         return E.Clone.apply(self)
 
     def to(self, *args, **kwargs):
+        from ._creation import _require_cpu, device
         dtype = kwargs.get("dtype")
+        _require_cpu(kwargs.get("device"))
         for a in args:
             if isinstance(a, _dtype.dtype):
                 dtype = a
             elif isinstance(a, TensorOps):
                 dtype = a.dtype
+            elif isinstance(a, (str, device)):
+                _require_cpu(a)
         if dtype is None or dtype is self.dtype:
             return self
         return E.ToCopy.apply(self, dtype)
@@ -990,28 +994,46 @@ class TensorOps:
     def __itruediv__(self, other):
         return self.div_(other)
 
-    # random in-place fills (used by nn.init); data only, version bumped
+    # random in-place fills (used by nn.init); data only, version bumped.  PyTorch's draws: see _creation.
     def uniform_(self, a=0.0, b=1.0, generator=None):
-        from ._creation import _rng
-        return _fill_random(self, _rng(generator).uniform(a, b, self.shape))
+        from ._creation import _random_fill
+        return _random_fill(self, "uniform", generator, a, b)
 
     def normal_(self, mean=0.0, std=1.0, generator=None):
-        from ._creation import _rng
-        return _fill_random(self, _rng(generator).normal(mean, std, self.shape))
+        from ._creation import _random_fill
+        return _random_fill(self, "normal", generator, mean, std)
 
     def bernoulli_(self, p=0.5, generator=None):
-        from ._creation import _rng
-        return _fill_random(self, _rng(generator).random(self.shape) < p)
+        from ._creation import _random_fill
+        return _random_fill(self, "bernoulli", generator, p)
 
     def exponential_(self, lambd=1.0, generator=None):
-        from ._creation import _rng
-        return _fill_random(self, _rng(generator).exponential(1.0 / lambd, self.shape))
+        from ._creation import _random_fill
+        return _random_fill(self, "exponential", generator, lambd)
 
-    def random_(self, low=0, high=None, generator=None):
-        from ._creation import _rng
-        if high is None:
-            low, high = 0, low
-        return _fill_random(self, _rng(generator).integers(low, high, self.shape))
+    def random_(self, *args, generator=None, **kwargs):
+        from ._creation import _random_fill
+        return _random_fill(self, "random", generator, *args, **kwargs)
+
+    def cauchy_(self, median=0.0, sigma=1.0, generator=None):
+        from ._creation import _random_fill
+        return _random_fill(self, "cauchy", generator, median, sigma)
+
+    def log_normal_(self, mean=1.0, std=2.0, generator=None):
+        from ._creation import _random_fill
+        return _random_fill(self, "log_normal", generator, mean, std)
+
+    def geometric_(self, p, generator=None):
+        from ._creation import _random_fill
+        return _random_fill(self, "geometric", generator, p)
+
+    def bernoulli(self, p=None, generator=None):
+        from ._creation import bernoulli
+        return bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples, replacement=False, generator=None):
+        from ._creation import multinomial
+        return multinomial(self, num_samples, replacement, generator=generator)
 
 
 
