@@ -50,7 +50,7 @@ def run_many(seed: int, n: int, progress: bool = True):
         program = generate(program_id(seed, k))
         try:
             diffs = check(program)
-        except Exception as exc:  # noqa: BLE001 - the harness must survive; report it
+        except Exception as exc:
             from .compare import Diff
             diffs = [Diff("harness_error", type(exc).__name__, "harness", "", str(exc))]
         if progress and (k + 1) % 500 == 0:
@@ -113,6 +113,17 @@ def cmd_run(args) -> int:
     return 0
 
 
+def cmd_hits(args) -> int:
+    from .listed import hits
+    found = hits(run_many(args.seed, args.n))
+    print("\nissue 11's listed bugs reached by %d programs of seed %d:\n" % (args.n, args.seed))
+    print("| listed bug | programs | e.g. (python -m fuzzlib show --seed %d --k K --minimize) |" % args.seed)
+    print("|---|---:|---|")
+    for name, ks in found.items():
+        print("| %s | %d | %s |" % (name, len(ks), ", ".join(map(str, ks[:3]))))
+    return 0
+
+
 def cmd_show(args) -> int:
     program = generate(program_id(args.seed, args.k))
     diffs = check(program)
@@ -160,6 +171,10 @@ def main(argv=None) -> int:
     p.add_argument("--minimize", action="store_true")
     p.add_argument("--budget", type=int, default=300)
     p.set_defaults(fn=cmd_show)
+    p = sub.add_parser("hits", help="count the programs reaching each bug issue 11 lists")
+    p.add_argument("-n", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(fn=cmd_hits)
     p = sub.add_parser("expect", help="rewrite tests/fuzz/expected_failures.json from the CI run")
     p.set_defaults(fn=cmd_expect)
     args = parser.parse_args(argv)
