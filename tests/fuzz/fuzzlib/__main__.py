@@ -127,7 +127,13 @@ def cmd_hits(args) -> int:
 def cmd_show(args) -> int:
     program = generate(program_id(args.seed, args.k))
     diffs = check(program)
-    if args.minimize and diffs:
+    if args.bug:
+        from .listed import LISTED
+        name = next(n for n in LISTED if args.bug.lower() in n.lower())
+        program = minimize(program, diffs[0].key, budget=args.budget, keep=LISTED[name])
+        diffs = check(program)
+        print("# minimised to keep: %s" % name)
+    elif args.minimize and diffs:
         program = minimize(program, diffs[0].key, budget=args.budget)
         diffs = check(program)
     print(reproducer(program, diffs))
@@ -169,6 +175,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--k", type=int, default=0)
     p.add_argument("--minimize", action="store_true")
+    p.add_argument("--bug", help="minimise keeping this listed bug (a substring of its name in fuzzlib/listed.py)")
     p.add_argument("--budget", type=int, default=300)
     p.set_defaults(fn=cmd_show)
     p = sub.add_parser("hits", help="count the programs reaching each bug issue 11 lists")

@@ -33,15 +33,24 @@ def still_fails(program: dict, key: tuple[str, str], torch_module=None, minigrad
 
 
 def minimize(program: dict, key: tuple[str, str], budget: int = 400, torch_module=None,
-             minigrad_module=None) -> dict:
-    """The smallest program (by steps) found within ``budget`` runs that still shows ``key``."""
+             minigrad_module=None, keep=None) -> dict:
+    """The smallest program (by steps) found within ``budget`` runs that still shows ``key``.
+
+    ``keep(program, diffs) -> bool``, when given, replaces "shows ``key``" as what must be preserved.
+    """
     steps = list(program["steps"])
     runs = 0
 
     def test(candidate: list[dict]) -> bool:
         nonlocal runs
         runs += 1
-        return still_fails({"seed": program.get("seed"), "steps": candidate}, key, torch_module, minigrad_module)
+        cand = {"seed": program.get("seed"), "steps": candidate}
+        if keep is None:
+            return still_fails(cand, key, torch_module, minigrad_module)
+        try:
+            return bool(keep(cand, check(cand, torch_module, minigrad_module)))
+        except Exception:
+            return False
 
     for _ in range(3):
         before = len(steps), sum(len(s.get("terms", ())) for s in steps)
