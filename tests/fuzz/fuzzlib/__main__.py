@@ -124,6 +124,36 @@ def cmd_hits(args) -> int:
     return 0
 
 
+REGRESSIONS = HERE / "regressions"
+
+
+def cmd_regressions(args) -> int:
+    """Mark regression cases whose root cause is gone as fixed; add new ones from a run's output folder."""
+    added = 0
+    if args.add:
+        for f in sorted(Path(args.add).glob("*--0.json")):
+            name = REGRESSIONS / f.name.replace("--0.json", ".json")
+            case = json.loads(f.read_text())
+            if name.exists() or len(case["steps"]) > args.max_steps:
+                continue
+            case["status"] = "open"
+            name.write_text(json.dumps(case, indent=1, sort_keys=True) + "\n")
+            added += 1
+    counts = collections.Counter()
+    for f in sorted(REGRESSIONS.glob("*.json")):
+        case = json.loads(f.read_text())
+        keys = {d.key for d in check(case)}
+        status = "open" if tuple(case["key"]) in keys else "fixed"
+        if case.get("status") == "fixed" and status == "open":
+            print("REGRESSED: %s" % f.name)
+        counts[status] += 1
+        if status != case.get("status"):
+            case["status"] = status
+            f.write_text(json.dumps(case, indent=1, sort_keys=True) + "\n")
+    print("regressions: %d added; %d open, %d fixed" % (added, counts["open"], counts["fixed"]))
+    return 0
+
+
 def cmd_show(args) -> int:
     program = generate(program_id(args.seed, args.k))
     diffs = check(program)
@@ -182,6 +212,10 @@ def main(argv=None) -> int:
     p.add_argument("-n", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(fn=cmd_hits)
+    p = sub.add_parser("regressions", help="update the status of tests/fuzz/regressions/*.json (--add DIR: new ones)")
+    p.add_argument("--add", help="a run's output folder (fuzz-out): add its first reproducer per root cause")
+    p.add_argument("--max-steps", type=int, default=15)
+    p.set_defaults(fn=cmd_regressions)
     p = sub.add_parser("expect", help="rewrite tests/fuzz/expected_failures.json from the CI run")
     p.set_defaults(fn=cmd_expect)
     args = parser.parse_args(argv)

@@ -136,7 +136,7 @@ class Gen:
 
     def values(self, shape: tuple, kind: str | None = None) -> np.ndarray:
         if kind is None:
-            kind = self.choice(["normal"] * 12 + ["ties"] * 3 + ["special"] * 2 + ["positive"] * 3)
+            kind = self.choice(["normal"] * 12 + ["ties"] * 3 + ["special"] * 2 + ["positive"] * 3 + ["constant"])
         n = int(np.prod(shape)) if shape else 1
         if kind == "normal":
             vals = [round(self.rng.gauss(0, 1.2), 2) for _ in range(n)]
@@ -144,6 +144,8 @@ class Gen:
             vals = [round(self.rng.uniform(0.1, 3), 2) for _ in range(n)]
         elif kind == "ties":
             vals = [self.choice([-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.0, 2.0]) for _ in range(n)]
+        elif kind == "constant":  # std/var/norm of a constant: zero variance
+            vals = [self.choice([1.0, 0.0, -2.0])] * n
         elif kind == "unit":
             vals = [round(self.rng.uniform(0.05, 0.95), 2) for _ in range(n)]
         else:

@@ -91,6 +91,8 @@ def _rpow(g):
 def _clamp(g):
     a = need(g.pick())
     lo, hi = sorted([round(g.rng.uniform(-1.5, 1.5), 1), round(g.rng.uniform(-1.5, 1.5), 1)])
+    if g.chance(0.3):  # clamp(min=0) then sqrt/log/pow: the masked gradient meets an infinite one
+        lo = 0.0
     form = g.choice(["min", "max", "both", "clamp_min", "clip"])
     if form == "min":
         code = "%s.clamp(min=%s)" % (a, lo)
