@@ -28,16 +28,33 @@ from __future__ import annotations
 
 import inspect
 import sys
+import weakref
 
 import numpy as np
 
 from .. import _tensor
 from ..autograd import grad_mode
 from ..autograd.formulas import register_formula
-from ..autograd.function import _FREED, BackwardCFunction, Function, _ignore_fp_errors
+from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _ignore_fp_errors
+from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
 from ._util import fmath
 
 __all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
+
+_NO_EDGE = (None, 0)
+try:  # the context variable behind np.errstate, set directly (see function._ignore_fp_errors)
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    _QUIET, _quiet_set, _quiet_reset = _make_extobj(all="ignore"), _extobj_contextvar.set, _extobj_contextvar.reset
+except ImportError:  # pragma: no cover - the public, slower way
+    _QUIET = None
+
+    def _quiet_set(_):
+        errstate = np.errstate(all="ignore")
+        errstate.__enter__()
+        return errstate
+
+    def _quiet_reset(errstate):
+        errstate.__exit__(None, None, None)
 
 #: Every rule class, by node name, in the order they were defined.
 RULES: dict = {}
@@ -127,17 +144,21 @@ class RuleNode(BackwardCFunction):
         cls = self._forward_cls
         grad = grad_outputs[0]
         g = grad._data
-        values = [s.unpack_data(self) if s is not None else None for s in self._packed] if self._packed else []
+        packed = self._packed
+        values = [s.unpack_data(self) if s is not None else None for s in packed] if packed else []
         if cls._attr_names:
-            values += [self.__dict__[a] for a in cls._attr_names]
+            d = self.__dict__
+            values += [d[a] for a in cls._attr_names]
         needs = self.needs_input_grad
-        if cls.quiet:
-            with _ignore_fp_errors():
-                grads = [fn(NP, g, *[values[j] for j in uses]) if fn is not None and needs[i] else None
-                         for i, (fn, uses) in enumerate(cls._plan)]
-        else:
+        token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
+        try:
+            if cls._unary:
+                fn, uses = cls._plan[0]
+                return _finish_arrays(self, (fn(NP, g, *[values[j] for j in uses]),), grad)
             grads = [fn(NP, g, *[values[j] for j in uses]) if fn is not None and needs[i] else None
                      for i, (fn, uses) in enumerate(cls._plan)]
+        finally:
+            _quiet_reset(token)
         return _finish_arrays(self, grads, grad)
 
 
@@ -193,7 +214,67 @@ class Rule(Function):
     _attr_names = ()
     _attr_index = ()
     _attr_default = ()
+    _unary = False              # one argument, and it has a gradient: the common case
     formula = None
+
+    @classmethod
+    def apply(cls, *args):
+        """``Function.apply`` for a rule (one output, never a view): the same steps, inlined.
+
+        The plain version is ``Function.apply``: ``forward`` then ``_record_one``.  A rule's forward is
+        numpy code, so it needs no grad-mode switch; inf and nan come out as values, without numpy
+        warnings (``_quiet``).
+        """
+        Tensor = _tensor.Tensor
+        needs = None
+        if grad_mode._state.grad_enabled:
+            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+            if True not in needs:
+                needs = None
+        token = _quiet_set(_QUIET)
+        try:
+            if not cls._arrays:
+                out = cls._fn(*args)
+            elif len(args) == 1:
+                out = cls._fn(args[0]._data)
+            else:
+                out = cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args])
+        finally:
+            _quiet_reset(token)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        result = Tensor._make(out, False)
+        if needs is None or out.dtype.kind != "f":           # nothing to record (integer outputs get no grad_fn)
+            return result
+        node = cls._node_cls()
+        node.needs_input_grad = needs
+        node._seq = next(_sequence)                          # ``_link_inputs``, inlined
+        metas, edges = [], []
+        for a in args:
+            if isinstance(a, Tensor):
+                metas.append((a._data.shape, a._data.dtype))
+                if not a._requires_grad:
+                    edges.append(_NO_EDGE)
+                elif a.grad_fn is not None:
+                    edges.append((a.grad_fn, a._output_nr))
+                else:
+                    edges.append(a._gradient_edge())
+            else:
+                metas.append(None)
+        node._input_meta, node.next_functions = tuple(metas), tuple(edges)
+        node._output_meta, node._outputs = ((out.shape, out.dtype),), (weakref.ref(result),)
+        result.grad_fn, result._requires_grad = node, True
+        if cls._saves:
+            node._packed = tuple([(SavedTensor(result, 0) if src < 0 else SavedTensor(args[src]))
+                                  if True in [needs[i] for i in users] else None for src, users in cls._saves])
+        if cls._attr_names:
+            n = len(args)
+            d = node.__dict__
+            for name, i, default in zip(cls._attr_names, cls._attr_index, cls._attr_default):
+                d[name] = args[i] if i < n else default
+        if _node_created_hooks:
+            _notify_node_created(node)
+        return result
 
     @classmethod
     def forward(cls, ctx, *args):
@@ -270,6 +351,7 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
         "_attr_default": tuple(None if signature[a].default is inspect.Parameter.empty else signature[a].default
                                for a in attr_used),
         "quiet": quiet, "formula": formula, "__module__": module,
+        "_unary": len(params) == 1 and plan[0][0] is not None,
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
                                                          zip(formula.inputs, formula.grads) if t)),
     })

@@ -82,6 +82,9 @@ def dims_tuple(dim, ndim):
     return tuple(sorted(wrap_dim(int(d), ndim) for d in dim))
 
 
+_F32 = np.dtype(np.float32)
+
+
 class fmath:  # noqa: N801  (a namespace, used like ``np``: ``fmath.exp(a)``)
     """Transcendental functions whose float32 results do not depend on the CPU.
 
@@ -94,9 +97,14 @@ class fmath:  # noqa: N801  (a namespace, used like ``np``: ``fmath.exp(a)``)
 
     @staticmethod
     def _via_float64(ufunc):
-        def f(*args):
-            if any(getattr(a, "dtype", None) == np.float32 for a in args):
-                wide = [a.astype(np.float64) if getattr(a, "dtype", None) == np.float32 else a for a in args]
+        def f(a, *rest):
+            if not rest:                                    # one operand: the common case, kept short
+                if getattr(a, "dtype", None) == _F32:
+                    return ufunc(a.astype(np.float64)).astype(np.float32)
+                return ufunc(a)
+            args = (a, *rest)
+            if any(getattr(x, "dtype", None) == _F32 for x in args):
+                wide = [x.astype(np.float64) if getattr(x, "dtype", None) == _F32 else x for x in args]
                 return ufunc(*wide).astype(np.float32)
             return ufunc(*args)
 
