@@ -35,7 +35,7 @@ import numpy as np
 from .. import _tensor
 from ..autograd import grad_mode
 from ..autograd.formulas import register_formula
-from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _ignore_fp_errors
+from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
 from ._util import fmath
 

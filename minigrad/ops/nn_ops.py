@@ -855,3 +855,62 @@ def _erf(a):
         )
         outer = np.copysign(1 - fmath.exp(-zc * zc) * ratio, x)
     return np.where(z <= 1, inner, outer)
+
+
+# -- the derivative table's rows for these classes (see ops/formulas.py) ----------------------------
+from ..autograd.formulas import register_formula  # noqa: E402
+from .formulas import row as _row  # noqa: E402
+
+_SELF = ("self",)
+_row(MseLoss, ("self", "target"), ("2 · (self − target) · g  (/ N for mean)",
+     "−2 · (self − target) · g  (/ N for mean)"),
+     "Squared error: the gradient is twice the difference (divided by N for the mean).")
+_row(SmoothL1Loss, ("self", "target"), ("g · clamp((self − target) / beta, −1, 1)",
+     "−g · clamp((self − target) / beta, −1, 1)"),
+     "Smooth L1: linear in the difference near 0, ±1 beyond beta.")
+_row(HuberLoss, ("self", "target"), ("g · clamp(self − target, −delta, delta)",
+     "−g · clamp(self − target, −delta, delta)"),
+     "Huber: the difference itself near 0, ±delta beyond.")
+_row(NllLoss, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
+     "Negative log-likelihood: only the target class's log-probability gets a gradient, −weight.")
+_row(NllLoss2d, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
+     "Negative log-likelihood per pixel: only the target class gets a gradient.")
+_row(BinaryCrossEntropy, ("self", "target"), ("g · weight · (self − target) / (self · (1 − self))",
+     "g · weight · (log(1 − self) − log(self))"),
+     "Binary cross-entropy on probabilities: (p − t) / (p (1 − p)).")
+_row(BinaryCrossEntropyWithLogits, ("self", "target"),
+     ("g · weight · ((1 + (pos_weight − 1) · target) · sigmoid(self) − pos_weight · target)",
+      "g · weight · −self (for pos_weight = 1)"),
+     "Binary cross-entropy on logits: σ(z) − t, the sigmoid folded in.")
+_row(LeakyRelu, _SELF, ("g · [self > 0] + negative_slope · g · [self ≤ 0]",),
+     "Leaky ReLU: the gradient passes where x > 0 and is scaled by the slope elsewhere.")
+_row(LeakyReluInplace, _SELF, ("g · [result > 0] + negative_slope · g · [result ≤ 0]",),
+     "In-place leaky ReLU: the same derivative, read from the result.")
+_row(Hardtanh, _SELF, ("g · [min_val < self < max_val]",),
+     "hardtanh passes the gradient strictly inside (min_val, max_val), else 0.")
+_row(Gelu, _SELF, ("g · (Φ(self) + self · φ(self))",), "GELU, x Φ(x): the slope is Φ(x) + x φ(x).")
+_row(Erf, _SELF, ("g · 2/√π · exp(−self²)",), "The slope of erf is 2/√π · e^(−x²).")
+_row(LogSigmoid, _SELF, ("g · sigmoid(−self)",), "log σ(x): the slope is σ(−x).")
+_row(Silu, _SELF, ("g · sigmoid(self) · (1 + self · (1 − sigmoid(self)))",),
+     "SiLU, x σ(x): product rule with σ' = σ(1 − σ).")
+_row(Elu, _SELF, ("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",), "ELU: slope 1 for x > 0, α eˣ elsewhere.")
+_row(Softplus, _SELF, ("g · sigmoid(beta · self)  (g where beta · self > threshold)",),
+     "Softplus: the slope is σ(βx), exactly 1 past the threshold.")
+_row(Embedding, ("weight",), ("zeros(weight) with g's rows added at indices",),
+     "Embedding picks rows: each picked row gets its gradient (added up for repeats).")
+_row(ConstantPadNd, _SELF, ("g without the padding",), "Padding adds constants: the gradient drops the padded part.")
+_row(Trilinear, ("i1", "i2", "i3"), ("Σ g · W · x2", "Σ g · x1 · x2", "Σ g · x1 · W"),
+     "Bilinear form x1ᵀ W x2: each factor gets g contracted with the other two.")
+_row(NativeLayerNorm, ("input", "weight", "bias"),
+     ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
+     "Layer norm: the input's gradient is centred and decorrelated from x̂; weight gets Σ g·x̂, bias Σ g.")
+_row(NativeBatchNorm, ("input", "weight", "bias"),
+     ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
+     "Batch norm (training): as layer norm, per channel over the batch.")
+_row(MulScalar, _SELF, ("g · other",), "Multiplying by a number scales the gradient by it.")
+_row(AddScalar, _SELF, ("g",), "Adding a number passes the gradient through.")
+_row(DivScalar, _SELF, ("g / other",), "Dividing by a number divides the gradient by it.")
+_row(MaskedFill, _SELF, ("g · [not mask]",), "Filled positions get exactly 0; the rest pass g.")
+register_formula("BackwardHookFunctionBackward", ("tensors",), ("g",), (),
+                 "The identity node module backward hooks attach to: g passes through.")
+
