@@ -86,6 +86,14 @@ class NP:
         return np.zeros_like(a)
 
     @staticmethod
+    def sigmoid(a):
+        return (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def minimum0(a):
+        return np.minimum(a, 0)
+
+    @staticmethod
     def expand(a, shape):
         return np.broadcast_to(a, shape)
 
@@ -116,6 +124,8 @@ class T:
     sign = staticmethod(lambda t: t.sign())
     pow = staticmethod(lambda a, b: a ** b)
     zeros_like = staticmethod(lambda t: t * 0)
+    sigmoid = staticmethod(lambda t: t.sigmoid())
+    minimum0 = staticmethod(lambda t: t.clamp_max(0))
     expand = staticmethod(lambda t, shape: t.expand(shape))
 
     @staticmethod
