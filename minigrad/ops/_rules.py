@@ -65,7 +65,7 @@ class NP:
 
     sin, cos, tan, exp, log = fmath.sin, fmath.cos, fmath.tan, fmath.exp, fmath.log
     sinh, cosh, tanh = fmath.sinh, fmath.cosh, fmath.tanh
-    sqrt, abs, sign = np.sqrt, np.abs, np.sign
+    sqrt, abs, sign, floor = np.sqrt, np.abs, np.sign, np.floor
 
     @staticmethod
     def rsqrt(a):
@@ -122,6 +122,7 @@ class T:
     rsqrt = staticmethod(lambda t: t.rsqrt())
     abs = staticmethod(lambda t: t.abs())
     sign = staticmethod(lambda t: t.sign())
+    floor = staticmethod(lambda t: t.floor())
     pow = staticmethod(lambda a, b: a ** b)
     zeros_like = staticmethod(lambda t: t * 0)
     sigmoid = staticmethod(lambda t: t.sigmoid())

@@ -78,8 +78,10 @@ def dims_tuple(dim, ndim):
     if dim is None:
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
-        return (wrap_dim(int(dim), ndim),)
-    return tuple(sorted(wrap_dim(int(d), ndim) for d in dim))
+        dims = (wrap_dim(int(dim), ndim),)
+    else:
+        dims = tuple(sorted(wrap_dim(int(d), ndim) for d in dim))
+    return dims if ndim else ()       # a 0-dim tensor accepts dim 0 or -1, and has nothing to reduce
 
 
 _F32 = np.dtype(np.float32)

@@ -397,6 +397,47 @@ Minimum = rule("MinimumBackward0", _minimum, arrays=False, quiet=False,
                words="The gradient goes to the smaller input; ties split it half and half.")
 
 
+def _integer_division(a, b):
+    if b.dtype.kind in "iub" and not np.all(b):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _remainder(self, other):
+    check_broadcast(self, other)
+    a, b = promoted(self, other)
+    _integer_division(a, b)
+    return np.mod(a, b)
+
+
+Remainder = rule("RemainderBackward1", _remainder, arrays=False,
+                 self=("g", lambda xp, g: g),
+                 other=("−g · floor(self / other)", lambda xp, g, self, other: -g * xp.floor(self / other)),
+                 words="self − other · floor(self / other): slope 1 in self, −floor(self / other) in other.")
+
+def _remainder_scalar(self, other):
+    from ._util import operand
+    return _remainder(self, operand(other))
+
+
+RemainderScalar = rule("RemainderBackward0", _remainder_scalar, arrays=False,
+                       self=("g", lambda xp, g: g),
+                       words="The remainder by a number: slope 1 between the jumps.")
+
+
+def _div_rounding(self, other, rounding_mode):
+    check_broadcast(self, other)
+    a, b = promoted(self, other)
+    _integer_division(a, b)
+    q = np.floor_divide(a, b) if rounding_mode == "floor" else np.trunc(np.divide(a, b)).astype(a.dtype)
+    return q
+
+
+DivRounding = rule("DivBackward2", _div_rounding, arrays=False,
+                   self=("0", lambda xp, g: xp.zeros_like(g)),
+                   other=("0", lambda xp, g: xp.zeros_like(g)),
+                   words="A rounded quotient is a step function: the gradient is 0.")
+
+
 def _where(condition, self, other):
     a, b = promoted(self, other)
     return np.where(condition, a, b)

@@ -84,7 +84,16 @@ class TakeAlongDim(Function):
     @staticmethod
     def forward(ctx, x, dim, index):
         ctx.dim, ctx.index, ctx.shape = dim, index, tuple(x.shape)
-        return np.take_along_axis(x._data, index, axis=dim)
+        if x.ndim == 0:
+            return x._data.reshape(1)[index.reshape(-1)].reshape(index.shape)
+        if index.ndim != x.ndim:
+            raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        for d, (i, n) in enumerate(zip(index.shape, x.shape)):
+            if d != dim and i > n:                    # the index is never broadcast (PyTorch)
+                raise RuntimeError("Size does not match at dimension %d expected index [%s] to be no larger than "
+                                   "self [%s] apart from dimension %d" % (d, ", ".join(map(str, index.shape)),
+                                                                          ", ".join(map(str, x.shape)), dim))
+        return x._data[along(dim, index)]
 
     @staticmethod
     def backward(ctx, grad):
