@@ -87,7 +87,7 @@ def dims_tuple(dim, ndim):
 _F32 = np.dtype(np.float32)
 
 
-class fmath:  # noqa: N801  (a namespace, used like ``np``: ``fmath.exp(a)``)
+class fmath:
     """Transcendental functions whose float32 results do not depend on the CPU.
 
     numpy picks a float32 kernel for ``exp``, ``log``, ``sin``, ... by what the CPU offers: on a

@@ -39,7 +39,7 @@ def _f(a):
 def _add(self, other, alpha=1):
     check_broadcast(self, other)
     a, b = promoted(self, other)
-    return a + b if alpha == 1 else a + alpha * b
+    return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
 
 
 Add = rule("AddBackward0", _add, arrays=False, quiet=False,
@@ -52,7 +52,7 @@ def _sub(self, other, alpha=1):
     check_broadcast(self, other)
     _check_bool_sub(self, other)
     a, b = promoted(self, other)
-    return a - b if alpha == 1 else a - alpha * b
+    return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
 
 
 Sub = rule("SubBackward0", _sub, arrays=False, quiet=False,
@@ -535,7 +535,7 @@ class Normal(Function):
     node_name = "NormalBackward1"
 
     @staticmethod
-    def forward(ctx, mean, std, rng):
+    def forward(ctx, mean, std, sample):
         Tensor = _tensor.Tensor
         m = mean._data if isinstance(mean, Tensor) else np.asarray(mean)
         s = std._data if isinstance(std, Tensor) else np.asarray(std)
@@ -545,7 +545,7 @@ class Normal(Function):
         if isinstance(mean, Tensor) and isinstance(std, Tensor):
             check_broadcast(mean, std)
         shape = np.broadcast_shapes(m.shape, s.shape)
-        return (m + s * rng.standard_normal(shape)).astype(typed._data.dtype, copy=False)
+        return sample(m, s, shape, typed._data.dtype)  # PyTorch's draws (see _creation.normal)
 
     @staticmethod
     def backward(ctx, grad):
