@@ -2084,6 +2084,34 @@ with torch.autograd.graph.save_on_cpu():
     b = (a * a).sum()
 b.backward()
 print(a.grad)
+### api_save_load
+import io, os, tempfile
+torch.manual_seed(0)
+m = torch.nn.Linear(2, 3)
+d = tempfile.mkdtemp()
+path = os.path.join(d, 'model.pth')
+torch.save(m.state_dict(), path)
+sd = torch.load(path)
+print(type(sd).__name__, sd, sd['weight'].requires_grad)
+m2 = torch.nn.Linear(2, 3); print(m2.load_state_dict(torch.load(path, weights_only=True)), torch.equal(m2.weight, m.weight))
+opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+m(torch.ones(1, 2)).sum().backward(); opt.step()
+ck = {'epoch': 5, 'model_state_dict': m.state_dict(), 'optimizer_state_dict': opt.state_dict(), 'loss': 0.25, 'nan': float('nan'), 'shape': torch.Size([2, 3]), 'dt': torch.float64, 'big': 2**70, 'tup': (1, 'a', None, True)}
+b = io.BytesIO()
+torch.save(ck, b)
+b.seek(0)
+ck2 = torch.load(b)
+print(ck2['epoch'], ck2['loss'], ck2['nan'], ck2['shape'], ck2['dt'], ck2['big'], ck2['tup'], ck2['optimizer_state_dict'])
+x = torch.ones(3, requires_grad=True); p = torch.nn.Parameter(torch.zeros(2))
+b = io.BytesIO(); torch.save([x, x, p, torch.arange(4), torch.tensor([True])], b); b.seek(0); l = torch.load(b)
+print(l, l[0] is l[1], type(l[2]).__name__, l[2].requires_grad)
+b = io.BytesIO(); torch.save(m, b); b.seek(0)
+try: torch.load(b)
+except Exception as e: print(type(e).__name__, str(e).split('.')[0])
+b.seek(0); print(torch.load(b, weights_only=False))
+try: torch.load(os.path.join(d, 'nope.pt'))
+except Exception as e: print(type(e).__name__)
+print(torch.load(path, map_location='cpu')['bias'], torch.load(path, map_location=torch.device('cpu'))['bias'].shape)
 '''
 
 
