@@ -190,7 +190,10 @@ def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None 
                 return pickle.loads(z.read("minigrad/object.pkl"))
 
             def array(i):
-                return np.load(io.BytesIO(z.read("minigrad/tensors/%d.npy" % i)), allow_pickle=False)
+                try:
+                    return np.load(io.BytesIO(z.read("minigrad/tensors/%d.npy" % i)), allow_pickle=False)
+                except ValueError as e:  # a pickle where an array should be: refused, never run
+                    raise pickle.UnpicklingError("tensor %d of this file is not a plain array: %s" % (i, e)) from None
 
             return _decode(tree, array, {})
 
