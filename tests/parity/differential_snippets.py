@@ -2112,6 +2112,24 @@ b.seek(0); print(torch.load(b, weights_only=False))
 try: torch.load(os.path.join(d, 'nope.pt'))
 except Exception as e: print(type(e).__name__)
 print(torch.load(path, map_location='cpu')['bias'], torch.load(path, map_location=torch.device('cpu'))['bias'].shape)
+### api_index_range_list_tuple
+x = torch.arange(12.).view(3, 4).requires_grad_(True)
+y = torch.tensor([1, 0, 3])
+for key in [(range(3), y), [0, 2], ([0, 2], [1, 3]), (slice(None), [1, 2]), range(2), (range(1, 3),), ([[0, 1], [1, 2]],), (0, range(2)), ((0, 1), (1, 2))]:
+    try:
+        r = x[key]
+        print(r, r.grad_fn.name() if r.grad_fn else None)
+    except Exception as e:
+        print(type(e).__name__, e)
+logprobs = (x + 1).log()
+n = 3
+loss = -logprobs[range(n), y].mean()
+loss.backward()
+print(loss, x.grad)
+z = torch.zeros(5)
+z[range(2)] = 1.
+z[[3, 4]] = torch.tensor([2., 3.])
+print(z, z[range(0)])
 '''
 
 
