@@ -2130,6 +2130,37 @@ z = torch.zeros(5)
 z[range(2)] = 1.
 z[[3, 4]] = torch.tensor([2., 3.])
 print(z, z[range(0)])
+### nn_lazy_batchnorm2d_adaptive_pool
+torch.manual_seed(0)
+m = nn.LazyLinear(3)
+print(m, m.weight, type(m.weight).__name__, list(m.state_dict()) if False else '')
+y = m(torch.ones(2, 4))
+print(m, type(m).__name__, m.weight, m.bias, y.grad_fn.name())
+net = nn.Sequential(nn.LazyLinear(5), nn.ReLU(), nn.LazyLinear(2))
+print(net(torch.randn(3, 7)), net)
+bn = nn.BatchNorm2d(3)
+x = torch.randn(2, 3, 4, 4)
+out = bn(x)
+print(bn, out.grad_fn.name(), bn.running_mean, bn.running_var, out[0, 0, 0])
+bn.eval()
+print(bn(x)[1, 2, 3])
+try:
+    bn(torch.ones(2, 3))
+except Exception as e:
+    print(type(e).__name__, e)
+x.requires_grad_()
+p = nn.AdaptiveAvgPool2d((1, 1))
+print(p, p(x).grad_fn.name(), p(x).shape)
+p = nn.AdaptiveAvgPool2d(3)
+r = p(x)
+print(p, r.grad_fn.name(), r[0,0])
+r.sum().backward()
+print(x.grad[0, 0])
+print(nn.AdaptiveAvgPool2d((None, 2))(x).shape, F.adaptive_avg_pool2d(torch.arange(25.).view(1,5,5), (2, 3)))
+try:
+    nn.AdaptiveAvgPool2d(2)(torch.ones(3))
+except Exception as e:
+    print(type(e).__name__, e)
 '''
 
 
