@@ -154,7 +154,8 @@ __all__ = [
     "is_inference_mode_enabled",
     # functions on tensors
     "max", "min", "matmul", "einsum", *_TENSOR_METHODS, *_creation.__all__, *_api.__all__,
-    "meshgrid", "cartesian_prod", "save", "load", "broadcast_shapes", "tensordot", "atleast_1d", "atleast_2d", "atleast_3d",
+    "meshgrid", "cartesian_prod", "save", "load", "serialization", "broadcast_shapes", "tensordot", "atleast_1d",
+    "atleast_2d", "atleast_3d",
     # submodules
     "autograd", "nn", "optim", "utils", "accelerator", "functional",
 ]

@@ -2161,6 +2161,20 @@ try:
     nn.AdaptiveAvgPool2d(2)(torch.ones(3))
 except Exception as e:
     print(type(e).__name__, e)
+### optim_adadelta_nadam_radam
+for name, kw in [('Adadelta', {}), ('Adadelta', {'lr': 0.5, 'weight_decay': 0.1}), ('NAdam', {}), ('NAdam', {'lr': 0.01, 'weight_decay': 0.01, 'decoupled_weight_decay': True}), ('RAdam', {}), ('RAdam', {'lr': 0.01, 'weight_decay': 0.1})]:
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 2)
+    opt = getattr(torch.optim, name)(model.parameters(), **kw)
+    x = torch.randn(8, 3)
+    y = torch.randn(8, 2)
+    for i in range(12):
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+    print(name, kw, loss.item(), model.weight.detach().numpy().round(5).tolist(), sorted(opt.state[model.weight].keys()), opt.state[model.weight]['step'])
+print(torch.optim.Adadelta([torch.zeros(1, requires_grad=True)]).defaults)
 '''
 
 
@@ -2186,7 +2200,7 @@ KNOWN_DIFFERENCES = {
     "cosine_similarity": "torch.cdist",
     "tensor_methods_exist": "the long tail of Tensor methods", "torch_funcs_exist": "the long tail of torch.*",
     "F_funcs_exist": "the long tail of F.*", "nn_modules_exist": "the long tail of nn.*",
-    "optim_exist": "Adadelta, Adamax, NAdam, RAdam, LBFGS and most schedulers",
+    "optim_exist": "Adamax, LBFGS and most schedulers",
     # grad_fn names of composite implementations
     "einsum_grad_fn": "einsum records one EinsumBackward0 node (not a PyTorch name); PyTorch records the "
                       "permute/view/bmm/mul/sum ops its einsum is made of (here ViewBackward0), and some "
