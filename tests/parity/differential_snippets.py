@@ -2175,6 +2175,39 @@ for name, kw in [('Adadelta', {}), ('Adadelta', {'lr': 0.5, 'weight_decay': 0.1}
         opt.step()
     print(name, kw, loss.item(), model.weight.detach().numpy().round(5).tolist(), sorted(opt.state[model.weight].keys()), opt.state[model.weight]['step'])
 print(torch.optim.Adadelta([torch.zeros(1, requires_grad=True)]).defaults)
+### func_transforms
+import warnings
+warnings.filterwarnings('ignore', category=DeprecationWarning)  # PyTorch's own torch.jit.script notices
+import torch.func as fn
+from math import pi
+x = torch.tensor([0.5, 1.0, 2.0])
+f = lambda x: (x.sin() * x ** 2).sum()
+print(fn.grad(f)(x), fn.grad(fn.grad(lambda x: (x ** 3).sum()) if False else f)(x))
+print(fn.grad(lambda x: fn.grad(lambda y: (y ** 3).sum())(x).sum())(x))
+print(fn.grad(lambda a, b: (a * b).sum(), argnums=(0, 1))(x, x + 1))
+print(fn.grad(lambda x: ((x ** 2).sum(), x.mean()), has_aux=True)(x))
+print(fn.grad_and_value(f)(x))
+out, vjp_fn = fn.vjp(torch.sin, x)
+print(out, vjp_fn(torch.ones(3)))
+print(fn.jacrev(torch.sin)(x), fn.jacfwd(lambda x: x ** 2)(x), fn.jacrev(lambda x, y: x * y, argnums=1)(x, x))
+print(fn.hessian(lambda x: (x ** 3).sum())(x))
+print(fn.jvp(torch.sin, (x,), (torch.ones(3),)))
+print(fn.vmap(torch.dot)(torch.ones(4, 3), torch.arange(12.).view(4, 3)), fn.vmap(lambda a: a * 2, in_dims=1)(torch.arange(6.).view(2, 3)))
+print(fn.vmap(torch.mv, in_dims=(None, 0))(torch.ones(2, 3), torch.arange(12.).view(4, 3)))
+model = torch.nn.Linear(3, 2)
+params = {k: v.detach() for k, v in model.named_parameters()}
+print(fn.functional_call(model, {k: torch.ones_like(v) for k, v in params.items()}, (x,)), model.weight.sum().item() != 6)
+def loss(p, xb, yb):
+    return ((fn.functional_call(model, p, (xb,)) - yb) ** 2).mean()
+xs = torch.arange(12.).view(4, 3) / 10
+ys = torch.ones(4, 2)
+ps = fn.vmap(fn.grad(loss), in_dims=(None, 0, 0))(params, xs, ys)
+print({k: v.shape for k, v in ps.items()})
+for bad in [lambda: fn.grad(lambda x: x * 2)(x), lambda: fn.vmap(torch.add)(torch.ones(2), torch.ones(3))]:
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__, str(e).split('\n')[0])
 '''
 
 
