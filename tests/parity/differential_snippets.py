@@ -2208,6 +2208,28 @@ for bad in [lambda: fn.grad(lambda x: x * 2)(x), lambda: fn.vmap(torch.add)(torc
         bad()
     except Exception as e:
         print(type(e).__name__, str(e).split('\n')[0])
+### linalg_det_inv_solve_svd
+A = torch.tensor([[2., 1.], [1., 3.]], requires_grad=True)
+b = torch.tensor([1., 2.], requires_grad=True)
+for name, f in [('det', lambda: torch.det(A)), ('ldet', lambda: torch.linalg.det(A)), ('inv', lambda: torch.inverse(A)), ('linv', lambda: torch.linalg.inv(A)), ('solve', lambda: torch.linalg.solve(A, b)), ('svd', lambda: torch.svd(A)), ('lsvd', lambda: torch.linalg.svd(A)), ('svdvals', lambda: torch.linalg.svdvals(A)), ('Adet', lambda: A.det()), ('Ainv', lambda: A.inverse())]:
+    r = f()
+    r0 = r[0] if isinstance(r, tuple) else r
+    print(name, type(r).__name__, r0.grad_fn.name() if r0.grad_fn else None, r)
+torch.manual_seed(0)
+M = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+B = torch.randn(3, 2, dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradcheck(torch.linalg.det, (M,)), torch.autograd.gradcheck(torch.linalg.inv, (M,)), torch.autograd.gradcheck(torch.linalg.solve, (M, B)))
+print(torch.autograd.gradcheck(lambda m: torch.linalg.svdvals(m), (M,)), torch.autograd.gradgradcheck(torch.linalg.det, (M,)))
+R = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradcheck(lambda r: (lambda u, s, vh: (u.abs().sum(), s, vh.abs().sum()))(*torch.linalg.svd(r, full_matrices=False)), (R,)))
+torch.linalg.det(M).backward()
+print(M.grad)
+for bad in [lambda: torch.inverse(torch.zeros(2, 2)), lambda: torch.det(torch.zeros(2, 3)), lambda: torch.linalg.solve(torch.zeros(2, 2), torch.ones(2))]:
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__, e, isinstance(e, RuntimeError))
+print([t.detach() for t in torch.linalg.slogdet(A)])
 '''
 
 
