@@ -328,8 +328,8 @@ def normalize_key(key, shape):
             advanced = True if item.ndim > 0 or item.dtype == np.bool_ else advanced
             if item.ndim == 0 and item.dtype != np.bool_:
                 item = int(item)
-        elif isinstance(item, (list, np.ndarray)):
-            item = np.asarray(item)
+        elif isinstance(item, (list, np.ndarray, range, tuple)):  # x[range(n), y], x[(0, 1), (1, 2)]
+            item = np.asarray(item, dtype=np.int64) if isinstance(item, range) else np.asarray(item)
             if item.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             advanced = True
