@@ -62,18 +62,22 @@ def _static_stepper(self, include=None, exclude=None):
 _vs.Stepper._repr_mimebundle_ = _static_stepper
 _vs.Stepper._ipython_display_ = lambda self: _display(_static_stepper(self), raw=True)
 
-try:
-    import viz.widget as _vw
+def _static_live(self, include=None, exclude=None):
+    return {"text/html": '<p class="course-note"><em>(The live graph redraws itself as you run the '
+                         'cells in JupyterLab; this static page cannot. The graphs below show the same '
+                         'steps.)</em></p>', "text/plain": "live graph"}
 
-    def _static_live(self, include=None, exclude=None):
-        return {"text/html": '<p class="course-note"><em>(The live graph redraws itself as you run the '
-                             'cells in JupyterLab; this static page cannot. The graphs below show the same '
-                             'steps.)</em></p>', "text/plain": "live graph"}
 
-    _vw.LiveGraphWidget._repr_mimebundle_ = _static_live
-    _vw.LiveGraphWidget._ipython_display_ = lambda self: _display(_static_live(self), raw=True)
-except ImportError:
-    pass
+import importlib as _il
+
+for _module in ("viz.live_graph", "viz.widget"):          # where LiveGraphWidget lives, by viz version
+    try:
+        _cls = getattr(_il.import_module(_module), "LiveGraphWidget", None)
+    except ImportError:
+        _cls = None
+    if _cls is not None:
+        _cls._repr_mimebundle_ = _static_live
+        _cls._ipython_display_ = lambda self: _display(_static_live(self), raw=True)
 '''
 
 STYLE = """
