@@ -67,6 +67,10 @@ def test_a_prediction_dict_keeps_its_keys(learner: ModuleType) -> None:
                                    '# END PREDICTION\ncheck(answer)')
     assert code == 'answer = {"a": ..., 0.5: ...}\ncheck(answer)'
     assert report.predictions == 1
+    code, _ = _blank(learner, "# PREDICTION\nanswer = {-2.0: -3.0, 0.0: 1}\n# END PREDICTION")
+    assert code == "answer = {-2.0: ..., 0.0: ...}"
+    code, _ = _blank(learner, "# PREDICTION\nanswer = {name: 1 for name in 'ab'}\n# END PREDICTION")
+    assert code == "answer = ..."
 
 
 def test_a_solution_in_a_function_body_becomes_a_stub(learner: ModuleType) -> None:
