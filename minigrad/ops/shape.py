@@ -388,6 +388,7 @@ class Split(Function):
     node_name = "SplitBackward0"
     saved_attrs = ("dim", "split_size", "self_sym_sizes")
     is_view = True
+    multi_output = True           # returns a list of views (PyTorch's MULTI_OUTPUT_NODE views)
 
     @staticmethod
     def forward(ctx, x, sizes, dim):
@@ -415,6 +416,7 @@ class Unbind(Function):
     node_name = "UnbindBackward0"
     saved_attrs = ("dim",)
     is_view = True
+    multi_output = True
 
     @staticmethod
     def forward(ctx, x, dim):
