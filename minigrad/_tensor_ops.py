@@ -92,13 +92,19 @@ class TensorOps:
         return _int_div(np.floor_divide, other, self)
 
     def __mod__(self, other):
-        return _int_div(np.mod, self, other)
+        if _is_number(other) and not isinstance(other, np.ndarray):
+            return E.RemainderScalar.apply(self, other)
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented
+        return E.Remainder.apply(self, other)
 
     def __rmod__(self, other):
         return _int_div(np.mod, other, self)
 
     def remainder(self, other):
-        return _int_div(np.mod, self, operand(other))
+        return self.__mod__(other)
 
     def floor_divide(self, other):
         return _int_div(np.floor_divide, self, operand(other))
@@ -149,10 +155,8 @@ class TensorOps:
         return self * other
 
     def div(self, other, *, rounding_mode=None):
-        if rounding_mode == "floor":
-            return self // other
-        if rounding_mode == "trunc":
-            return _int_div(lambda a, b: np.trunc(np.divide(a, b)).astype(a.dtype), self, operand(other))
+        if rounding_mode in ("floor", "trunc"):
+            return E.DivRounding.apply(self, operand(other), rounding_mode)
         return self / other
 
     multiply, divide, subtract, true_divide = mul, div, sub, __truediv__

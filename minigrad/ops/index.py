@@ -88,9 +88,7 @@ class TakeAlongDim(Function):
         ctx.dim, ctx.index, ctx.shape = dim, index, tuple(x.shape)
         if x.ndim == 0:
             return x._data.reshape(index.shape).copy()
-        # The index is not broadcast (PyTorch): only the first index.shape[d] rows of each other dim are read.
-        part = x._data[tuple(slice(None) if d == dim else slice(0, n) for d, n in enumerate(index.shape))]
-        return np.take_along_axis(part, index, axis=dim)
+        return x._data[along(dim, index)]          # the index is never broadcast (PyTorch)
 
     @staticmethod
     def backward(ctx, grad):
@@ -105,6 +103,8 @@ class ScatterAlongDim(Function):
     @staticmethod
     def forward(ctx, grad, dim, index, shape):
         ctx.dim, ctx.index = dim, index
+        if not shape:                                  # a 0-d input: its one element got the whole gradient
+            return grad._data.reshape(()).copy()
         out = np.zeros(shape, dtype=grad._data.dtype)
         np.add.at(out, along(dim, index), grad._data)
         return out
@@ -133,6 +133,8 @@ def check_gather(x, dim, index):
 
 def along(dim, index):
     """The numpy key that addresses ``out[..., index[i, j, ...], ...]`` (at ``dim``) for every position of index."""
+    if index.ndim == 0:                                # a 0-d index picks one element of a 1-d tensor
+        return (index[()],)
     key = list(np.ix_(*[np.arange(s) for s in index.shape]))
     key[dim] = index
     return tuple(key)
@@ -325,8 +327,8 @@ def normalize_key(key, shape):
             advanced = True if item.ndim > 0 or item.dtype == np.bool_ else advanced
             if item.ndim == 0 and item.dtype != np.bool_:
                 item = int(item)
-        elif isinstance(item, (list, np.ndarray)):
-            item = np.asarray(item)
+        elif isinstance(item, (list, np.ndarray, range, tuple)):  # x[range(n), y], x[(0, 1), (1, 2)]
+            item = np.asarray(item, dtype=np.int64) if isinstance(item, range) else np.asarray(item)
             if item.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             advanced = True
