@@ -284,6 +284,7 @@ class Function(metaclass=_FunctionMeta):
                       "future version of PyTorch." % type(self), DeprecationWarning, stacklevel=2)
 
     is_view = False   # True: outputs share memory and version counter with the first input
+    multi_output = False   # a view op returning a list of views (split, unbind): they refuse in-place writes
     # True: forward runs under np.errstate(all="ignore"), so inf and nan come out as values with no numpy
     # RuntimeWarning, as in PyTorch.  Hot ops whose numpy code has nothing to warn about (data movement,
     # matmul, add/mul, relu...) set it False: entering errstate costs more than the op on small tensors.
