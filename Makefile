@@ -7,6 +7,8 @@
 #   make gallery                         set up .venv, render the example gallery into gallery/, exit
 #   make test                            set up .venv with the test extras, run every test
 #   make lint                            ruff check
+#   make fuzz N=10000 SEED=1             differential fuzzer against PyTorch: summary by root cause,
+#                                        minimised reproducers in fuzz-out/ (tests/fuzz/README.md)
 #
 # Variables: VENV (default .venv), PYTHON, WITH_TORCH, PYTEST_WORKERS, SHARED_PARITY (see ./dev),
 # ARGS (extra arguments: pytest's for `make test`, e.g. make test ARGS="-k engine -x").
@@ -14,7 +16,7 @@
 VENV ?= .venv
 export VENV
 
-.PHONY: notebooks run learner site gallery test lint setup clean help
+.PHONY: notebooks run learner site gallery test lint setup clean help fuzz
 
 notebooks run:
 	@bash ./dev notebooks $(ARGS)
@@ -36,6 +38,12 @@ lint:
 
 setup:
 	@bash ./dev setup
+
+# The differential fuzzer (added by the fuzz helper): N programs from SEED against PyTorch.
+N ?= 1000
+SEED ?= 1
+fuzz:
+	PYTHONPATH=.:tests/fuzz $(VENV)/bin/python -m fuzzlib run -n $(N) --seed $(SEED) --out fuzz-out $(ARGS)
 
 # Removes what runs leave behind; never the virtual environment (rm -rf $(VENV) for that).
 clean:

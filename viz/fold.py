@@ -142,13 +142,14 @@ class _Run:
 
 
 def _assign(graph: _Graph, depth: Mapping[str, int], spine_blocks: list[list[str]],
-            among: set[str]) -> dict[str, int]:
+            among: set[str], outside: set[str]) -> dict[str, int]:
     """Iteration index of every node of the run: spine nodes by their period, the rest by
-    their consumers (a node whose consumers all sit in one iteration belongs to it)."""
+    their consumers (a node whose consumers all sit in one iteration belongs to it).  The
+    spine before and after the run (``outside``: what comes before the loop) never joins it."""
     block_of = {nid: k for k, ids in enumerate(spine_blocks) for nid in ids}
     spine = set(block_of)
     for nid in sorted(among, key=lambda n: (depth.get(n, 0), graph.order[n])):
-        if nid in spine:
+        if nid in spine or nid in outside:
             continue
         blocks = {block_of.get(c, -1) for c in graph.consumers[nid]}
         if len(blocks) == 1 and -1 not in blocks:
@@ -201,7 +202,8 @@ def _find_run(graph: _Graph, depth: Mapping[str, int], among: set[str], nodes: M
         return None, spine, 0, 0
     start, period, repeats = found
     spine_blocks = [spine[start + k * period: start + (k + 1) * period] for k in range(repeats)]
-    block_of = _assign(graph, depth, spine_blocks, among)
+    outside = set(spine[:start]) | set(spine[start + repeats * period:])
+    block_of = _assign(graph, depth, spine_blocks, among, outside)
     sets: list[set[str]] = [set() for _ in spine_blocks]
     for nid, k in block_of.items():
         sets[k].add(nid)

@@ -34,6 +34,7 @@ __all__ = [
     "conv2d",
     "max_pool2d",
     "avg_pool2d",
+    "adaptive_avg_pool2d",
     "relu",
     "relu_",
     "leaky_relu",
@@ -251,6 +252,29 @@ def avg_pool2d(
     return C.AvgPool2d.apply(
         input, kernel, stride, padding, bool(ceil_mode), bool(count_include_pad), divisor_override, saved
     )
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    """Average over the windows that make an ``output_size`` result (``AdaptiveAvgPool2DBackward0``).
+
+    ``output_size`` is ``(oh, ow)`` or one number for both; ``None`` keeps that input size. An output of
+    ``1 × 1`` is the mean over the last two dims (``MeanBackward1``), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.adaptive_avg_pool2d(torch.arange(16.).reshape(1, 4, 4), 2)
+    tensor([[[ 2.5000,  4.5000],
+             [10.5000, 12.5000]]])
+    """
+    from ..ops.adaptive import AdaptiveAvgPool2d
+
+    if input.ndim not in (3, 4):
+        raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s" % list(input.shape))
+    size = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    size = tuple(input.shape[-2 + i] if s is None else int(s) for i, s in enumerate(size))
+    if size == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    return AdaptiveAvgPool2d.apply(input, size)
 
 
 def embedding(

@@ -52,7 +52,7 @@ _count = _it.count(1)
 def _static_stepper(self, include=None, exclude=None):
     name = f"stepper-{next(_count)}.html"
     self.save_html(_os.path.join(_assets, name), title="backward stepper")
-    tall = 560 if len(self.steps) < 40 else 660
+    tall = 640 if len(self.steps) < 40 else 720
     return {"text/html": f'<iframe class="course-stepper" src="{_prefix}/{name}" title="backward stepper" '
                          f'style="width: 100%; height: {tall}px; border: 1px solid #ccc; border-radius: 4px">'
                          '</iframe>',

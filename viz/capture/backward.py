@@ -19,6 +19,7 @@ import numpy as np
 
 from ..fold import AUTO_FOLD_NODES, alias_map, fold_loops, fold_note
 from ..model import Event, GraphSnapshot, Step
+from ..text import safe_name, safe_text
 from .modules import ModuleTrace
 from .naming import resolve_names
 from .saved import _read_saved
@@ -80,7 +81,7 @@ class BackwardRecorder:
         node_id = self.node_ids.get(event.node_id) if event.node_id is not None else None
         if event.kind == "node":
             self.steps.append(Step(
-                index=len(self.steps), node_id=node_id, name=event.name,
+                index=len(self.steps), node_id=node_id, name=safe_name(event.name),
                 grad_outputs=_copies(event.grad_outputs or ()),
                 grad_inputs=_copies(event.grad_inputs or ()),
                 grad_before=None if event.grad_before is None else np.array(event.grad_before),
@@ -90,7 +91,8 @@ class BackwardRecorder:
             return
         if event.kind in ("begin", "end", "error"):
             return
-        recorded = Event(kind=event.kind, node_id=node_id, name=event.name, detail=event.detail,
+        recorded = Event(kind=event.kind, node_id=node_id, name=safe_name(event.name),
+                         detail=safe_text(event.detail, 500),
                          grads=_copies(event.grad_outputs) if event.grad_outputs else None)
         if event.kind in ("post_accumulate_hook", "node_hook", "release") and self.steps:
             self._attach(recorded)
@@ -106,7 +108,7 @@ class BackwardRecorder:
         for node in self.nodes:
             if not _is_node(node) or id(node) not in self.node_ids:
                 continue
-            node_id, name = self.node_ids[id(node)], type(node).__name__
+            node_id, name = self.node_ids[id(node)], safe_name(type(node).__name__)
             variable = getattr(node, "variable", None)
             self._handles.append(node.register_prehook(self._prehook(node_id, name, variable)))
             self._handles.append(node.register_hook(self._posthook(node_id, variable)))
@@ -120,7 +122,7 @@ class BackwardRecorder:
             node_id = self.node_ids.get(id(node)) if node is not None else None
             if node_id is None:
                 continue
-            name = type(node).__name__
+            name = safe_name(type(node).__name__)
             self._wrap(tensor, "_backward_hooks", "tensor_hook", node_id, name)
             self._wrap(tensor, "_post_accumulate_grad_hooks", "post_accumulate_hook", node_id, name)
             if not tensor.is_leaf and getattr(tensor, "retains_grad", False):
@@ -170,7 +172,7 @@ class BackwardRecorder:
         for node in self.nodes:
             hooked = _is_node(node) and id(node) in self.node_ids and not hasattr(node, "variable")
             if hooked and self.steps and _read_saved(node)[1] == "freed":
-                self._attach(Event("release", self.node_ids[id(node)], type(node).__name__))
+                self._attach(Event("release", self.node_ids[id(node)], safe_name(type(node).__name__)))
 
     # -- context manager ----------------------------------------------------------
     def __enter__(self) -> BackwardRecorder:

@@ -234,7 +234,8 @@ def _compare_end(program: dict, t: dict, m: dict, broken: set[str], low: bool) -
         if name in broken or "<plan>" in broken:
             continue
         for cat, a, b in compare_snapshots(ts, m["grads"].get(name), name, low):
-            cat = {"value": "grad", "nonfinite": "grad_nonfinite", "structure": "grad_structure"}.get(cat, "grad_" + cat)
+            cat = {"value": "grad", "nonfinite": "grad_nonfinite",
+                   "structure": "grad_structure"}.get(cat, "grad_" + cat)
             diffs.append(Diff(cat, plan, "end: %s.grad" % name, a, b))
     numpy_warnings = [w for w in m.get("warnings", []) if w[2]]
     if numpy_warnings:

@@ -35,9 +35,7 @@ def _matches(entry: dict, diff) -> bool:
         return False
     if "torch_contains" in entry and entry["torch_contains"] not in str(diff.torch):
         return False
-    if "minigrad_contains" in entry and entry["minigrad_contains"] not in str(diff.minigrad):
-        return False
-    return True
+    return not ("minigrad_contains" in entry and entry["minigrad_contains"] not in str(diff.minigrad))
 
 
 def is_known(diff, program: dict) -> bool:
