@@ -2230,6 +2230,49 @@ for bad in [lambda: torch.inverse(torch.zeros(2, 2)), lambda: torch.det(torch.ze
     except Exception as e:
         print(type(e).__name__, e, isinstance(e, RuntimeError))
 print([t.detach() for t in torch.linalg.slogdet(A)])
+### function_setup_context
+class Sq(torch.autograd.Function):
+    @staticmethod
+    def forward(x, k):
+        return x * x * k
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, k = inputs
+        ctx.save_for_backward(x)
+        ctx.k = k
+        print('setup', type(output).__name__, output.requires_grad)
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g * ctx.k, None
+x = torch.tensor([1., 2.], requires_grad=True)
+y = Sq.apply(x, 3.)
+print(y, y.grad_fn.name())
+y.sum().backward()
+print(x.grad)
+with torch.no_grad():
+    print(Sq.apply(x, 2.))
+class MyExp(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x.exp()
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
+    @staticmethod
+    def backward(ctx, g):
+        result, = ctx.saved_tensors
+        return g * result
+z = MyExp.apply(x)
+print(z, torch.autograd.grad(z.sum(), x))
+class Old(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+print(Old.apply(x))
 '''
 
 
