@@ -2273,6 +2273,21 @@ class Old(torch.autograd.Function):
     def backward(ctx, g):
         return g * 2
 print(Old.apply(x))
+### profiler_table
+model = nn.Sequential(nn.Linear(10, 5), nn.ReLU())
+x = torch.randn(3, 10)
+with torch.autograd.profiler.profile(record_shapes=True) as prof:
+    with torch.autograd.profiler.record_function("model_inference"):
+        y = model(x)
+table = prof.key_averages().table(sort_by="cpu_time_total", row_limit=10)
+print(type(table).__name__, 'Self CPU time total' in table, 'model_inference' in table, 'aten::addmm' in table)
+print(sorted({e.key for e in prof.key_averages()} & {'aten::addmm', 'aten::relu', 'model_inference'}))
+import torch.profiler
+from torch.profiler import ProfilerActivity, record_function
+with torch.profiler.profile(activities=[ProfilerActivity.CPU]) as prof:
+    with record_function("step"):
+        (x * 2).sum()
+print('aten::mul' in prof.key_averages().table())
 '''
 
 
