@@ -2288,6 +2288,21 @@ with torch.profiler.profile(activities=[ProfilerActivity.CPU]) as prof:
     with record_function("step"):
         (x * 2).sum()
 print('aten::mul' in prof.key_averages().table())
+### nn_conv_transpose2d
+torch.manual_seed(0)
+m = nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1)
+print(m, m.weight.shape, m.bias)
+x = torch.randn(2, 4, 5, 5, requires_grad=True)
+y = m(x)
+print(y.shape, y.grad_fn.name(), y[0, 0, :2, :4])
+y.pow(2).sum().backward()
+print(x.grad[0, 0, :2], m.weight.grad[0, 0], m.bias.grad)
+print(F.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2), stride=2))
+print(nn.ConvTranspose2d(3, 6, (2, 3), dilation=2, bias=False)(torch.randn(3, 4, 4)).shape)
+xd = torch.randn(1, 2, 3, 3, dtype=torch.float64, requires_grad=True)
+wd = torch.randn(2, 3, 2, 2, dtype=torch.float64, requires_grad=True)
+bd = torch.randn(3, dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradcheck(lambda a, b, c: F.conv_transpose2d(a, b, c, stride=2, padding=1, dilation=2), (xd, wd, bd)))
 '''
 
 
