@@ -26,7 +26,7 @@ class ConvTranspose2d(Function):
     @staticmethod
     def forward(ctx, x, weight, bias, stride, padding, output_padding, dilation):
         xd, wd = x._data, weight._data
-        n, c, h, w = xd.shape
+        n, _, h, w = xd.shape
         _, o, kh, kw = wd.shape
         (sh, sw), (ph, pw), (oph, opw), (dh, dw) = stride, padding, output_padding, dilation
         full = np.zeros((n, o, _full_size(h, kh, sh, dh, oph), _full_size(w, kw, sw, dw, opw)),
@@ -52,8 +52,8 @@ class ConvTranspose2d(Function):
         (sh, sw), (ph, pw), (dh, dw), full_shape, has_bias = ctx.args
         g = grad._data
         xd, wd = x._data, weight._data
-        n, c, h, w = xd.shape
-        _, o, kh, kw = wd.shape
+        h, w = xd.shape[2:]
+        kh, kw = wd.shape[2:]
         full = np.zeros(full_shape, dtype=g.dtype)
         full[:, :, ph:ph + g.shape[2], pw:pw + g.shape[3]] = g
         gx = np.zeros_like(xd)
