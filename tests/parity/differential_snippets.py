@@ -2303,6 +2303,28 @@ xd = torch.randn(1, 2, 3, 3, dtype=torch.float64, requires_grad=True)
 wd = torch.randn(2, 3, 2, 2, dtype=torch.float64, requires_grad=True)
 bd = torch.randn(3, dtype=torch.float64, requires_grad=True)
 print(torch.autograd.gradcheck(lambda a, b, c: F.conv_transpose2d(a, b, c, stride=2, padding=1, dilation=2), (xd, wd, bd)))
+### autograd_multi_grad_hook
+a = torch.tensor([1., 2.], requires_grad=True)
+b = torch.tensor([3., 4.], requires_grad=True)
+c = torch.tensor([5., 6.], requires_grad=True)
+def fn(grads):
+    print('all', [None if g is None else g.tolist() for g in grads])
+h = torch.autograd.graph.register_multi_grad_hook((a, b, c), fn)
+(a * b).sum().backward()
+(a * b * c).sum().backward()
+try:
+    torch.autograd.grad((b * c).sum(), (b,))
+except RuntimeError as e:
+    print(type(e).__name__, e)
+h.remove()
+(a * b).sum().backward()
+h2 = torch.autograd.graph.register_multi_grad_hook((a, b), lambda g: print('any', g.tolist()), mode='any')
+(a * b * 2).sum().backward()
+(a * b * 3).sum().backward()
+try:
+    torch.autograd.graph.register_multi_grad_hook((a,), fn, mode='some')
+except Exception as e:
+    print(type(e).__name__, e)
 '''
 
 
