@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import re
+import sys
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +16,9 @@ from typing import Any
 import numpy as np
 
 from .capture import BackwardPass, describe_object, format_values, record_backward_pass, resolve_names
-from .formulas import formulas_payload
+from .chain import FULL_VALUES, Names, chain_rule_lines, formula_for, number_text
+from .formulas import LOCAL_DERIVATIVES
+from .i18n import t
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
 
@@ -37,12 +40,32 @@ ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
 
 
 def _short(array: np.ndarray) -> str:
-    """A few characters for an edge label: the value of a scalar, else values or a norm."""
+    """A few characters for an edge label: the value of a scalar, else values, else the shape and norm."""
     if array.size == 1:
         return f"{float(array.reshape(-1)[0].real):.4g}"
-    if array.size <= 2:
+    if array.size <= 3:
         return "[" + ", ".join(f"{float(v.real):.3g}" for v in array.reshape(-1)) + "]"
-    return f"‖{float(np.linalg.norm(array.astype(np.float64).ravel())):.3g}‖ {tuple(array.shape)}"
+    norm = float(np.linalg.norm(array.astype(np.float64).ravel()))
+    return f"{'×'.join(map(str, array.shape))}, norm {norm:.3g}"
+
+
+#: A heatmap shows at most this many rows and columns (every k-th one of a bigger tensor).
+HEAT_SIDE = 16
+
+
+def _heat(array: np.ndarray) -> dict[str, Any] | None:
+    """A small heatmap of a tensor with more than FULL_VALUES elements: rows, cols, values."""
+    if array.size <= FULL_VALUES or array.dtype.kind not in "biuf":
+        return None
+    grid = array.astype(np.float64).reshape(-1, array.shape[-1]) if array.ndim > 1 else array.astype(
+        np.float64).reshape(1, -1)
+    r_step, c_step = -(-grid.shape[0] // HEAT_SIDE), -(-grid.shape[1] // HEAT_SIDE)
+    grid = grid[::r_step, ::c_step]
+    finite = grid[np.isfinite(grid)]
+    scale = float(np.abs(finite).max()) if finite.size else 0.0
+    return {"rows": int(grid.shape[0]), "cols": int(grid.shape[1]), "scale": scale,
+            "values": [float(v) if math.isfinite(v) else 0.0 for v in grid.ravel()],
+            "every": [int(r_step), int(c_step)]}
 
 
 def tensor_json(array: Any) -> dict[str, Any] | None:
@@ -67,8 +90,11 @@ def tensor_json(array: Any) -> dict[str, Any] | None:
         return None
     array = np.asarray(array)
     norm = float(np.linalg.norm(array.astype(np.float64).ravel())) if array.size else 0.0
+    small = array.size <= FULL_VALUES and array.dtype.kind in "biuf"
     return {"text": format_values(array), "short": _short(array), "shape": list(array.shape),
-            "dtype": str(array.dtype), "norm": norm if math.isfinite(norm) else 0.0}
+            "dtype": str(array.dtype), "norm": norm if math.isfinite(norm) else 0.0,
+            "plain": number_text(array), "values": [float(v) for v in array.ravel()] if small else None,
+            "heat": _heat(array)}
 
 
 def _grads_json(grads: Any) -> list[dict[str, Any] | None]:
@@ -79,6 +105,8 @@ def _grads_json(grads: Any) -> list[dict[str, Any] | None]:
 # errors: a hint and the node to highlight
 # --------------------------------------------------------------------------
 
+#: Part of PyTorch's (and minigrad's) message for a backward through freed buffers.
+SECOND_TIME = "backward through the graph a second time"
 _INPLACE = re.compile(r"output (\d+) of (\w+), is at version (\d+); expected version (\d+)")
 
 
@@ -94,16 +122,14 @@ def _error_info(error: BaseException | None, snapshot: GraphSnapshot,
         nr, name, version, expected = match.groups()
         nodes = [n.id for n in snapshot.nodes
                  if n.name == name or re.fullmatch(f"{name}Backward\\d*", n.name)]
-        hint = (f"In-place violation: output {nr} of {name} was saved for backward at version {expected}, "
-                f"then modified in place (now version {version}).")
+        hint = t("hint_inplace", nr=nr, name=name, version=version, expected=expected)
         return text, hint, nodes
-    if "backward through the graph a second time" in message:
-        hint = "The first backward() freed the saved tensors; pass retain_graph=True to it."
-        return text, hint, list(released)
+    if SECOND_TIME in message:
+        return text, t("hint_second_time"), list(released)
     if "does not require grad" in message:
-        return text, "The root is not part of a graph: nothing requires grad.", []
+        return text, t("hint_no_grad"), []
     if "grad can be implicitly created only for scalar" in message:
-        return text, "A non-scalar root needs gradient= (a tensor of its shape).", []
+        return text, t("hint_scalar"), []
     return text, "", []
 
 
@@ -141,7 +167,7 @@ def _event_text(event: Any, labels: dict[str, str]) -> str:
 
 
 def _step_json(step: Step, pass_index: int, slots: dict[str, list[tuple[str | None, str | None]]],
-               labels: dict[str, str]) -> dict[str, Any]:
+               labels: dict[str, str], names: Names | None = None) -> dict[str, Any]:
     edges = slots.get(step.node_id or "", [])
     n = len(step.grad_inputs or ())
     targets = [edges[i][0] if i < len(edges) else None for i in range(n)]
@@ -156,7 +182,34 @@ def _step_json(step: Step, pass_index: int, slots: dict[str, list[tuple[str | No
         "events": [{"kind": ev.kind, "name": ev.name, "detail": ev.detail, "node_id": ev.node_id,
                     "text": _event_text(ev, labels)}
                    for ev in step.events if ev.kind != "release"],
+        "chain_rule": list(step.chain_rule),
+        "out_name": names.of(step.node_id) if names is not None and step.node_id else "",
+        "target_names": [names.operand(step.node_id, i) if names is not None and step.node_id else ""
+                         for i in range(n)],
     }
+
+
+def with_chain_rule(record: BackwardPass) -> tuple[Names, list[Step]]:
+    """The learner's names for a pass's graph, and its steps with ``chain_rule`` filled in."""
+    names = Names(record.snapshot, record.saved)
+    root = names.root(record.snapshot.roots[0] if record.snapshot.roots else None)
+    steps = [replace(step, chain_rule=chain_rule_lines(step, names, root,
+                                                       dict(record.saved.get(step.node_id or "", ()))))
+             for step in record.steps]
+    return names, steps
+
+
+def _formulas(step_names: Any) -> dict[str, dict[str, Any]]:
+    """Per node class: the rule's words and formulas (minigrad's table), for the panel."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(set(step_names)):
+        formula = formula_for(name)
+        if formula is not None:
+            out[name] = {"words": formula.words,
+                         "formulas": [f"{inp}: {g}" for inp, g in zip(formula.inputs, formula.grads) if g]}
+        elif name in LOCAL_DERIVATIVES:
+            out[name] = {"words": LOCAL_DERIVATIVES[name].words, "formulas": list(LOCAL_DERIVATIVES[name].formulas)}
+    return out
 
 
 def _label(node: Any) -> str:
@@ -168,6 +221,12 @@ def _label(node: Any) -> str:
     if node.kind == "fn" and name:  # a named intermediate: h = x * w shows as h.grad_fn
         return f"{node.name} ({name}.grad_fn)"
     return node.name
+
+
+def _saved_text(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return format_values(value)
+    return number_text(value) or str(value)
 
 
 def _flow_range(steps: list[Step]) -> list[float] | None:
@@ -202,13 +261,17 @@ def stepper_state(snapshot: GraphSnapshot, passes: list[BackwardPass], svg: str,
     steps_json: list[dict[str, Any]] = []
     pass_json: list[dict[str, Any]] = []
     all_steps: list[Step] = []
+    names = Names(snapshot, passes[0].saved if passes else None)
     for p, record in enumerate(passes):
         start = len(steps_json)
-        for step in record.steps:
-            steps_json.append(_step_json(replace(step, index=len(steps_json)), p, slots, labels))
+        _, chained = with_chain_rule(record)
+        for step in chained:
+            steps_json.append(_step_json(replace(step, index=len(steps_json)), p, slots, labels, names))
         all_steps += record.steps
         freed_before = tuple(node for earlier in passes[:p] for node in earlier.released)
         text, hint, error_nodes = _error_info(record.error, snapshot, record.released or freed_before)
+        if record.error is not None and record.freed_before and SECOND_TIME in str(record.error) and p == 0:
+            hint = t("hint_rerun")
         final: dict[str, Any] = {}
         for step in record.steps:
             if step.name == "AccumulateGrad" and step.node_id:
@@ -219,14 +282,21 @@ def stepper_state(snapshot: GraphSnapshot, passes: list[BackwardPass], svg: str,
             "seed": [tensor_json(s) for s in record.seeds],
             "final": [{"node_id": k, "grad": v} for k, v in final.items()],
         })
+    saved = passes[0].saved if passes else {}
+    freed_before = set(passes[0].freed_before) if passes else set()
     graph = {
         "nodes": {node.id: {"name": node.name, "label": labels[node.id], "kind": node.kind,
+                            "learner": names.of(node.id),
+                            "data": node.tensor.values if node.tensor is not None else "",
+                            "shape": node.tensor.shape_text if node.tensor is not None else "",
+                            "saved": [[key, _saved_text(value)] for key, value in saved.get(node.id, ())],
+                            "freed_before": node.id in freed_before,
                             "details": {"rows": [list(r) for r in details[node.id]]}
                             if details and node.id in details else None}
                   for node in snapshot.nodes},
         "roots": list(snapshot.roots),
         "passes": pass_json,
-        "formulas": formulas_payload(s.name for s in all_steps),
+        "formulas": _formulas(s.name for s in all_steps),
         "flow_range": _flow_range(all_steps),
         "born": {k: v for record in passes[:1] for k, v in record.born.items()},
     }
@@ -363,7 +433,8 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
     style = ET.Element(f"{q}style")
     style.text = _svg_css()
     root.insert(0, style)
-    root.set("class", (root.get("class", "") + " mg-svg").strip())
+    big = state.get("mode") == "presentation"
+    root.set("class", (root.get("class", "") + " mg-svg" + (" mg-presentation" if big else "")).strip())
     flow_range = state["graph"].get("flow_range")
     anchors: dict[str, tuple[float, float]] = {}
     for g in root.iter(f"{q}g"):
@@ -392,7 +463,6 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
                     _style_flow(g, norm, flow_range)
     graph_g = root.find(f"{q}g")
     layer = ET.SubElement(root if graph_g is None else graph_g, f"{q}g", {"class": "mg-grad-labels"})
-    big = state.get("mode") == "presentation"
     right = 0.0
     for edge_id, text, (x, y, w, h) in _label_boxes(look["labels"], anchors, big):
         group = ET.SubElement(layer, f"{q}g", {"class": "mg-grad-label"})
@@ -402,7 +472,31 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
         label.text = text
         right = max(right, x + w)
     _widen(root, graph_g, right)
+    if k > 0:
+        _caption(root, [line for line in state["steps"][k - 1].get("chain_rule") or () if line], big)
     return ET.tostring(root, encoding="unicode")
+
+
+def _caption(root: ET.Element, lines: list[str], big: bool) -> None:
+    """The step's chain-rule lines under the picture (the same text as the panel and print())."""
+    box = [float(v) for v in (root.get("viewBox") or "").split()]
+    if not lines or len(box) != 4:
+        return
+    size = 16.0 if big else 11.0
+    step = size * 1.45
+    q = f"{{{SVG_NS}}}"
+    group = ET.SubElement(root, f"{q}g", {"class": "mg-chain-rule"})
+    for i, line in enumerate(lines):
+        text = ET.SubElement(group, f"{q}text", {
+            "x": f"{box[0] + 6:.1f}", "y": f"{box[1] + box[3] + step * (i + 1):.1f}",
+            "font-family": "DejaVu Sans Mono, Menlo, Consolas, monospace", "font-size": f"{size:g}",
+            "fill": "#1f2328"})
+        text.text = line
+    width = max(box[2], 12 + max(len(line) for line in lines) * size * 0.62)
+    box[2], box[3] = width, box[3] + step * (len(lines) + 0.6)
+    root.set("viewBox", " ".join(f"{v:.2f}" for v in box))
+    root.set("width", f"{box[2]:.0f}pt")
+    root.set("height", f"{box[3]:.0f}pt")
 
 
 def _widen(root: ET.Element, graph_g: ET.Element | None, right: float) -> None:
@@ -544,15 +638,23 @@ class Stepper:
         self._details = _details_rows(first)
         self._widget: Any = None
         self._step = 0
+        self._steps: list[Step] | None = None
+        self._steps_of: list[BackwardPass] = []
 
     # -- data -------------------------------------------------------------------
     @property
     def steps(self) -> list[Step]:
-        """All executed nodes of all passes, in order (``index`` counts from 0 across passes)."""
-        out: list[Step] = []
-        for record in self.passes:
-            out += [replace(step, index=len(out) + i) for i, step in enumerate(record.steps)]
-        return out
+        """All executed nodes of all passes, in order (``index`` counts from 0 across passes).
+
+        Each carries ``chain_rule``: the chain rule of the step with the learner's names and
+        numbers (see :mod:`viz.chain`).
+        """
+        if self._steps is None or len(self._steps_of) != len(self.passes):
+            out: list[Step] = []
+            for record in self.passes:
+                out += [replace(step, index=len(out) + i) for i, step in enumerate(with_chain_rule(record)[1])]
+            self._steps, self._steps_of = out, list(self.passes)
+        return self._steps
 
     @property
     def step(self) -> int:
@@ -652,7 +754,7 @@ class Stepper:
         Path
         """
         path = Path(path)
-        path.write_text(html_document(self.state(), title), encoding="utf-8")
+        path.write_text(html_document({**self.state(), "step": 0, "selected": ""}, title), encoding="utf-8")
         return path
 
     def save_svg(self, path: str | Path, step: int | None = None) -> Path:
@@ -683,29 +785,34 @@ class Stepper:
 
     # -- text ---------------------------------------------------------------------
     def table(self) -> str:
-        """The steps as a readable text table (what :meth:`print` shows)."""
+        """The steps as a readable text table with the chain rule of each (what :meth:`print` shows).
+
+        Nodes are named as the learner named the tensors (``d``, ``a*b``), never by internal ids.
+        """
         labels = {node.id: _label(node) for node in self.snapshot.nodes}
-        slots = _next_edges(self.snapshot)
-        lines = [f"{'#':>3}  {'node':<5} {'name':<24} {'grad_outputs':<22} grad_inputs / .grad"]
+        names = Names(self.snapshot, self.passes[0].saved)
+        lines = [f"{t('table_step'):>4}  {t('table_node'):<28} {t('table_in'):<14} {t('table_sent')}"]
         for step in self.steps:
             outs = ", ".join(_cell(g) for g in step.grad_outputs or ())
+            who = names.of(step.node_id) if step.node_id else "?"
+            node = f"{step.name} ({who})"
             if step.name == "AccumulateGrad":
-                sent = f".grad {_cell(step.grad_before)} → {_cell(step.grad_after)}"
+                sent = f"{who}.grad {_cell(step.grad_before)} → {_cell(step.grad_after)}"
             else:
-                targets = slots.get(step.node_id or "", [])
-                parts = []
-                for i, g in enumerate(step.grad_inputs or ()):
-                    target = targets[i][0] if i < len(targets) else None
-                    parts.append(f"{target or '∅'}: {_cell(g)}")
-                sent = ", ".join(parts)
-            lines.append(f"{step.index + 1:>3}  {step.node_id or '?':<5} {step.name:<24} {outs:<22} {sent}")
+                sent = ", ".join(f"{names.operand(step.node_id or '', i)}: {_cell(g)}"
+                                 for i, g in enumerate(step.grad_inputs or ()) if g is not None)
+            lines.append(f"{step.index + 1:>4}  {node:<28} {outs:<14} {sent}")
+            for line in step.chain_rule:
+                if line:
+                    lines.append(f"{'':>4}    {line}")
             for event in (ev for ev in step.events if ev.kind != "release"):
-                lines.append(f"{'':>3}  {'':<5} · {_event_text(event, labels)}")
+                lines.append(f"{'':>4}  · {_event_text(event, labels)}")
         for record in self.passes:
             if record.released:
-                lines.append(f"freed buffers: {', '.join(record.released)}")
+                freed = ", ".join(f"{labels[i].split(' (')[0]} ({names.of(i)})" for i in record.released)
+                lines.append(t("freed_list", names=freed))
             if record.error is not None:
-                lines.append(f"error: {type(record.error).__name__}: {record.error}")
+                lines.append(t("error", text=f"{type(record.error).__name__}: {record.error}"))
         return "\n".join(lines)
 
     def print(self) -> None:
@@ -765,5 +872,7 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
               "inputs": inputs}
     record = record_backward_pass(root, params=params, **kwargs)
     if record.error is not None and on_error == "raise":
+        if record.freed_before and SECOND_TIME in str(record.error):
+            print(t("hint_rerun"), file=sys.stderr)   # one line above the library's own traceback
         raise record.error
     return Stepper(root, record, backward_kwargs=kwargs, params=params, mode=mode, grad_flow=grad_flow)

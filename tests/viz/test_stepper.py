@@ -307,15 +307,16 @@ def test_state_is_json_and_frames_follow_the_steps(minigrad: ModuleType) -> None
 def test_formula_table_reaches_the_panel(minigrad: ModuleType) -> None:
     roots, _ = _chain(minigrad)
     formulas = step_backward(roots).state()["graph"]["formulas"]
-    assert formulas["MulBackward0"]["formulas"][0].startswith("∂(a·b)/∂a = b")
-    assert "_generic" in formulas
+    assert formulas["MulBackward0"]["formulas"][0] == "self: g · other"   # minigrad's rule, its input names
+    assert "_generic" not in formulas                                    # never a generic sentence
 
 
 def test_text_table(minigrad: ModuleType) -> None:
     roots, leaves = _chain(minigrad)
     stepper = step_backward(roots, params=leaves)
     text = stepper.table()
-    assert text.splitlines()[1].split()[2] == "SinBackward0"
+    assert text.splitlines()[1].split()[1] == "SinBackward0"
+    assert not re.search(r"\bn\d+\b", text)                             # no internal node ids
     assert ".grad None →" in text
     assert repr(stepper).startswith("<viz.Stepper: 5 steps>")
 
@@ -359,7 +360,9 @@ def test_tensor_json() -> None:
     info = tensor_json(np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32))
     assert info["shape"] == [2, 2]
     assert info["dtype"] == "float32"
-    assert info["short"].startswith("‖5.48‖")
+    assert info["short"] == "2×2, norm 5.48"                              # shape and norm, said in words
+    assert info["plain"] == "[[1, 2], [3, 4]]"
+    assert info["values"] == [1.0, 2.0, 3.0, 4.0]
 
 
 def test_vanishing_sigmoid_chain(minigrad: ModuleType) -> None:
