@@ -21,13 +21,11 @@ from .formulas import LOCAL_DERIVATIVES
 from .i18n import t
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
+from .style import MODES, THEME_FOR_MODE
 
 __all__ = ["Stepper", "step_backward", "stepper_state", "frame", "restyle_svg", "html_document"]
 
 STATIC = Path(__file__).with_name("static")
-MODES = ("normal", "presentation", "compact")
-#: The drawing theme (viz.style) used for each stepper mode.
-THEME_FOR_MODE = {"normal": "default", "presentation": "projector", "compact": "compact"}
 
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
@@ -625,13 +623,14 @@ class Stepper:
     """
 
     def __init__(self, roots: Any, first: BackwardPass, *, backward_kwargs: dict[str, Any],
-                 params: Any = None, mode: str = "normal", grad_flow: bool = False) -> None:
+                 params: Any = None, mode: str = "normal", grad_flow: bool = False,
+                 predict: bool = False) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         self.snapshot = first.snapshot
         self.passes = [first]
         self.error = first.error
-        self.mode, self.grad_flow, self.params = mode, grad_flow, params
+        self.mode, self.grad_flow, self.params, self.predict = mode, grad_flow, params, predict
         self._roots = roots
         self._backward_kwargs = backward_kwargs
         self._svg = to_svg(first.snapshot, theme=THEME_FOR_MODE[mode], legend=False)
@@ -672,7 +671,8 @@ class Stepper:
         data = stepper_state(self.snapshot, self.passes, self._svg, self._details)
         return {**data, "step": self.step, "mode": self.mode, "theme": THEME_FOR_MODE[self.mode],
                 "error": "" if self.error is None else f"{type(self.error).__name__}: {self.error}",
-                "selected": "", "inspect": {}, "grad_flow": self.grad_flow, "can_rerun": False}
+                "selected": "", "inspect": {}, "grad_flow": self.grad_flow, "can_rerun": False,
+                "predict": self.predict, "strings": strings()}
 
     # -- more backward calls ---------------------------------------------------------
     def backward_again(self, gradient: Any = None, retain_graph: bool | None = None,
@@ -830,7 +830,7 @@ def _cell(array: Any) -> str:
 def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = None,
                   create_graph: bool = False, inputs: Any = None, params: Any = None,
                   presentation: bool = False, compact: bool = False, grad_flow: bool = False,
-                  on_error: str = "raise", names: Any = None) -> Stepper:
+                  on_error: str = "raise", names: Any = None, predict: bool = False) -> Stepper:
     """Run ``root.backward(...)`` for real, recording each node, and return a :class:`Stepper`.
 
     Parameters
@@ -851,6 +851,9 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
         (``stepper.error`` holds the exception).
     names : optional
         An alias of ``params`` (give one of them).
+    predict : bool
+        Predict mode: each outgoing gradient stays hidden until the learner types a value
+        (checked with a tolerance) or reveals it; a score at the end.
 
     Returns
     -------
@@ -875,4 +878,5 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
         if record.freed_before and SECOND_TIME in str(record.error):
             print(t("hint_rerun"), file=sys.stderr)   # one line above the library's own traceback
         raise record.error
-    return Stepper(root, record, backward_kwargs=kwargs, params=params, mode=mode, grad_flow=grad_flow)
+    return Stepper(root, record, backward_kwargs=kwargs, params=params, mode=mode, grad_flow=grad_flow,
+                   predict=predict)

@@ -195,3 +195,9 @@ def get_theme(theme: str | Theme) -> Theme:
         return THEMES[theme]
     except KeyError:
         raise ValueError(f"unknown theme {theme!r}; choose one of {sorted(THEMES)}") from None
+
+
+#: The stepper's and live graph's display modes.
+MODES = ("normal", "presentation", "compact")
+#: The drawing theme used for each mode.
+THEME_FOR_MODE = {"normal": "default", "presentation": "projector", "compact": "compact"}

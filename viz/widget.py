@@ -1,4 +1,4 @@
-"""Jupyter widgets (anywidget): the backward stepper and the live graph, plus ``step_backward`` / ``live``."""
+"""Jupyter widgets (anywidget): the backward stepper's widget and the live graph (``live``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,12 @@ import traitlets
 
 from .capture import LiveGraph, resolve_names
 from .render import strip_xml_prolog, to_svg
-from .stepper import MODES, THEME_FOR_MODE, Stepper, step_backward
+from .i18n import strings as _strings
+from .style import MODES, THEME_FOR_MODE
 
-__all__ = ["StepperWidget", "LiveGraphWidget", "Stepper", "step_backward", "live"]
+# NOTE: this module does not import viz.stepper (the Stepper makes its widget lazily):
+# no import cycle between the two.
+__all__ = ["StepperWidget", "LiveGraphWidget", "live"]
 
 STATIC = Path(__file__).with_name("static")
 
@@ -47,9 +50,13 @@ class StepperWidget(anywidget.AnyWidget):
     inspect = traitlets.Dict({}).tag(sync=True)
     grad_flow = traitlets.Bool(False).tag(sync=True)
     can_rerun = traitlets.Bool(False).tag(sync=True)
+    predict = traitlets.Bool(False).tag(sync=True)
+    strings = traitlets.Dict({}).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        if not self.strings:
+            self.strings = _strings()
         self._inspector: Callable[[str], list[tuple[str, str]]] | None = None
         self._rerun: Callable[[], Any] | None = None
         self.on_msg(self._on_custom_msg)
