@@ -18,7 +18,7 @@ import numpy as np
 from .capture import BackwardPass, describe_object, format_values, record_backward_pass, resolve_names
 from .chain import FULL_VALUES, Names, chain_rule_lines, formula_for, number_text
 from .formulas import LOCAL_DERIVATIVES
-from .i18n import t
+from .i18n import strings, t
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
 from .style import MODES, THEME_FOR_MODE
@@ -298,6 +298,9 @@ def stepper_state(snapshot: GraphSnapshot, passes: list[BackwardPass], svg: str,
         "flow_range": _flow_range(all_steps),
         "born": {k: v for record in passes[:1] for k, v in record.born.items()},
     }
+    if graph["born"]:  # create_graph: edges between nodes built during backward appear with them
+        graph["edge_ends"] = {e.id: [e.source, e.target] for e in snapshot.edges}
+    graph["looks"] = looks({"steps": steps_json, "graph": graph})
     return {"svg": strip_xml_prolog(svg), "steps": steps_json, "graph": graph}
 
 
@@ -309,61 +312,201 @@ def stepper_state(snapshot: GraphSnapshot, passes: list[BackwardPass], svg: str,
 def frame(state: dict[str, Any], k: int) -> dict[str, Any]:
     """The look of the stepper after ``k`` steps: node classes, edge classes and labels.
 
-    Mirrors ``nodeLook()`` / ``edgeLook()`` in ``static/stepper.js`` (see NOTE
-    [incremental frames] there), so that ``save_svgs`` draws what the widget shows;
-    a browser test checks that both agree frame by frame.
+    Evaluates every element with the rules of :class:`_Looks` (NOTE [per-step look]);
+    ``looks()`` gives the same frames incrementally, as the histories the JS applies.
 
     Returns
     -------
     dict
         ``{"nodes": {id: "mg-..."}, "edges": {edge id: ("mg-flow", norm)}, "labels": [(edge id, text)],
-        "grads": {leaf node id: "grad: …"}}``
+        "grads": {leaf node id: "grad: …"}, "edge_classes": {edge id: (classes, flow style)}}``
     """
-    steps, graph = state["steps"], state["graph"]
-    k = max(0, min(len(steps), int(k)))
-    passes = graph.get("passes") or [{"start": 0, "stop": len(steps), "released": []}]
-    p = steps[k - 1]["pass"] if k > 0 else 0
-    current_pass = passes[p]
-    nodes: dict[str, str] = {}
+    rules = _Looks(state)
+    k = max(0, min(rules.n, int(k)))
+    ids = set(rules.runs) | set(rules.fed) | set(rules.roots) | set(rules.freed_in) | set(rules.error_in) | set(
+        rules.born)
+    nodes = {node_id: look for node_id in ids if (look := rules.node(node_id, k))}
+    edge_classes = {e: look for e in set(rules.edge_flows) | set(rules.edge_ends) if (look := rules.edge(e, k))[0]}
     edges: dict[str, tuple[str, float]] = {}
-    for i in range(max(k, current_pass["start"]), current_pass["stop"]):
-        nodes[steps[i]["node_id"]] = "mg-pending"
-    if k == current_pass["start"]:
-        for root in graph.get("roots", []):
-            nodes[root] = "mg-waiting"
-    for i in range(current_pass["start"], k):
-        step, is_current = steps[i], i == k - 1
-        nodes[step["node_id"]] = "mg-current" if is_current else "mg-done"
-        for slot, target in enumerate(step["targets"]):
-            if target is None:
-                continue
-            if nodes.get(target) not in ("mg-done", "mg-current"):
-                nodes[target] = "mg-waiting"
-            edge = step["edges"][slot]
-            grad = step["grad_inputs"][slot]
-            if edge:
-                edges[edge] = ("mg-flow" if is_current else "mg-flowed", grad["norm"] if grad else 0.0)
-    for q in passes:
-        if k >= q["stop"] and (q["stop"] > q["start"] or k == q["stop"]):
-            for node_id in q["released"]:
-                nodes[node_id] = (nodes.get(node_id, "") + " mg-freed").strip()
-        if k == q["stop"]:
-            for node_id in q.get("error_nodes", []):
-                nodes[node_id] = (nodes.get(node_id, "") + " mg-error-node").strip()
-    for node_id, index in (graph.get("born") or {}).items():
-        if index > k - 1:
-            nodes[node_id] = (nodes.get(node_id, "") + " mg-unborn").strip()
-    grads: dict[str, str] = {}
-    for step in steps[:k]:
-        if step["is_accumulate"]:
-            after = step["grad_after"]
-            grads[step["node_id"]] = f"grad: {after['short'] if after else 'None'}"
+    p = rules.pass_at(k)
+    for edge_id, flows in rules.edge_flows.items():
+        last = [(i, norm) for i, norm in flows if p["start"] <= i < k]
+        if last:
+            edges[edge_id] = ("mg-flow" if last[-1][0] == k - 1 else "mg-flowed", last[-1][1])
+    grads = {node_id: text for node_id in rules.grad_texts if (text := rules.text(node_id, k)) is not None}
     labels = []
     if k > 0:
-        step = steps[k - 1]
+        step = state["steps"][k - 1]
         labels = [(edge, grad["short"]) for edge, grad in zip(step["edges"], step["grad_inputs"])
                   if edge and grad]
-    return {"nodes": nodes, "edges": edges, "labels": labels, "grads": grads}
+    return {"nodes": nodes, "edges": edges, "labels": labels, "grads": grads, "edge_classes": edge_classes}
+
+
+class _Looks:
+    """The look of every node, edge and leaf ``grad:`` text at any frame, element by element.
+
+    NOTE [per-step look]: this is the one place where the stepper's look is decided.
+    ``looks()`` turns it into per-element histories that ``stepper.js`` only applies, and
+    ``restyle_svg`` bakes a frame into an SVG file.  ``frame()`` above states the same
+    rules frame by frame (the reference a test compares against).  The look of a node at
+    frame k depends only on the steps of its pass that ran it or fed it, on the pass ends
+    and on when it was born; so from frame k-1 to k only the elements step k touched, the
+    pass ends at k and the roots (at a pass start) can change.
+    """
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.steps, graph = state["steps"], state["graph"]
+        self.n = len(self.steps)
+        self.passes = graph.get("passes") or [{"start": 0, "stop": self.n, "released": []}]
+        self.pass_of = [step["pass"] for step in self.steps]
+        self.roots = list(graph.get("roots", []))
+        self.born = dict(graph.get("born") or {})
+        self.flow_range = graph.get("flow_range")
+        self.runs: dict[str, list[int]] = {}
+        self.fed: dict[str, list[int]] = {}
+        self.edge_flows: dict[str, list[tuple[int, float]]] = {}
+        self.edge_ends: dict[str, tuple[str, str]] = {}
+        for i, step in enumerate(self.steps):
+            self.runs.setdefault(step["node_id"], []).append(i)
+            for slot, target in enumerate(step["targets"]):
+                if target is None:
+                    continue
+                self.fed.setdefault(target, []).append(i)
+                edge, grad = step["edges"][slot], step["grad_inputs"][slot]
+                if edge:
+                    self.edge_flows.setdefault(edge, []).append((i, grad["norm"] if grad else 0.0))
+                    self.edge_ends[edge] = (target, step["node_id"])
+        for edge_id, ends in (graph.get("edge_ends") or {}).items():
+            self.edge_ends.setdefault(edge_id, tuple(ends))
+        self.freed_in: dict[str, list[int]] = {}
+        self.error_in: dict[str, list[int]] = {}
+        for q, record in enumerate(self.passes):
+            for node_id in record.get("released", []):
+                self.freed_in.setdefault(node_id, []).append(q)
+            for node_id in record.get("error_nodes", []):
+                self.error_in.setdefault(node_id, []).append(q)
+        self.grad_texts: dict[str, list[tuple[int, str]]] = {}
+        for i, step in enumerate(self.steps):
+            if step["is_accumulate"]:
+                after = step["grad_after"]
+                self.grad_texts.setdefault(step["node_id"], []).append(
+                    (i + 1, f"grad: {after['short'] if after else 'None'}"))
+
+    def pass_at(self, k: int) -> dict[str, Any]:
+        return self.passes[self.pass_of[k - 1] if k > 0 else 0]
+
+    def node(self, node_id: str, k: int) -> str:
+        """Space-separated state classes of a node at frame k."""
+        p = self.pass_at(k)
+        start, stop = p["start"], p["stop"]
+        run = next((i for i in self.runs.get(node_id, ()) if start <= i < stop), None)
+        base = ""
+        if run is not None and run < k:
+            base = "mg-current" if run == k - 1 else "mg-done"
+        elif any(start <= i < min(stop, k) for i in self.fed.get(node_id, ())) or (k == start and node_id in self.roots):
+            base = "mg-waiting"
+        elif run is not None:
+            base = "mg-pending"
+        P = self.passes
+        freed = any(k >= P[q]["stop"] and (P[q]["stop"] > P[q]["start"] or k == P[q]["stop"])
+                    for q in self.freed_in.get(node_id, ()))
+        error = any(k == P[q]["stop"] for q in self.error_in.get(node_id, ()))
+        unborn = node_id in self.born and self.born[node_id] > k - 1
+        return " ".join(c for c in (base, "mg-freed" if freed else "", "mg-error-node" if error else "",
+                                    "mg-unborn" if unborn else "") if c)
+
+    def edge(self, edge_id: str, k: int) -> tuple[str, str]:
+        """(classes, inline style for grad_flow) of an edge at frame k."""
+        p = self.pass_at(k)
+        last = None
+        for i, norm in self.edge_flows.get(edge_id, ()):
+            if p["start"] <= i < k:
+                last = (i, norm)
+        ends = self.edge_ends.get(edge_id, ())
+        unborn = any(end in self.born and self.born[end] > k - 1 for end in ends)
+        flow = "" if last is None else "mg-flow" if last[0] == k - 1 else "mg-flowed"
+        classes = " ".join(c for c in (flow, "mg-unborn" if unborn else "") if c)
+        return classes, "" if last is None else _flow_style(last[1], self.flow_range)
+
+    def text(self, node_id: str, k: int) -> str | None:
+        """A leaf's ``grad:`` text at frame k (None: the drawing's own)."""
+        shown = None
+        for at, text in self.grad_texts.get(node_id, ()):
+            if at <= k:
+                shown = text
+        return shown
+
+    def touched(self, k: int) -> set[str]:
+        """Nodes whose look may differ between frames k-1 and k."""
+        if k == 0 or (k >= 2 and self.pass_of[k - 1] != self.pass_of[k - 2]):
+            return set(self.runs) | set(self.fed) | set(self.roots) | set(self.freed_in) | set(
+                self.error_in) | set(self.born)
+        step = self.steps[k - 1]
+        out = {step["node_id"], *(t for t in step["targets"] if t)}
+        if k >= 2:
+            out.add(self.steps[k - 2]["node_id"])   # it was running, now it is done
+        for p in self.passes:
+            if k in (p["stop"], p["stop"] + 1):
+                out |= set(p.get("released", [])) | set(p.get("error_nodes", []))
+            if k - 1 == p["start"]:
+                out |= set(self.roots)
+        out |= {node_id for node_id, i in self.born.items() if i == k - 1}
+        return out
+
+
+def _flow_style(norm: float, flow_range: list[float] | None) -> str:
+    """The grad_flow look of an edge: colour and width by gradient magnitude (log scale)."""
+    t = 0.0
+    if norm > 0 and flow_range:
+        lo, hi = flow_range
+        t = 1.0 if hi <= lo else min(1.0, max(0.0, (math.log10(norm) - lo) / (hi - lo)))
+    colour = _flow_colour(t) if norm > 0 else "#adb5bd"
+    return f"{colour}|{1 + 6 * t:.2f}"
+
+
+def looks(state: dict[str, Any]) -> dict[str, Any]:
+    """Per element, the frames at which its look changes: what ``stepper.js`` applies.
+
+    Returns
+    -------
+    dict
+        ``{"nodes": {id: [[k, classes], ...]}, "edges": {id: [[k, classes, flow style], ...]},
+        "texts": {leaf id: [[k, "grad: …"], ...]}}``; an element's look at frame k is its
+        last entry with an index ≤ k (none: as drawn).
+    """
+    rules = _Looks(state)
+    nodes: dict[str, list[list[Any]]] = {}
+    edges: dict[str, list[list[Any]]] = {}
+    last_node: dict[str, str] = {}
+    last_edge: dict[str, tuple[str, str]] = {}
+    edge_ids = sorted(set(rules.edge_flows) | set(rules.edge_ends))
+    for k in range(rules.n + 1):
+        for node_id in rules.touched(k):
+            look = rules.node(node_id, k)
+            if look != last_node.get(node_id, ""):
+                nodes.setdefault(node_id, []).append([k, look])
+                last_node[node_id] = look
+        for edge_id in edge_ids if k == 0 else _edges_touched(rules, k):
+            look2 = rules.edge(edge_id, k)
+            if look2 != last_edge.get(edge_id, ("", "")):
+                edges.setdefault(edge_id, []).append([k, *look2])
+                last_edge[edge_id] = look2
+    texts = {node_id: [[k, text] for k, text in history] for node_id, history in rules.grad_texts.items()}
+    return {"nodes": nodes, "edges": edges, "texts": texts}
+
+
+def _edges_touched(rules: _Looks, k: int) -> list[str]:
+    """Edges whose look may differ between frames k-1 and k."""
+    if k >= 2 and rules.pass_of[k - 1] != rules.pass_of[k - 2]:
+        return sorted(set(rules.edge_flows) | set(rules.edge_ends))
+    out = set()
+    for i in (k - 1, k - 2):
+        if 0 <= i < rules.n:
+            out |= {e for e in rules.steps[i]["edges"] if e}
+    born_now = {node_id for node_id, i in rules.born.items() if i == k - 1}
+    if born_now:
+        out |= {e for e, ends in rules.edge_ends.items() if born_now & set(ends)}
+    return sorted(out)
 
 
 def _svg_css() -> str:
@@ -433,7 +576,6 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
     root.insert(0, style)
     big = state.get("mode") == "presentation"
     root.set("class", (root.get("class", "") + " mg-svg" + (" mg-presentation" if big else "")).strip())
-    flow_range = state["graph"].get("flow_range")
     anchors: dict[str, tuple[float, float]] = {}
     for g in root.iter(f"{q}g"):
         element_id, classes = g.get("id", ""), g.get("class", "").split()
@@ -452,13 +594,13 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
                     anchors[element_id] = point
             title = g.findtext(f"{q}title") or ""
             ends = [end.split(":")[0].strip() for end in title.split("->")]
-            if any("mg-unborn" in look["nodes"].get(end, "") for end in ends):
+            if element_id in look["edge_classes"]:
+                cls, style = look["edge_classes"][element_id]
+                g.set("class", " ".join([*classes, *cls.split()]))
+                if grad_flow and style:
+                    _style_flow(g, style)
+            elif any("mg-unborn" in look["nodes"].get(end, "") for end in ends):
                 g.set("class", " ".join([*g.get("class", "").split(), "mg-unborn"]))
-            if element_id in look["edges"]:
-                cls, norm = look["edges"][element_id]
-                g.set("class", " ".join([*classes, cls]))
-                if grad_flow:
-                    _style_flow(g, norm, flow_range)
     graph_g = root.find(f"{q}g")
     layer = ET.SubElement(root if graph_g is None else graph_g, f"{q}g", {"class": "mg-grad-labels"})
     right = 0.0
@@ -537,16 +679,13 @@ def _label_boxes(labels: list[tuple[str, str]], anchors: dict[str, tuple[float, 
     return out
 
 
-def _style_flow(g: ET.Element, norm: float, flow_range: list[float] | None) -> None:
+def _style_flow(g: ET.Element, style: str) -> None:
+    """Apply an edge's grad_flow look (``"colour|width"`` from :func:`_flow_style`)."""
     q = f"{{{SVG_NS}}}"
-    t = 0.0
-    if norm > 0 and flow_range:
-        lo, hi = flow_range
-        t = 1.0 if hi <= lo else min(1.0, max(0.0, (math.log10(norm) - lo) / (hi - lo)))
-    colour = _flow_colour(t) if norm > 0 else "#adb5bd"
+    colour, width = style.split("|")
     for child in g:
         if child.tag == f"{q}path":
-            child.set("style", f"stroke: {colour}; stroke-width: {1 + 6 * t:.2f}px")
+            child.set("style", f"stroke: {colour}; stroke-width: {width}px")
         elif child.tag == f"{q}polygon":
             child.set("style", f"stroke: {colour}; fill: {colour}")
 

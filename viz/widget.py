@@ -11,8 +11,8 @@ import anywidget
 import traitlets
 
 from .capture import LiveGraph, resolve_names
-from .render import strip_xml_prolog, to_svg
 from .i18n import strings as _strings
+from .render import strip_xml_prolog, to_svg
 from .style import MODES, THEME_FOR_MODE
 
 # NOTE: this module does not import viz.stepper (the Stepper makes its widget lazily):

@@ -391,3 +391,40 @@ def test_viz_exports() -> None:
     assert viz.step_backward is step_backward
     assert isinstance(viz.live, Callable)                  # type: ignore[arg-type]
     assert Stepper.__module__ == "viz.stepper"
+
+
+# ------------------------------------------------------------------ the per-step look, computed once
+
+
+def _look_at(history: list[list[Any]], k: int) -> Any:
+    shown = None
+    for entry in history:
+        if entry[0] <= k:
+            shown = entry[1:]
+    return shown
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True:UserWarning")
+@pytest.mark.parametrize("case", ["chain", "passes", "create_graph", "error"])
+def test_looks_replay_every_frame(minigrad: ModuleType, case: str) -> None:
+    """The histories the JS applies give, at every frame, exactly what frame() says."""
+    x = minigrad.tensor([0.5, -1.5], requires_grad=True)
+    w = minigrad.tensor([2.0, 0.25], requires_grad=True)
+    if case == "create_graph":
+        stepper = step_backward((x ** 3).sin().sum(), create_graph=True)
+    else:
+        stepper = step_backward(((x * w).tanh() * x).sum(), retain_graph=case != "chain")
+        if case in ("passes", "error"):
+            stepper.backward_again(retain_graph=case == "passes")
+            stepper.backward_again(raise_error=False)
+    state = stepper.state()
+    history = state["graph"]["looks"]
+    for k in range(len(state["steps"]) + 1):
+        expected = frame(state, k)
+        nodes = {i: look[0] for i, h in history["nodes"].items() if (look := _look_at(h, k)) and look[0]}
+        assert nodes == {i: c for i, c in expected["nodes"].items() if c}, k
+        edges = {i: look[0] for i, h in history["edges"].items()
+                 if (look := _look_at(h, k)) and look[0] and "mg-flow" in look[0]}
+        assert edges == {i: cls for i, (cls, _) in expected["edges"].items()}, k
+        texts = {i: look[0] for i, h in history["texts"].items() if (look := _look_at(h, k))}
+        assert texts == expected["grads"], k
