@@ -403,7 +403,8 @@ class _Looks:
         base = ""
         if run is not None and run < k:
             base = "mg-current" if run == k - 1 else "mg-done"
-        elif any(start <= i < min(stop, k) for i in self.fed.get(node_id, ())) or (k == start and node_id in self.roots):
+        elif (any(start <= i < min(stop, k) for i in self.fed.get(node_id, ()))
+              or (k == start and node_id in self.roots)):
             base = "mg-waiting"
         elif run is not None:
             base = "mg-pending"
