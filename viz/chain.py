@@ -225,22 +225,45 @@ class Names:
         self._memo: dict[str, str] = {}
 
     def root(self, node_id: str | None) -> str:
-        """The name of what is differentiated: its own, a short expression, else ``L``."""
-        name = self.of(node_id)
-        if len(name) > 12 or "…" in name:
-            name = "L"
-            self.output_name[self.producer.get(node_id, node_id or "")] = name
-            self._memo.clear()
-        return name
+        """The name of what is differentiated: the learner's own, else ``L`` (``∂L/∂a`` reads
+        better than ``∂sin(a*b + a)/∂a``)."""
+        node = self.nodes.get(node_id or "")
+        named = node is not None and node.tensor is not None and node.tensor.name
+        if named or node_id in self.output_name:
+            return self.of(node_id)
+        self.output_name[self.producer.get(node_id or "", node_id or "")] = "L"
+        self._memo.clear()
+        return "L"
 
     def of(self, node_id: str | None) -> str:
         """The name of the tensor a node stands for (its output, or a leaf's variable)."""
         if node_id is None or node_id not in self.nodes:
             return "c"
-        if node_id not in self._memo:
-            self._memo[node_id] = "…"          # a cycle guard; replaced below
-            self._memo[node_id] = self._name(node_id)
+        # name the inputs first, without recursion (graphs can be thousands of nodes deep)
+        stack = [node_id]
+        while stack:
+            current = stack[-1]
+            if current in self._memo and self._memo[current] != "…":
+                stack.pop()
+                continue
+            if current not in self._memo:
+                self._memo[current] = "…"       # in progress (also a cycle guard)
+                todo = [d for d in self._needs(current) if d not in self._memo]
+                if todo:
+                    stack.extend(todo)
+                    continue
+            stack.pop()
+            self._memo[current] = self._name(current)
         return self._memo[node_id]
+
+    def _needs(self, node_id: str) -> list[str]:
+        """The nodes whose names the name of ``node_id`` is made of."""
+        node = self.nodes[node_id]
+        if node_id in self.output_name or (node.tensor is not None and node.tensor.name):
+            return []
+        if node_id in self.producer:
+            return [self.producer[node_id]]
+        return [d for d in self.inputs.get(node_id, []) if d is not None and d in self.nodes]
 
     def _name(self, node_id: str) -> str:
         node = self.nodes[node_id]
@@ -308,8 +331,10 @@ def _substitute(formula: str, table: Mapping[str, str | None]) -> str | None:
         if value is None:
             missing = True
             return token
-        whole = match.start() == 0 and match.end() == len(formula)
-        return value if whole else _wrap(value)
+        before = formula[match.start() - 1] if match.start() else "("
+        after = formula[match.end()] if match.end() < len(formula) else ")"
+        alone = before in "([," and after in ")],"     # an argument already bracketed, or the whole formula
+        return value if alone else _wrap(value)
 
     text = _TOKEN.sub(put, formula)
     return None if missing else text

@@ -726,7 +726,7 @@ def html_document(state: dict[str, Any], title: str = "backward stepper") -> str
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<title>{html.escape(title)}</title>\n"
         f"<style>\nbody {{ margin: 12px; background: #fff; }}\n{css}\n</style>\n"
-        "</head>\n<body>\n<main id=\"mg-app\"></main>\n"
+        "</head>\n<body class=\"mg-standalone\">\n<main id=\"mg-app\"></main>\n"
         f"<script type=\"application/json\" id=\"mg-state\">{_script_json(state)}</script>\n"
         f"<script type=\"module\">\n{js}{boot}</script>\n</body>\n</html>\n"
     )

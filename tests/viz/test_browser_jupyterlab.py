@@ -26,7 +26,7 @@ def _notebook(path: Path) -> None:
 
 
 def _classes(page: Any, node_id: str) -> list[str]:
-    return page.eval_on_selector(f".mg-stepper svg g#{node_id}", "el => Array.from(el.classList)")
+    return page.eval_on_selector(f'.mg-stepper svg g[data-id="{node_id}"]', "el => Array.from(el.classList)")
 
 
 def test_stepper_in_jupyterlab(jupyter_lab: Any, browser_page: Any, minigrad: Any) -> None:
@@ -63,7 +63,7 @@ def test_stepper_in_jupyterlab(jupyter_lab: Any, browser_page: Any, minigrad: An
 
     # click a leaf: the kernel answers with the live tensor (the round trip to Python)
     leaf = expected[-1].node_id
-    page.click(f".mg-stepper svg g#{leaf}")
+    page.click(f'.mg-stepper svg g[data-id="{leaf}"]')
     page.wait_for_function("(() => { const text = document.querySelector('.mg-stepper .mg-panel').innerText;"
                            " return text.includes('variable grad') && !text.includes('as recorded'); })()")
     assert "mg-selected" in _classes(page, leaf)
