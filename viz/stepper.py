@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .capture import BackwardPass, describe_object, format_values, record_backward_pass, resolve_names
+from .capture import BackwardPass, describe_object, format_values, record_backward, resolve_names
 from .chain import FULL_VALUES, Names, chain_rule_lines, formula_for, number_text
 from .formulas import LOCAL_DERIVATIVES
 from .i18n import strings, t
@@ -838,7 +838,7 @@ class Stepper:
         kwargs = dict(self._backward_kwargs, retain_graph=retain_graph, create_graph=create_graph)
         if gradient is not None:
             kwargs["gradient"] = gradient
-        record = record_backward_pass(self._roots, params=self.params, **kwargs)
+        record = record_backward(self._roots, params=self.params, raise_error=False, **kwargs)
         self.passes.append(record)
         self.error = record.error
         self._details.update(_details_rows(record))
@@ -1013,7 +1013,7 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
     mode = "presentation" if presentation else "compact" if compact else "normal"
     kwargs = {"gradient": gradient, "retain_graph": retain_graph, "create_graph": create_graph,
               "inputs": inputs}
-    record = record_backward_pass(root, params=params, **kwargs)
+    record = record_backward(root, params=params, raise_error=False, **kwargs)
     if record.error is not None and on_error == "raise":
         if record.freed_before and SECOND_TIME in str(record.error):
             print(t("hint_rerun"), file=sys.stderr)   # one line above the library's own traceback
