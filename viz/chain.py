@@ -78,6 +78,29 @@ FALLBACK: dict[str, Formula] = {f.node_name: f for f in (
     _f("MeanBackward0", ("self",), ("g / numel(self)",), (), "A mean of n elements gives each g/n."),
     _f("MmBackward0", ("self", "mat2"), ("g @ mat2ᵀ", "selfᵀ @ g"), ("self", "mat2"),
        "Matrix product: the gradient times the other factor, transposed."),
+    _f("AddmmBackward0", ("self", "mat1", "mat2"), ("sum(g) over the batch", "g @ mat2ᵀ", "mat1ᵀ @ g"),
+       ("mat1", "mat2"), "bias + mat1 @ mat2 (nn.Linear): the bias gets g summed over the batch."),
+    _f("TBackward0", ("self",), ("gᵀ",), (), "A transpose sends the gradient back transposed."),
+    _f("TransposeBackward0", ("self",), ("transpose(g)",), (), "A transpose sends the gradient back transposed."),
+    _f("PermuteBackward0", ("self",), ("permute(g) back",), (), "A permutation sends g back permuted the other way."),
+    _f("ViewBackward0", ("self",), ("reshape(g)",), (), "A view only changes the shape: g is reshaped back."),
+    _f("ReshapeAliasBackward0", ("self",), ("reshape(g)",), (), "A reshape: g is reshaped back."),
+    _f("UnsafeViewBackward0", ("self",), ("reshape(g)",), (), "A reshape: g is reshaped back."),
+    _f("ExpandBackward0", ("self",), ("sum(g) over the expanded dims",), (),
+       "expand repeats the input: the copies' gradients are added."),
+    _f("SqueezeBackward0", ("self",), ("unsqueeze(g)",), (), "squeeze: the dimension is put back into g."),
+    _f("UnsqueezeBackward0", ("self",), ("squeeze(g)",), (), "unsqueeze: the dimension is taken out of g."),
+    _f("CloneBackward0", ("self",), ("g",), (), "A copy passes the gradient on unchanged."),
+    _f("SumBackward1", ("self",), ("expand(g)",), (), "A sum over dims: g is copied back along them."),
+    _f("MeanBackward1", ("self",), ("expand(g) / n",), (), "A mean over n elements: g/n copied back along them."),
+    _f("LogSoftmaxBackward0", ("self",), ("g − exp(result) · sum(g)",), ("result",),
+       "log-softmax: g minus the softmax times the sum of g."),
+    _f("SoftmaxBackward0", ("self",), ("result · (g − sum(g · result))",), ("result",),
+       "softmax: its Jacobian is diag(s) − s sᵀ."),
+    _f("NllLossBackward0", ("self", "target", "weight"), ("−g · [class = target] / N", None, None), ("target",),
+       "Negative log-likelihood: −1 (÷ N for the mean) at each target class, 0 elsewhere."),
+    _f("MseLossBackward0", ("self", "target"), ("g · 2 · (self − target) / N", "−g · 2 · (self − target) / N"),
+       ("self", "target"), "Mean squared error."),
 )}
 
 
@@ -340,6 +363,16 @@ def _substitute(formula: str, table: Mapping[str, str | None]) -> str | None:
     return None if missing else text
 
 
+def _drop_ones(text: str, saved: Mapping[str, Any], formula: Formula) -> str:
+    """Leave out factors of a scalar attribute equal to 1 (``g · alpha`` with alpha = 1 is ``g``)."""
+    for key, value in saved.items():
+        if key in formula.inputs or not isinstance(value, int | float) or isinstance(value, bool) or value != 1:
+            continue
+        text = re.sub(rf"\s*·\s*{key}(?![A-Za-z0-9_])", "", text)
+        text = re.sub(rf"(?<![A-Za-z0-9_]){key}\s*·\s*", "", text)
+    return text
+
+
 def _d(root: str, of: str) -> str:
     """``∂L/∂d``, with an expression in parentheses: ``∂L/∂(a*b)``."""
     simple = re.fullmatch(r"[\w.]+", of) is not None
@@ -396,6 +429,7 @@ def chain_rule_lines(step: Step, names: Names, root: str, saved: Mapping[str, An
         parts = [_d(root, target)]
         text = formula.grads[slot] if formula is not None and slot < len(formula.grads) else None
         if text:
+            text = _drop_ones(text, saved, formula)
             symbolic = _substitute(text, symbols) or text
             parts.append(symbolic)
             numeric = _substitute(text, numbers)
@@ -406,8 +440,6 @@ def chain_rule_lines(step: Step, names: Names, root: str, saved: Mapping[str, An
                     f"{numeric} summed to shape ({', '.join(map(str, np.shape(grad)))})"
             if numeric is not None and numeric not in (symbolic, result):
                 parts.append(numeric)
-        else:
-            parts.append(f"({step.name})")
         parts.append(result)
         lines.append(" = ".join(parts))
     return tuple(lines)

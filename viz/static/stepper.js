@@ -29,7 +29,8 @@ const SPEEDS = [0.5, 1, 2, 4, 8];  // steps per second for "play"
 const LABEL_AT = 0.35;  // where a gradient label sits along its edge (0: the input's end)
 const WRITES_PER_FRAME = 200;  // elements restyled per animation frame (NOTE [incremental frames])
 const MIN_FONT_PX = 11;  // normal mode: show the whole graph when its text stays at least this large
-const PROJECTOR_FONT_PX = 22;  // presentation mode: the text at the running node is at least this large
+const PROJECTOR_FONT_PX = 22;
+const WIDE_PX = 1200;  // presentation mode: from this width on, the panel sits beside the graph  // presentation mode: the text at the running node is at least this large
 const MAX_LISTED = 8;  // longer lists in the panel (freed nodes, leaves' grads) end in "… and N more"
 
 // ---- model ------------------------------------------------------------------------------
@@ -482,7 +483,8 @@ export function createStepper(el, model, options = {}) {
     const width = graphPane.clientWidth;
     if (!width) return;  // not laid out yet: the ResizeObserver calls again
     const pres = presentation();
-    const maxHeight = pres ? Math.max(260, window.innerHeight * 0.6) : Math.min(720, window.innerHeight * 0.8);
+    const beside = !pres || root.classList.contains("mg-wide") || root.classList.contains("mg-panel-hidden");
+    const maxHeight = pres ? Math.max(260, window.innerHeight * (beside ? 0.8 : 0.6)) : Math.min(720, window.innerHeight * 0.8);
     const fitZoom = Math.min(width / full.w, maxHeight / full.h);
     const readable = (pres ? PROJECTOR_FONT_PX : MIN_FONT_PX) / fontUnits();
     const auto = fitZoom >= readable ? Math.min(fitZoom, pres ? 2.5 : 4 / 3) : readable;
@@ -504,9 +506,9 @@ export function createStepper(el, model, options = {}) {
         cx = (x0 + x1) / 2;
         cy = (y0 + y1) / 2;
       }
-      // stay inside the picture where it is larger than the window
-      if (full.w > w) cx = Math.max(full.x + w / 2, Math.min(full.x + full.w - w / 2, cx));
-      if (full.h > hh) cy = Math.max(full.y + hh / 2, Math.min(full.y + full.h - hh / 2, cy));
+      // stay inside the picture where it is larger than the window, centre it where it is not
+      cx = full.w > w ? Math.max(full.x + w / 2, Math.min(full.x + full.w - w / 2, cx)) : full.x + full.w / 2;
+      cy = full.h > hh ? Math.max(full.y + hh / 2, Math.min(full.y + full.h - hh / 2, cy)) : full.y + full.h / 2;
     }
     setView({ x: cx - w / 2, y: cy - hh / 2, w, h: hh });
     root.dataset.zoom = zoom.toFixed(3);
@@ -521,12 +523,15 @@ export function createStepper(el, model, options = {}) {
 
   let paneWidth = 0;
   const resizes = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
+    // presentation on a wide screen (≥ WIDE_PX): the panel beside the graph, else below it
+    const wide = root.clientWidth >= WIDE_PX;
+    if (wide !== root.classList.contains("mg-wide")) root.classList.toggle("mg-wide", wide);
     if (graphPane.clientWidth !== paneWidth) {
       paneWidth = graphPane.clientWidth;
       camera(focusIds(clamp(model.get("step") || 0)));
     }
   });
-  if (resizes) resizes.observe(graphPane);
+  if (resizes) { resizes.observe(graphPane); resizes.observe(root); }
 
   // wheel zoom (around the pointer) and drag to pan
   graphPane.addEventListener("wheel", (ev) => {
