@@ -129,7 +129,7 @@ def test_arrow_keys_after_a_toolbar_click_in_notebook7(jupyter_lab: Any, browser
             try:
                 page.wait_for_function("document.body.innerText.includes('all shown')", timeout=15_000)
                 break
-            except Exception:  # noqa: BLE001 - not yet: the kernel is still starting
+            except Exception:
                 continue
         page.wait_for_function("document.body.innerText.includes('all shown')", timeout=30_000)
     except Exception:
