@@ -260,6 +260,7 @@ def stepper_state(snapshot: GraphSnapshot, passes: list[BackwardPass], svg: str,
     pass_json: list[dict[str, Any]] = []
     all_steps: list[Step] = []
     names = Names(snapshot, passes[0].saved if passes else None)
+    names.root(snapshot.roots[0] if snapshot.roots else None)   # an unnamed root is called L
     for p, record in enumerate(passes):
         start = len(steps_json)
         _, chained = with_chain_rule(record)
@@ -931,6 +932,7 @@ class Stepper:
         """
         labels = {node.id: _label(node) for node in self.snapshot.nodes}
         names = Names(self.snapshot, self.passes[0].saved)
+        names.root(self.snapshot.roots[0] if self.snapshot.roots else None)
         lines = [f"{t('table_step'):>4}  {t('table_node'):<28} {t('table_in'):<14} {t('table_sent')}"]
         for step in self.steps:
             outs = ", ".join(_cell(g) for g in step.grad_outputs or ())

@@ -30,7 +30,8 @@ const LABEL_AT = 0.35;  // where a gradient label sits along its edge (0: the in
 const WRITES_PER_FRAME = 200;  // elements restyled per animation frame (NOTE [incremental frames])
 const MIN_FONT_PX = 11;  // normal mode: show the whole graph when its text stays at least this large
 const PROJECTOR_FONT_PX = 22;
-const WIDE_PX = 1200;  // presentation mode: from this width on, the panel sits beside the graph  // presentation mode: the text at the running node is at least this large
+const WIDE_PX = 1200;
+const NARROW_PX = 760;  // below this width the toolbar drops the speed menu and shortens its labels  // presentation mode: from this width on, the panel sits beside the graph  // presentation mode: the text at the running node is at least this large
 const MAX_LISTED = 8;  // longer lists in the panel (freed nodes, leaves' grads) end in "… and N more"
 
 // ---- model ------------------------------------------------------------------------------
@@ -526,6 +527,9 @@ export function createStepper(el, model, options = {}) {
     // presentation on a wide screen (≥ WIDE_PX): the panel beside the graph, else below it
     const wide = root.clientWidth >= WIDE_PX;
     if (wide !== root.classList.contains("mg-wide")) root.classList.toggle("mg-wide", wide);
+    // a narrow output area (JupyterLab with its side bar on a 1024 px projector): a shorter toolbar
+    const narrow = root.clientWidth < NARROW_PX;
+    if (narrow !== root.classList.contains("mg-narrow")) root.classList.toggle("mg-narrow", narrow);
     if (graphPane.clientWidth !== paneWidth) {
       paneWidth = graphPane.clientWidth;
       camera(focusIds(clamp(model.get("step") || 0)));
@@ -763,7 +767,7 @@ export function createStepper(el, model, options = {}) {
   function heatmap(t) {
     const heat = t.heat;
     const grid = h("div", "mg-heat");
-    grid.style.gridTemplateColumns = `repeat(${heat.cols}, 1fr)`;
+    grid.style.gridTemplateColumns = `repeat(${heat.cols}, auto)`;
     const [rs, cs] = heat.every || [1, 1];
     heat.values.forEach((v, i) => {
       const cell = h("span", "mg-heat-cell");
