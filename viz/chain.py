@@ -104,6 +104,9 @@ FALLBACK: dict[str, Formula] = {f.node_name: f for f in (
 )}
 
 
+_CACHE: dict[str, Formula | None] = {}
+
+
 def formula_for(name: str, lookup: Callable[[str], Any] | None = None) -> Formula | None:
     """The derivative rule of a node class (minigrad's API, else :data:`FALLBACK`), or None.
 
@@ -113,7 +116,11 @@ def formula_for(name: str, lookup: Callable[[str], Any] | None = None) -> Formul
     ('g · other', 'g · self')
     """
     if lookup is None:
-        from .capture import derivative_formula as lookup
+        if name not in _CACHE:
+            from .capture import derivative_formula
+
+            _CACHE[name] = formula_for(name, derivative_formula)
+        return _CACHE[name]
     found = lookup(name) if name != "AccumulateGrad" else None
     if found is not None:
         return Formula(str(found.node_name), tuple(found.inputs), tuple(found.grads), tuple(found.saved),
@@ -127,11 +134,9 @@ def formula_for(name: str, lookup: Callable[[str], Any] | None = None) -> Formul
 
 
 def _scalar(value: float) -> str:
-    if value != value:
-        return "nan"
-    if value in (float("inf"), float("-inf")):
-        return "∞" if value > 0 else "−∞"
     text = f"{value:.4g}"
+    if text in ("nan", "inf", "-inf"):
+        return {"nan": "nan", "inf": "∞", "-inf": "−∞"}[text]
     if "e" in text:
         mantissa, exponent = text.split("e")
         text = f"{mantissa}·10^{int(exponent)}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import html
 import re
 import xml.etree.ElementTree as ET
@@ -11,7 +12,7 @@ from typing import Any
 
 from .render import strip_xml_prolog
 
-__all__ = ["SideBySide", "side_by_side"]
+__all__ = ["SideBySide", "side_by_side", "static_bundle", "static_html"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
@@ -25,6 +26,46 @@ _STYLE = (".viz-side-by-side{display:flex;flex-wrap:wrap;align-items:flex-start;
           ".viz-side-by-side figure{margin:0}"
           ".viz-side-by-side figcaption{font:bold 14px sans-serif;margin:0 0 6px}"
           ".viz-side-by-side svg{max-width:100%;height:auto}")
+
+
+def static_html(svg: str, hint: str | None = None, alt: str = "computation graph") -> str:
+    """An ``<img>`` showing ``svg`` from a data URI, optionally with a one-line hint under it.
+
+    This is the picture that survives everywhere a notebook is read: untrusted
+    notebooks (JupyterLab strips inline ``<svg>`` from untrusted HTML, leaving its text),
+    ``jupyter nbconvert --to html``, nbviewer and GitHub's preview.  Everything inside
+    is escaped; the image cannot run script.
+
+    Examples
+    --------
+    >>> page = static_html('<svg xmlns="http://www.w3.org/2000/svg"/>', hint="a < b")
+    >>> page.startswith('<div class="viz-static">') and "data:image/svg+xml;base64," in page
+    True
+    >>> "a &lt; b" in page
+    True
+    """
+    data = base64.b64encode(strip_xml_prolog(svg).encode("utf-8")).decode("ascii")
+    width = _display_width(svg)
+    size = f' style="max-width:100%;width:{width:g}px;height:auto"' if width else ' style="max-width:100%"'
+    img = f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}"{size}>'
+    note = f'<div class="viz-hint" style="font:12px sans-serif;color:#555">{html.escape(hint)}</div>' if hint else ""
+    return f'<div class="viz-static">{img}{note}</div>'
+
+
+def static_bundle(svg: str, plain: str, hint: str | None = None, alt: str = "computation graph") -> dict[str, str]:
+    """The MIME bundle of a static picture: ``text/html`` (:func:`static_html`), ``image/svg+xml``
+    and ``text/plain`` -- each front end shows the best one it trusts."""
+    return {"text/html": static_html(svg, hint, alt), "image/svg+xml": strip_xml_prolog(svg),
+            "text/plain": plain if hint is None else f"{plain}\n{hint}"}
+
+
+def _display_width(svg: str) -> float:
+    """The picture's width in CSS pixels (Graphviz writes points: 1 pt = 4/3 px), 0 if unknown."""
+    match = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', svg)
+    if not match:
+        return 0.0
+    value = float(match.group(1))
+    return round(value * 4 / 3 if match.group(2) in (None, "pt") else value, 1)
 
 
 class SideBySide:
@@ -57,7 +98,8 @@ class SideBySide:
         return f'<div class="viz-side-by-side"><style>{_STYLE}</style>{"".join(cells)}</div>'
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return {"text/html": self._repr_html_(), "text/plain": repr(self)}
+        # One picture, as an <img> (see static_html): it shows in untrusted notebooks too.
+        return static_bundle(self.svg(), repr(self), alt=", ".join(t for t in self.titles if t) or "diagrams")
 
     def __repr__(self) -> str:
         return f"<viz.SideBySide: {len(self.diagrams)} diagrams>"

@@ -9,13 +9,14 @@ import math
 import re
 import sys
 import xml.etree.ElementTree as ET
+from bisect import bisect_left
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .capture import BackwardPass, describe_object, format_values, record_backward, resolve_names
+from .capture import BackwardPass, describe_object, fold_pass, format_values, record_backward, resolve_names
 from .chain import FULL_VALUES, Names, chain_rule_lines, formula_for, number_text
 from .formulas import LOCAL_DERIVATIVES
 from .i18n import strings, t
@@ -66,6 +67,21 @@ def _heat(array: np.ndarray) -> dict[str, Any] | None:
             "every": [int(r_step), int(c_step)]}
 
 
+def _values_text(array: np.ndarray) -> str:
+    """``format_values(array)``, without numpy's array2string for the common small float case
+    (the same text; ~20× faster, which matters for a stepper of a thousand steps)."""
+    if array.dtype.kind == "f" and array.ndim <= 2 and array.size <= FULL_VALUES:
+        def f(v: float) -> str:
+            return f"{v:.4g}"
+        if array.ndim == 0:
+            return f(array.item())
+        rows = [array.tolist()] if array.ndim == 1 else array.tolist()
+        lines = ["[" + ", ".join(f(v) for v in row) + "]" for row in rows]
+        if all(len(line) < 58 for line in lines):
+            return lines[0] if array.ndim == 1 else "[" + ",\n ".join(lines) + "]"
+    return format_values(array)
+
+
 def tensor_json(array: Any) -> dict[str, Any] | None:
     """A gradient as the stepper shows it: text, short label, shape, dtype and norm.
 
@@ -89,7 +105,7 @@ def tensor_json(array: Any) -> dict[str, Any] | None:
     array = np.asarray(array)
     norm = float(np.linalg.norm(array.astype(np.float64).ravel())) if array.size else 0.0
     small = array.size <= FULL_VALUES and array.dtype.kind in "biuf"
-    return {"text": format_values(array), "short": _short(array), "shape": list(array.shape),
+    return {"text": _values_text(array), "short": _short(array), "shape": list(array.shape),
             "dtype": str(array.dtype), "norm": norm if math.isfinite(norm) else 0.0,
             "plain": number_text(array), "values": [float(v) for v in array.ravel()] if small else None,
             "heat": _heat(array)}
@@ -188,13 +204,20 @@ def _step_json(step: Step, pass_index: int, slots: dict[str, list[tuple[str | No
 
 
 def with_chain_rule(record: BackwardPass) -> tuple[Names, list[Step]]:
-    """The learner's names for a pass's graph, and its steps with ``chain_rule`` filled in."""
+    """The learner's names for a pass's graph, and its steps with ``chain_rule`` filled in
+    (steps that carry their lines already keep them)."""
     names = Names(record.snapshot, record.saved)
     root = names.root(record.snapshot.roots[0] if record.snapshot.roots else None)
-    steps = [replace(step, chain_rule=chain_rule_lines(step, names, root,
+    steps = [step if step.chain_rule or not step.grad_inputs else
+             replace(step, chain_rule=chain_rule_lines(step, names, root,
                                                        dict(record.saved.get(step.node_id or "", ()))))
              for step in record.steps]
     return names, steps
+
+
+def _chained(record: BackwardPass) -> BackwardPass:
+    """The pass with every step's chain rule written out (before any folding moves its ids)."""
+    return replace(record, steps=with_chain_rule(record)[1])
 
 
 def _formulas(step_names: Any) -> dict[str, dict[str, Any]]:
@@ -400,14 +423,18 @@ class _Looks:
         """Space-separated state classes of a node at frame k."""
         p = self.pass_at(k)
         start, stop = p["start"], p["stop"]
-        run = next((i for i in self.runs.get(node_id, ()) if start <= i < stop), None)
+        # a node of a folded loop body (viz/fold.py) runs once per iteration: its last run so far
+        # counts.  The step lists are sorted: bisect keeps a frame O(log n) per element.
+        runs = self.runs.get(node_id, [])
+        first, ran_to = bisect_left(runs, start), bisect_left(runs, min(k, stop))
+        fed = self.fed.get(node_id, [])
         base = ""
-        if run is not None and run < k:
-            base = "mg-current" if run == k - 1 else "mg-done"
-        elif (any(start <= i < min(stop, k) for i in self.fed.get(node_id, ()))
+        if ran_to > first:
+            base = "mg-current" if runs[ran_to - 1] == k - 1 else "mg-done"
+        elif (bisect_left(fed, min(stop, k)) > bisect_left(fed, start)
               or (k == start and node_id in self.roots)):
             base = "mg-waiting"
-        elif run is not None:
+        elif bisect_left(runs, stop) > first:
             base = "mg-pending"
         P = self.passes
         freed = any(k >= P[q]["stop"] and (P[q]["stop"] > P[q]["start"] or k == P[q]["stop"])
@@ -420,10 +447,9 @@ class _Looks:
     def edge(self, edge_id: str, k: int) -> tuple[str, str]:
         """(classes, inline style for grad_flow) of an edge at frame k."""
         p = self.pass_at(k)
-        last = None
-        for i, norm in self.edge_flows.get(edge_id, ()):
-            if p["start"] <= i < k:
-                last = (i, norm)
+        flows = self.edge_flows.get(edge_id, [])
+        at = bisect_left(flows, (k, -1.0))
+        last = flows[at - 1] if at > 0 and flows[at - 1][0] >= p["start"] else None
         ends = self.edge_ends.get(edge_id, ())
         unborn = any(end in self.born and self.born[end] > k - 1 for end in ends)
         flow = "" if last is None else "mg-flow" if last[0] == k - 1 else "mg-flowed"
@@ -768,6 +794,9 @@ class Stepper:
                  predict: bool = False) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        # the chain rule is written on the graph as recorded (each iteration its own numbers), then a
+        # big graph's loops are drawn once and the steps follow (viz.fold)
+        first = fold_pass(_chained(first))
         self.snapshot = first.snapshot
         self.passes = [first]
         self.error = first.error
@@ -840,6 +869,7 @@ class Stepper:
         if gradient is not None:
             kwargs["gradient"] = gradient
         record = record_backward(self._roots, params=self.params, raise_error=False, **kwargs)
+        record = fold_pass(_chained(record), like=self.snapshot)
         self.passes.append(record)
         self.error = record.error
         self._details.update(_details_rows(record))

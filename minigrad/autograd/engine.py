@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import heapq
 import sys
+import threading
 import weakref
 
 import numpy as np
 
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import grad_mode
-from .graph import BackwardEvent, _backward_observers, register_node_created_hook
+from .graph import BackwardEvent, _backward_observers, _for_this_thread, register_node_created_hook
 
 
 def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True):
@@ -108,7 +109,7 @@ class _Run:
         self.captured = [None] * len(inputs) if inputs is not None else []      # autograd.grad's results
         self.needed = None                     # with inputs=: the nodes on a path to one of them
         self.accumulate, self.create_graph = accumulate, create_graph
-        self.observe = bool(_backward_observers)
+        self.observe = bool(_backward_observers) and bool(_for_this_thread(_backward_observers))
 
 
 # -- phase 1: the graph ---------------------------------------------------------------
@@ -171,13 +172,17 @@ def _add_to_buffer(buffers, node, nr, grad):
 def _execute(node, grads, run):
     """Run one function node with its hooks; return the gradients for its ``next_functions``."""
     observe = run.observe
+    if run.targets is not None and node in run.targets:
+        # autograd.grad(outputs, inputs) with a non-leaf input: PyTorch captures its gradient *before*
+        # the tensor's hooks when the node must run anyway (it leads to another input), after them if not.
+        if not any(n in run.needed for n, _ in node.next_functions if n):
+            if node._tensor_pre_hooks or node._retain_grad:
+                grads = _tensor_hooks(node, grads, observe)
+            _capture(run, node, grads)
+            return (None,) * len(node.next_functions)
+        _capture(run, node, grads)
     if node._tensor_pre_hooks or node._retain_grad:     # most nodes have no hooks
         grads = _tensor_hooks(node, grads, observe)
-    if run.targets is not None:
-        for index, nr in run.targets.get(node, ()):
-            run.captured[index] = grads[nr]
-        if node in run.targets and not any(n in run.needed for n, _ in node.next_functions if n):
-            return (None,) * len(node.next_functions)
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads, observe)
     grad_outputs = tuple(grads)
@@ -197,6 +202,11 @@ def _execute(node, grads, run):
             if observe:
                 _emit("node_hook", node, grad_outputs, grad_inputs, detail=getattr(fn, "__name__", "hook"))
     return grad_inputs
+
+
+def _capture(run, node, grads):
+    for index, nr in run.targets[node]:
+        run.captured[index] = grads[nr]
 
 
 def _tensor_hooks(node, grads, observe):
@@ -252,21 +262,22 @@ def _accumulate_node(node, grads, run):
     var = node.variable
     if var._backward_hooks or node._retain_grad:
         grads = _tensor_hooks(node, grads, observe)
-    if run.targets is not None:
-        for index, nr in run.targets.get(node, ()):
-            run.captured[index] = grads[nr]
-        if node in run.targets and not run.accumulate:
+    if run.targets is not None and node in run.targets:
+        _capture(run, node, grads)
+        if not run.accumulate:
             return
     if grads[0] is None:
         return
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads, observe)
     grad = grads[0]
-    before = var._grad
-    before_copy = None if before is None or not observe else before._data.copy()
-    _accumulate_into(var, grad, run.create_graph)
+    with _accumulate_lock:              # threads backpropagating into one leaf add up one at a time
+        before = var._grad
+        before_copy = None if before is None or not observe else before._data.copy()
+        _accumulate_into(var, grad, run.create_graph)
+        after_copy = var._grad._data.copy() if observe else None
     if observe:
-        _emit("node", node, (grad,), (), grad_before=before_copy, grad_after=var._grad._data.copy())
+        _emit("node", node, (grad,), (), grad_before=before_copy, grad_after=after_copy)
     for fn in tuple(var._post_accumulate_hooks.values()) if var._post_accumulate_hooks else ():
         fn(var)
         if observe:
@@ -276,6 +287,9 @@ def _accumulate_node(node, grads, run):
             fn((), (grad,))
             if observe:
                 _emit("node_hook", node, (grad,), (), detail=getattr(fn, "__name__", "hook"))
+
+
+_accumulate_lock = threading.Lock()      # PyTorch: AccumulateGrad's mutex
 
 
 def _accumulate_into(var, grad, create_graph):
@@ -303,9 +317,10 @@ def _accumulate_into(var, grad, create_graph):
 # exactly _ENGINE_REFS references on its way here (the input buffer, two locals, two arguments),
 # and its array is referenced by that tensor alone.  Any other holder (a hook that kept it, the same
 # gradient sent to two leaves, a view) adds a reference, and the gradient is copied instead.  Only
-# on CPython versions whose counts are known to include every local (3.14 may borrow references).
+# on CPython versions whose counts are known to be exactly these: 3.11 to 3.13 (3.10 holds the
+# references differently, 3.14 may borrow them); elsewhere every first gradient is copied.
 _ENGINE_REFS = 5
-_CAN_STEAL = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
+_CAN_STEAL = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
 
 
 def _stealable(grad, var):
@@ -328,13 +343,19 @@ def _stealable(grad, var):
 
 
 def _retain(tensor, grad, create_graph):
-    """What ``retain_grad()`` does at backward time: keep (add up) a non-leaf's gradient."""
+    """What ``retain_grad()`` does at backward time: keep a non-leaf's gradient.
+
+    As PyTorch's retain-grad hook: the first gradient is cloned, a later one makes a *new* tensor
+    ``tensor.grad + grad`` (a ``.grad`` someone kept from the previous backward is not changed);
+    under ``create_graph`` both are recorded (``CloneBackward0``, ``AddBackward0``).
+    """
     if tensor._grad is None:
-        tensor._grad = grad if create_graph else _tensor.Tensor._make(np.array(grad._data, copy=True), False)
-    elif create_graph:
-        tensor._grad = tensor._grad + grad
+        if create_graph:
+            tensor._grad = grad.clone()
+        else:
+            tensor._grad = _tensor.Tensor._make(np.array(grad._data, copy=True, order="C"), False)
     else:
-        tensor._grad._data = tensor._grad._data + grad._data
+        tensor._grad = tensor._grad + grad
 
 
 def _materialize(node, grads):
@@ -356,7 +377,7 @@ def _emit(kind, node=None, grad_outputs=(), grad_inputs=(), grad_before=None, gr
     event = BackwardEvent(kind, None if node is None else id(node), "" if node is None else type(node).__name__,
                           tuple(_copy(g) for g in grad_outputs), tuple(_copy(g) for g in grad_inputs),
                           grad_before, grad_after, detail)
-    for fn in tuple(_backward_observers.values()):
+    for fn in _for_this_thread(_backward_observers):
         fn(event)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
-from ._util import fmath, check_broadcast, promoted
+from ._util import check_broadcast, fmath, promoted
 
 _BOOL_SUB = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
              "use the `~` or `logical_not()` operator instead.")
@@ -38,7 +38,7 @@ class Add(Function):
         check_broadcast(x, y)
         ctx.alpha = alpha
         a, b = promoted(x, y)
-        return a + b if alpha == 1 else a + alpha * b
+        return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
 
     @staticmethod
     def backward(ctx, grad):
@@ -57,7 +57,7 @@ class Sub(Function):
         _check_bool_sub(x, y)
         ctx.alpha = alpha
         a, b = promoted(x, y)
-        return a - b if alpha == 1 else a - alpha * b
+        return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
 
     @staticmethod
     def backward(ctx, grad):
@@ -87,18 +87,18 @@ class Mul(Function):
     """Elementwise ``x * y``.  Backward: d/dx = grad * y, d/dy = grad * x."""
 
     node_name = "MulBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")  # PyTorch saves (and packs, and unpacks) `other` first
 
     @staticmethod
     def forward(ctx, x, y):
         check_broadcast(x, y)
-        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
+        ctx.save_for_backward(y if ctx.needs_input_grad[0] else None, x if ctx.needs_input_grad[1] else None)
         a, b = promoted(x, y)
         return a * b
 
     @staticmethod
     def backward(ctx, grad):
-        x, y = ctx.saved_tensors
+        y, x = ctx.saved_tensors
         return (grad * y if ctx.needs_input_grad[0] else None,
                 grad * x if ctx.needs_input_grad[1] else None)
 
@@ -883,7 +883,7 @@ class Normal(Function):
     node_name = "NormalBackward1"
 
     @staticmethod
-    def forward(ctx, mean, std, rng):
+    def forward(ctx, mean, std, sample):
         Tensor = _tensor.Tensor
         m = mean._data if isinstance(mean, Tensor) else np.asarray(mean)
         s = std._data if isinstance(std, Tensor) else np.asarray(std)
@@ -893,7 +893,7 @@ class Normal(Function):
         if isinstance(mean, Tensor) and isinstance(std, Tensor):
             check_broadcast(mean, std)
         shape = np.broadcast_shapes(m.shape, s.shape)
-        return (m + s * rng.standard_normal(shape)).astype(typed._data.dtype, copy=False)
+        return sample(m, s, shape, typed._data.dtype)  # PyTorch's draws (see _creation.normal)
 
     @staticmethod
     def backward(ctx, grad):

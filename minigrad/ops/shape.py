@@ -17,11 +17,20 @@ from ._util import wrap_dim
 
 def infer_shape(shape, numel):
     """Resolve one ``-1`` in ``shape``, with PyTorch's errors."""
-    shape = tuple(int(s) for s in shape)
+    shape = tuple([int(s) for s in shape])
+    if -1 not in shape and math.prod(shape) == numel and min(shape, default=0) >= 0:
+        return shape                                    # the common case, checked at once
+    for i, s in enumerate(shape):
+        if s < -1:
+            raise RuntimeError("invalid shape dimension %d at index %d of shape [%s]"
+                               % (s, i, ", ".join(map(str, shape))))
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     known = math.prod(s for s in shape if s != -1)
     if -1 in shape:
+        if known == 0 and numel == 0:
+            raise RuntimeError("cannot reshape tensor of 0 elements into shape [%s] because the unspecified "
+                               "dimension size -1 can be any value and is ambiguous" % ", ".join(map(str, shape)))
         if known == 0 or numel % known:
             raise RuntimeError("shape '[%s]' is invalid for input of size %d" % (", ".join(map(str, shape)), numel))
         shape = tuple(numel // known if s == -1 else s for s in shape)
@@ -32,12 +41,22 @@ def infer_shape(shape, numel):
 
 def view_array(a, shape):
     """``a`` with a new shape *without copying*, or None when that is impossible."""
-    v = a.view()
+    if a.flags.c_contiguous:
+        return a.reshape(shape)                         # always a view
+    if _RESHAPE_COPY_ARG:
+        try:
+            return a.reshape(shape, copy=False)         # numpy >= 2.1: raises instead of copying
+        except ValueError:
+            return None
+    v = a.view()                                        # older numpy: setting the shape never copies
     try:
         v.shape = shape
     except AttributeError:
         return None
     return v
+
+
+_RESHAPE_COPY_ARG = tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 1)
 
 
 class View(Function):

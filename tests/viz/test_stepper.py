@@ -405,12 +405,18 @@ def _look_at(history: list[list[Any]], k: int) -> Any:
 
 
 @pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True:UserWarning")
-@pytest.mark.parametrize("case", ["chain", "passes", "create_graph", "error"])
+@pytest.mark.parametrize("case", ["chain", "passes", "create_graph", "error", "folded"])
 def test_looks_replay_every_frame(minigrad: ModuleType, case: str) -> None:
     """The histories the JS applies give, at every frame, exactly what frame() says."""
     x = minigrad.tensor([0.5, -1.5], requires_grad=True)
     w = minigrad.tensor([2.0, 0.25], requires_grad=True)
-    if case == "create_graph":
+    if case == "folded":                                   # a loop drawn once: its nodes run many times
+        h = x
+        for _ in range(60):
+            h = (h * w + 0.1).tanh()
+        stepper = step_backward(h.sum())
+        assert stepper.snapshot.folds
+    elif case == "create_graph":
         stepper = step_backward((x ** 3).sin().sum(), create_graph=True)
     else:
         stepper = step_backward(((x * w).tanh() * x).sum(), retain_graph=case != "chain")
@@ -428,3 +434,17 @@ def test_looks_replay_every_frame(minigrad: ModuleType, case: str) -> None:
         assert edges == {i: cls for i, (cls, _) in expected["edges"].items()}, k
         texts = {i: look[0] for i, h in history["texts"].items() if (look := _look_at(h, k))}
         assert texts == expected["grads"], k
+
+
+def test_fast_value_text_is_format_values() -> None:
+    from viz.capture import format_values
+    from viz.stepper import _values_text
+
+    rng = np.random.default_rng(0)
+    for shape in [(), (1,), (3,), (9,), (2, 2), (3, 3), (1, 4), (4, 1), (2, 3), (4, 4)]:
+        for scale in (1e-8, 1e-3, 1.0, 1e3, 1e9):
+            for dtype in (np.float32, np.float64):
+                array = (rng.standard_normal(shape) * scale).astype(dtype)
+                assert _values_text(array) == format_values(array)
+    special = np.array([np.nan, np.inf, -0.0, 0.0], dtype=np.float32)
+    assert _values_text(special) == format_values(special)

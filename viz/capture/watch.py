@@ -49,24 +49,36 @@ class LiveGraph:
     output).  A backward frees those saved tensors, so cuts are noted when the node is
     recorded, not when the graph is drawn -- the marker outlives the backward.
 
+    NOTE [a watcher does not outlive its owner]: the library's hooks hold the watcher
+    only weakly (:func:`_weak_call`), and a finalizer removes them when the watcher is
+    collected -- a forgotten ``viz.live()`` stops costing time per op once nothing
+    refers to it.  Dead node references are compacted as they pile up, so a long
+    session does not grow the lists.
+
     Parameters
     ----------
     library : module name, default ``"minigrad"``
     on_change : callable, optional
         Called (with no argument) after each recorded node or finished backward.
+    show_constants : bool
+        Draw inputs that get no gradient (see :func:`viz.capture.capture_graph`).
     """
 
-    def __init__(self, library: str = "minigrad", on_change: Callable[[], None] | None = None) -> None:
+    def __init__(self, library: str = "minigrad", on_change: Callable[[], None] | None = None,
+                 show_constants: bool = True) -> None:
         graph = importlib.import_module(f"{library}.autograd.graph")
         self._nodes: list[weakref.ref] = []
         self._producers: dict[int, tuple[weakref.ref, int]] = {}  # id(storage) -> (node, output nr)
         self._cuts: list[_Cut] = []
+        self._compact_at = 1024
         self.dirty = False
         self.on_change = on_change
-        self._handles = [graph.register_node_created_hook(self._created)]
+        self.show_constants = show_constants
+        self._handles: list[Any] = [graph.register_node_created_hook(_weak_call(self._created))]
         observer = getattr(graph, "register_backward_observer", None)
         if observer is not None:
-            self._handles.append(observer(self._event))
+            self._handles.append(observer(_weak_call(self._event)))
+        self._finalizer = weakref.finalize(self, _remove_handles, self._handles)
 
     @property
     def watching(self) -> bool:
@@ -75,6 +87,9 @@ class LiveGraph:
 
     def _created(self, node: Any) -> None:
         self._nodes.append(weakref.ref(node))
+        if len(self._nodes) >= self._compact_at:
+            self.alive()
+            self._compact_at = 2 * len(self._nodes) + 1024
         self._note_cuts(node)
         outputs = node.output_tensors() if hasattr(node, "output_tensors") else ()
         for nr, tensor in enumerate(outputs):
@@ -132,29 +147,53 @@ class LiveGraph:
             return None
         consumed = {id(child) for node in nodes for child, _ in node.next_functions if child is not None}
         roots = [node for node in reversed(nodes) if id(node) not in consumed]
-        capture = _capture(tuple(roots), params, "autograd", False, None, MAX_VALUES)
+        capture = _capture(tuple(roots), params, "autograd", False, None, MAX_VALUES, self.show_constants)
         return _add_cut_edges(capture, self._cuts)
 
     def close(self) -> None:
         """Stop watching (idempotent); what was recorded stays drawable."""
-        for handle in self._handles:
-            handle.remove()
-        self._handles.clear()
+        _remove_handles(self._handles)
+
+
+def _weak_call(method: Callable[..., None]) -> Callable[..., None]:
+    """A hook calling ``method`` while its object lives, holding it only weakly."""
+    ref = weakref.WeakMethod(method)
+
+    def call(*args: Any) -> None:
+        bound = ref()
+        if bound is not None:
+            bound(*args)
+    return call
+
+
+def _remove_handles(handles: list[Any]) -> None:
+    for handle in handles:
+        handle.remove()
+    handles.clear()
 
 
 def _add_cut_edges(capture: _Capture, cuts: list[_Cut]) -> GraphSnapshot:
     """Draw each cut: producer --✂ cut--> the detached tensor --key--> consumer.
 
     The detached tensor is a node of its own (a leaf that does not require grad);
-    the dashed "cut" edge says where its memory came from.
+    the dashed "cut" edge says where its memory came from.  When the capture already drew
+    that input as a constant, that node becomes the detached tensor.
     """
     snapshot = capture.snapshot
     nodes, edges = list(snapshot.nodes), list(snapshot.edges)
+    index = {node.id: i for i, node in enumerate(nodes)}
     for cut in cuts:
         consumer, producer = cut.consumer(), cut.producer()
         target = capture.node_ids.get(id(consumer))
         source = capture.node_ids.get(id(producer))
         if target is None or source is None:
+            continue
+        constant = capture.constants.get((target, cut.key))
+        if constant is not None:
+            i = index[constant]
+            nodes[i] = replace(nodes[i], name="detached", roles=("constant", "no-grad", "cut"))
+            edges.append(EdgeInfo(id=f"e{len(edges)}", source=source, target=constant, kind="cut",
+                                  label="✂ cut"))
             continue
         cut_id = f"n{len(nodes)}"
         nodes.append(NodeInfo(id=cut_id, kind="tensor", name="detached", roles=("leaf", "no-grad", "cut"),

@@ -17,7 +17,7 @@ from .activation import (
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d
 from .distance import CosineSimilarity
-from .dropout import Dropout
+from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
 from .linear import Bilinear, Identity, Linear
 from .loss import (
@@ -49,6 +49,9 @@ __all__ = [
     "Flatten",
     "Unflatten",
     "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
     "LayerNorm",
     "BatchNorm1d",
     "Embedding",

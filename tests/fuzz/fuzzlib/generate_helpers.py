@@ -1,0 +1,11 @@
+"""Small shape helpers shared by the generator and the op table."""
+
+from __future__ import annotations
+
+
+def broadcastable(s1: tuple, s2: tuple) -> bool:
+    """True when shapes ``s1`` and ``s2`` broadcast together."""
+    for a, b in zip(reversed(s1), reversed(s2)):
+        if a != b and a != 1 and b != 1:
+            return False
+    return True
