@@ -231,11 +231,14 @@ class Names:
         self.inputs: dict[str, list[str | None]] = {}
         self.output_name: dict[str, str] = {}   # fn node id -> name of the tensor it made
         self.producer: dict[str, str] = {}      # unnamed tensor node id -> the fn node that made it
+        self.constants: dict[tuple[str, int], str] = {}   # (fn node id, slot) -> a constant's node id
         for edge in snapshot.edges:
             if edge.kind == "next" and edge.slot is not None:
                 slots = self.inputs.setdefault(edge.target, [])
                 slots.extend([None] * (edge.slot + 1 - len(slots)))
                 slots[edge.slot] = edge.source
+            elif edge.kind == "input" and edge.slot is not None:
+                self.constants[(edge.target, edge.slot)] = edge.source
             elif edge.kind == "output":
                 tensor = self.nodes[edge.target].tensor
                 if tensor is not None and tensor.name:
@@ -335,6 +338,12 @@ class Names:
             text = number_text(value) if np.size(value) <= 3 else None
             if text is not None:
                 return text.replace("−", "-")
+        constant = self.nodes.get(self.constants.get((node_id, slot), ""))
+        if constant is not None and constant.tensor is not None and constant.tensor.name:
+            return constant.tensor.name
+        if constant is not None and constant.tensor is not None and "," not in constant.tensor.values \
+                and "\n" not in constant.tensor.values:
+            return constant.tensor.values           # a scalar constant: its value
         return "const"
 
 
@@ -425,9 +434,10 @@ def chain_rule_lines(step: Step, names: Names, root: str, saved: Mapping[str, An
             symbols[key] = out_name if key == "result" else text if text is not None else key
             numbers[key] = text
     lines: list[str | None] = []
+    sources = names.inputs.get(step.node_id, [])
     for slot, grad in enumerate(step.grad_inputs):
-        if grad is None:
-            lines.append(None)
+        if grad is None or slot >= len(sources) or sources[slot] is None:
+            lines.append(None)                  # nothing sent on: no input there needs a gradient
             continue
         target = names.operand(step.node_id, slot)
         result = number_text(grad) or "?"
