@@ -123,10 +123,13 @@ _TABLE: dict[str, tuple[str, str]] = {
     "hint_rerun": ("This graph's buffers were already freed by an earlier backward(): "
                    "run the cell that builds the graph again, then this one.",
                    "这个计算图的缓冲区已被之前的 backward() 释放：请重新运行构建计算图的单元格，再运行这个单元格。"),
-    "no_frontend": ("The interactive stepper needs a trusted notebook with anywidget; here is its first frame. "
-                    "stepper.save_html('stepper.html') writes a version that steps in any browser.",
-                    "交互式单步演示需要已信任的 notebook 和 anywidget；这里显示第一帧。"
-                    "stepper.save_html('stepper.html') 可生成在任何浏览器中都能单步执行的版本。"),
+    "stepper_hint": ("Backward stepper ({steps} steps), first frame. To step through it, run the notebook "
+                     "in Jupyter with the widget front end (pip install anywidget), or save an offline "
+                     "stepper with .save_html(\"stepper.html\") and open it in a browser.",
+                     "反向传播单步演示（共 {steps} 步），第一帧。要单步执行，请在带有小部件前端的 Jupyter 中运行 "
+                     "notebook（pip install anywidget），"
+                     "或用 .save_html(\"stepper.html\") 保存离线版本并在浏览器中打开。"),
+    "stepper_alt": ("backward stepper, first frame", "反向传播单步演示，第一帧"),
     # print()
     "table_step": ("step", "步骤"),
     "table_node": ("node", "节点"),

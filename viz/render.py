@@ -13,6 +13,7 @@ snapshot ids (``id="n3"``) and classes (``class="node fn root"``).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import re
@@ -585,6 +586,7 @@ def _wasm_render(dot_source: str, format: str, limit: float | None) -> bytes:
         backend = _WASM.get("backend")
         if backend is None:
             backend = _WASM["backend"] = _interruptible_backend(wasmtime, WasmtimeBackend)
+            atexit.register(_WASM.clear)  # free the engine while wasmtime is still loaded
         session = backend._session
         session.store.set_epoch_deadline(1)
         timer = threading.Timer(limit, backend._engine.increment_epoch) if limit else None

@@ -18,6 +18,7 @@ import numpy as np
 
 from .capture import BackwardPass, describe_object, fold_pass, format_values, record_backward, resolve_names
 from .chain import FULL_VALUES, Names, chain_rule_lines, formula_for, number_text
+from .export import display_with_widget, static_bundle, with_widget
 from .formulas import LOCAL_DERIVATIVES
 from .i18n import strings, t
 from .model import GraphSnapshot, Step
@@ -908,13 +909,19 @@ class Stepper:
                 return describe_object(ref())
         return [("status", "not a recorded node")]
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def static_frame(self, tag: str | None = None) -> dict[str, str]:
+        """The first frame as a static picture plus a line on how to step (viz.export.static_bundle)."""
+        svg = restyle_svg(self._svg, self.state(), 0, self.grad_flow)
+        return static_bundle(svg, f"<viz.Stepper: {len(self.steps)} steps>", tag=tag,
+                             hint=t("stepper_hint", steps=len(self.steps)), alt=t("stepper_alt"))
 
-        display(self.widget)
+    def _ipython_display_(self) -> None:
+        # the first frame as a picture (nbconvert, untrusted, GitHub), then the widget, which hides it
+        display_with_widget(self.static_frame, lambda: self.widget)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
-        return self.widget._repr_mimebundle_(include=include, exclude=exclude)
+        # the widget where it can run, the first frame as a picture everywhere else
+        return with_widget(self.static_frame(), lambda: self.widget)
 
     # -- exports ------------------------------------------------------------------
     def save_html(self, path: str | Path, title: str = "backward stepper") -> Path:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,7 +92,8 @@ class _Walker:
     """Builds one snapshot from roots; shared by both views."""
 
     def __init__(self, naming: _Naming, trace: ModuleTrace | None, show_saved: bool,
-                 max_values: int, show_constants: bool = True) -> None:
+                 max_values: int, show_constants: bool = True,
+                 info: Callable[[Any, str | None], TensorInfo] | None = None) -> None:
         self.naming, self.trace = naming, trace
         self.show_saved, self.max_values = show_saved, max_values
         self.out = _Builder()
@@ -101,6 +103,9 @@ class _Walker:
         self.saved: list[tuple[str, list[tuple[str, Any]]]] = []
         self.show_constants = show_constants
         self.constants: dict[tuple[str, str], str] = {}
+        #: tensor, name -> TensorInfo (the live graph passes a cache: NOTE [a live cell stays fast])
+        self.info = info or (lambda tensor, name: tensor_info(tensor, name, max_values))
+        self._saved: dict[int, list[tuple[str, Any]]] = {}
 
     # -- pieces -------------------------------------------------------------------
     def tensor_node(self, tensor: Any, extra_roles: tuple[str, ...] = ()) -> str:
@@ -111,7 +116,7 @@ class _Walker:
         roles = (*_tensor_roles(tensor, is_param), *extra_roles)  # "root" styles last, so it wins
         node_id = self.out.add_node(
             kind="tensor", name=name or "tensor", roles=roles,
-            tensor=tensor_info(tensor, name, self.max_values),
+            tensor=self.info(tensor, name),
             module=self.naming.modules.get(id(tensor)))
         self.tensor_ids[id(tensor)] = node_id
         self.keep.append(tensor)
@@ -119,6 +124,7 @@ class _Walker:
 
     def fn_roles_and_attrs(self, node: Any) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...], str]:
         pairs, problem, message = _read_saved(node)
+        self._saved[id(node)] = pairs
         roles: list[str] = [problem] if problem else []
         metadata = getattr(node, "metadata", None) or {}
         if metadata.get("differentiates") is not None:
@@ -145,7 +151,7 @@ class _Walker:
                  if id(tensor) not in self.tensor_ids]
         if not named:
             return None
-        return tensor_info(named[0][1], ", ".join(name for name, _ in named), self.max_values)
+        return self.info(named[0][1], ", ".join(name for name, _ in named))
 
     def module_of(self, node: Any) -> str | None:
         return self.trace.module_of(node) if self.trace is not None else None
@@ -172,7 +178,7 @@ class _Walker:
             node_id = self.out.add_node(
                 kind="acc", name=type(node).__name__,
                 roles=_tensor_roles(variable, is_param),
-                tensor=tensor_info(variable, name, self.max_values),
+                tensor=self.info(variable, name),
                 module=self.naming.modules.get(id(variable)))
             self.tensor_ids.setdefault(id(variable), node_id)
         else:
@@ -268,7 +274,7 @@ class _Walker:
                     roles = tuple(r for r in _tensor_roles(tensor, False) if r == "modified")
                     saved_id = self.out.add_node(
                         kind="saved", name=label, roles=roles,
-                        tensor=tensor_info(tensor, name, self.max_values),
+                        tensor=self.info(tensor, name),
                         module=self.out.nodes[int(owner[1:])].module)
                     self.out.add_edge(saved_id, owner, "saved")  # its title names it
 
@@ -287,7 +293,7 @@ class _Walker:
             if not slots:
                 continue
             owner = self.node_ids[id(node)]
-            saved = dict(_read_saved(node)[0])
+            saved = dict(self._saved[id(node)] if id(node) in self._saved else _read_saved(node)[0])
             for slot in slots:
                 key, value = _input_value(node, slot, saved)
                 if _is_tensor(value) and id(value) in self.tensor_ids:
@@ -308,7 +314,7 @@ class _Walker:
             name = self.naming.names.get(id(value))
             self.keep.append(value)
             return self.out.add_node(kind="tensor", name=name or "constant", roles=("constant",),
-                                     tensor=tensor_info(value, name, self.max_values), module=module)
+                                     tensor=self.info(value, name), module=module)
         if isinstance(value, int | float | complex) and not isinstance(value, bool):
             text = _value_text(value)
             info = TensorInfo(shape=(), dtype=type(value).__name__, requires_grad=False,
@@ -355,10 +361,11 @@ class _Walker:
 
 
 def _capture(roots: tuple[Any, ...], params: Any, view: str, show_saved: bool,
-             module_trace: ModuleTrace | None, max_values: int, show_constants: bool = True) -> _Capture:
+             module_trace: ModuleTrace | None, max_values: int, show_constants: bool = True,
+             info: Callable[[Any, str | None], TensorInfo] | None = None) -> _Capture:
     if view not in VIEWS:
         raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
-    walker = _Walker(_naming(params), module_trace, show_saved, max_values, show_constants)
+    walker = _Walker(_naming(params), module_trace, show_saved, max_values, show_constants, info)
     return walker.run(_root_list(roots), view)
 
 

@@ -1158,9 +1158,16 @@ export function timeStep(model, k) {
   return performance.now() - t0;
 }
 
+/** Hide the static first frame displayed before this widget (viz.export.display_with_widget). */
+function hideStatic(tag) {
+  if (!tag) return;
+  document.querySelectorAll(`.viz-static[data-viz-static="${CSS.escape(tag)}"]`).forEach((el) => { el.style.display = "none"; });
+}
+
 // anywidget entry point
 export default {
   render({ model, el }) {
+    hideStatic(model.get("static_id"));
     return createStepper(el, model);
   },
 };
