@@ -606,8 +606,24 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
     big = state.get("mode") == "presentation"
     root.set("class", (root.get("class", "") + " mg-svg" + (" mg-presentation" if big else "")).strip())
     anchors: dict[str, tuple[float, float]] = {}
+    info = state["graph"].get("nodes") or {}
+
+    def learner(node_id: str) -> str:
+        node = info.get(node_id) or {}
+        if node.get("kind") == "tensor":
+            return node.get("learner") or node.get("name") or ""
+        return f"{node.get('name', '')} ({node['learner']})" if node.get("learner") else node.get("name", "")
+
     for g in root.iter(f"{q}g"):
         element_id, classes = g.get("id", ""), g.get("class", "").split()
+        title = g.find(f"{q}title")
+        raw_title = (title.text or "") if title is not None else ""
+        if title is not None and "node" in classes and element_id in info:
+            title.text = learner(element_id)       # tooltips in the learner's words, not "n2"
+        elif title is not None and "edge" in classes and "->" in (title.text or ""):
+            tail, head = (end.split(":")[0].strip() for end in (title.text or "").split("->"))
+            if tail in info and head in info:
+                title.text = f"{learner(tail)} → {learner(head)}"
         if "node" in classes and look["nodes"].get(element_id):
             g.set("class", " ".join([*classes, *look["nodes"][element_id].split()]))
         if "node" in classes and element_id in look["grads"]:
@@ -621,8 +637,7 @@ def restyle_svg(svg: str, state: dict[str, Any], k: int, grad_flow: bool = False
                 point = _path_point(path.get("d", ""))
                 if point:
                     anchors[element_id] = point
-            title = g.findtext(f"{q}title") or ""
-            ends = [end.split(":")[0].strip() for end in title.split("->")]
+            ends = [end.split(":")[0].strip() for end in raw_title.split("->")]
             if element_id in look["edge_classes"]:
                 cls, style = look["edge_classes"][element_id]
                 g.set("class", " ".join([*classes, *cls.split()]))

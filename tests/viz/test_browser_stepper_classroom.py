@@ -228,3 +228,31 @@ def test_chinese_strings(minigrad: ModuleType, browser_page: Any, tmp_path: Path
     assert "∂L/∂d = ∂L/∂L · f = 1 · (−2) = −2" in panel
     assert "第 1 / 7 步" in page.inner_text(".mg-counter")
     assert problems == []
+
+
+def test_tooltips_and_svg_frames_have_no_internal_ids(minigrad: ModuleType, browser_page: Any,
+                                                      tmp_path: Path) -> None:
+    stepper = notebook2(minigrad)
+    page = browser_page
+    problems = _open(page, stepper.save_html(tmp_path / "titles.html"))
+    titles = page.eval_on_selector_all(".mg-svg title", "els => els.map(e => e.textContent)")
+    assert titles
+    assert not [text for text in titles if re.search(r"\bn\d+\b", text)], titles
+    assert "MulBackward0 (e)" in titles
+    assert "AccumulateGrad (a) → MulBackward0 (e)" in titles
+    frame = stepper.save_svg(tmp_path / "frame.svg", step=1).read_text(encoding="utf-8")
+    assert not re.search(r"<title>[^<]*\bn\d+\b", frame)
+    assert problems == []
+
+
+def test_dark_theme_follows_the_system_in_the_offline_html(minigrad: ModuleType, browser_page: Any,
+                                                           tmp_path: Path) -> None:
+    page = browser_page
+    page.emulate_media(color_scheme="dark")
+    problems = _open(page, notebook2(minigrad).save_html(tmp_path / "dark.html"))
+    background = page.eval_on_selector(".mg-stepper", "e => getComputedStyle(e).backgroundColor")
+    assert background == "rgb(13, 17, 23)"
+    assert "invert" in page.eval_on_selector(".mg-svg", "e => getComputedStyle(e).filter")
+    page.emulate_media(color_scheme="light")
+    assert page.eval_on_selector(".mg-stepper", "e => getComputedStyle(e).backgroundColor") == "rgb(255, 255, 255)"
+    assert problems == []

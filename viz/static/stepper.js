@@ -583,6 +583,7 @@ export function createStepper(el, model, options = {}) {
     svgEl.setAttribute("preserveAspectRatio", "xMidYMid meet");
     fill(graphPane, svgEl);
     plan = makePlan(svgEl, steps(), graph());
+    learnerTitles();
     resetPaint();
     plan.nodes.forEach((g, id) => g.addEventListener("click", (ev) => {
       ev.stopPropagation();
@@ -593,6 +594,24 @@ export function createStepper(el, model, options = {}) {
     slider.max = String(total());
     manualZoom = null;
     apply();
+  }
+
+  /** Tooltips (SVG <title>) in the learner's words: "MulBackward0 (e)", "a → MulBackward0 (e)";
+   *  Graphviz writes the internal ids there ("n2", "n3->n1"). */
+  function learnerTitles() {
+    plan.nodes.forEach((g, id) => {
+      const title = g.querySelector(":scope > title");
+      if (title) title.textContent = nodeLabel(id);
+    });
+    svgEl.querySelectorAll("g.edge").forEach((g) => {
+      const title = g.querySelector(":scope > title");
+      const key = edgeKey(g);
+      if (!title || !key) return;
+      const [tail, head] = key.split("->");
+      title.textContent = `${nodeLabel(tail)} → ${nodeLabel(head)}`;
+    });
+    const top = svgEl.querySelector(":scope > g > title");
+    if (top) top.textContent = S("aria_stepper");
   }
 
   /** Element ids unique on the page: a second stepper (or diagram) of the same graph has the
