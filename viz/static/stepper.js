@@ -460,8 +460,14 @@ export function createStepper(el, model, options = {}) {
 
   function presentation() { return model.get("mode") === "presentation"; }
 
-  /** A node's box in SVG units (the viewBox's coordinates). */
+  /** A node's box in SVG units (the viewBox's coordinates); measured once per node (the layout
+   *  never changes), so following the running node costs no forced layout per step. */
+  const boxes = new Map();
   function nodeBox(id) {
+    if (!boxes.has(id)) boxes.set(id, measureBox(id));
+    return boxes.get(id);
+  }
+  function measureBox(id) {
     const g = plan && plan.nodes.get(id);
     if (!g || !g.getBBox) return null;
     const b = g.getBBox();
@@ -492,17 +498,17 @@ export function createStepper(el, model, options = {}) {
     zoom = manualZoom || auto;
     const whole = zoom <= fitZoom + 1e-9;
     const height = Math.max(120, Math.min(maxHeight, full.h * zoom));
-    svgEl.style.width = `${width}px`;
-    svgEl.style.height = `${height}px`;
+    if (svgEl.style.width !== `${width}px`) svgEl.style.width = `${width}px`;
+    if (svgEl.style.height !== `${height}px`) svgEl.style.height = `${height}px`;
     const w = width / zoom, hh = height / zoom;
     let cx = full.x + full.w / 2, cy = full.y + full.h / 2;
     if (!whole) {
-      const boxes = focus.map(nodeBox).filter((b) => b);
-      if (boxes.length) {
-        let x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
-        let x1 = Math.max(...boxes.map((b) => b.x + b.w)), y1 = Math.max(...boxes.map((b) => b.y + b.h));
+      const near = focus.map(nodeBox).filter((b) => b);
+      if (near.length) {
+        let x0 = Math.min(...near.map((b) => b.x)), y0 = Math.min(...near.map((b) => b.y));
+        let x1 = Math.max(...near.map((b) => b.x + b.w)), y1 = Math.max(...near.map((b) => b.y + b.h));
         if (x1 - x0 > w * 0.9 || y1 - y0 > hh * 0.9) {  // the neighbourhood does not fit: the node itself
-          [x0, y0, x1, y1] = [boxes[0].x, boxes[0].y, boxes[0].x + boxes[0].w, boxes[0].y + boxes[0].h];
+          [x0, y0, x1, y1] = [near[0].x, near[0].y, near[0].x + near[0].w, near[0].y + near[0].h];
         }
         cx = (x0 + x1) / 2;
         cy = (y0 + y1) / 2;
@@ -583,6 +589,7 @@ export function createStepper(el, model, options = {}) {
     svgEl.setAttribute("preserveAspectRatio", "xMidYMid meet");
     fill(graphPane, svgEl);
     plan = makePlan(svgEl, steps(), graph());
+    boxes.clear();
     learnerTitles();
     resetPaint();
     plan.nodes.forEach((g, id) => g.addEventListener("click", (ev) => {
