@@ -184,3 +184,18 @@ def test_predict_flag_reaches_the_widget(minigrad: ModuleType) -> None:
     assert stepper.state()["predict"] is True
     assert stepper.widget.predict is True
     assert stepper.widget.strings["check"] == "check"
+
+
+def test_the_graph_legend_follows_the_language(minigrad: ModuleType) -> None:
+    from viz.style import LEGEND_TEXT
+
+    loss, names = _nb2(minigrad)
+    try:
+        viz.set_language("zh")
+        assert LEGEND_TEXT["acc"] == "AccumulateGrad\n（叶子节点）"
+        svg = viz.to_svg(viz.capture_graph(loss, params=names), legend=True)
+        assert "叶子节点" in svg
+    finally:
+        viz.set_language("en")
+    assert LEGEND_TEXT["acc"] == "AccumulateGrad\n(leaf tensor)"
+    assert list(LEGEND_TEXT)[:2] == ["fn", "acc"]
