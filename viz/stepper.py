@@ -19,7 +19,6 @@ import numpy as np
 from .capture import BackwardPass, describe_object, fold_pass, format_values, record_backward, resolve_names
 from .chain import FULL_VALUES, Names, chain_rule_lines, formula_for, number_text
 from .export import display_with_widget, static_bundle, with_widget
-from .formulas import LOCAL_DERIVATIVES
 from .i18n import strings, t
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
@@ -222,15 +221,14 @@ def _chained(record: BackwardPass) -> BackwardPass:
 
 
 def _formulas(step_names: Any) -> dict[str, dict[str, Any]]:
-    """Per node class: the rule's words and formulas (minigrad's table), for the panel."""
+    """Per node class: the rule's words and formulas (minigrad's table, viz.chain's fallback), for the
+    panel; a node neither knows gets none (never a generic sentence)."""
     out: dict[str, dict[str, Any]] = {}
     for name in sorted(set(step_names)):
         formula = formula_for(name)
         if formula is not None:
             out[name] = {"words": formula.words,
                          "formulas": [f"{inp}: {g}" for inp, g in zip(formula.inputs, formula.grads) if g]}
-        elif name in LOCAL_DERIVATIVES:
-            out[name] = {"words": LOCAL_DERIVATIVES[name].words, "formulas": list(LOCAL_DERIVATIVES[name].formulas)}
     return out
 
 

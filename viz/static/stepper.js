@@ -184,6 +184,12 @@ function labelAnchors(flows) {
   return anchors;
 }
 
+// NOTE [incremental frames]: Python decides the look of every element at every frame (NOTE
+// [per-step look] in viz/stepper.py) and sends it as per-element histories: [[k, look], ...],
+// an element showing its last entry with k ≤ the frame.  So from frame k0 to k1 only the
+// elements with an entry between them can change: a jump costs what it changes, and the
+// browser restyles only those elements.  This file never decides a look, it only writes it.
+
 /**
  * The plan: every element whose look changes ("slots") with its history from Python, and per
  * frame the slots that change there, so going from frame k0 to k1 only visits what changes
