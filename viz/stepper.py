@@ -1022,7 +1022,8 @@ def _cell(array: Any) -> str:
 def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = None,
                   create_graph: bool = False, inputs: Any = None, params: Any = None,
                   presentation: bool = False, compact: bool = False, grad_flow: bool = False,
-                  on_error: str = "raise", names: Any = None, predict: bool = False) -> Stepper:
+                  on_error: str = "raise", names: Any = None, predict: bool = False,
+                  show_constants: bool = True) -> Stepper:
     """Run ``root.backward(...)`` for real, recording each node, and return a :class:`Stepper`.
 
     Parameters
@@ -1046,6 +1047,8 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
     predict : bool
         Predict mode: each outgoing gradient stays hidden until the learner types a value
         (checked with a tolerance) or reveals it; a score at the end.
+    show_constants : bool
+        Draw inputs that get no gradient (constants, detached tensors) as small grey nodes.
 
     Returns
     -------
@@ -1064,7 +1067,7 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
     params = resolve_names(params, names)
     mode = "presentation" if presentation else "compact" if compact else "normal"
     kwargs = {"gradient": gradient, "retain_graph": retain_graph, "create_graph": create_graph,
-              "inputs": inputs}
+              "inputs": inputs, "show_constants": show_constants}
     record = record_backward(root, params=params, raise_error=False, **kwargs)
     if record.error is not None and on_error == "raise":
         if record.freed_before and SECOND_TIME in str(record.error):

@@ -199,3 +199,12 @@ def test_the_graph_legend_follows_the_language(minigrad: ModuleType) -> None:
         viz.set_language("en")
     assert LEGEND_TEXT["acc"] == "AccumulateGrad\n(leaf tensor)"
     assert list(LEGEND_TEXT)[:2] == ["fn", "acc"]
+
+
+def test_show_constants_false_hides_them(minigrad: ModuleType) -> None:
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    shown = step_backward((x * x.detach()).sum(), params={"x": x})
+    hidden = step_backward((x * x.detach()).sum(), params={"x": x}, show_constants=False)
+    assert any("constant" in n.roles for n in shown.snapshot.nodes)
+    assert not any("constant" in n.roles for n in hidden.snapshot.nodes)
+    assert hidden.steps[-2].chain_rule == shown.steps[-2].chain_rule
