@@ -1,3 +1,5 @@
+# Parts of this file follow PyTorch's torch/nn/modules/module.py (BSD-3-Clause, Copyright (c) 2016- Facebook, Inc
+# and the PyTorch contributors); see THIRD_PARTY_NOTICES at the top of the distribution.
 """``Module``: the base class of layers and models — registration, traversal, state, hooks, repr."""
 
 from __future__ import annotations
