@@ -100,3 +100,24 @@ def test_dev_tools_are_groups_not_extras() -> None:
     groups = data["dependency-groups"]
     assert {"test", "lint", "docs", "typecheck", "torch"} <= set(groups)
     assert groups["torch"] == ["torch==2.13.0"]
+
+
+def test_oldest_versions_are_the_floors() -> None:
+    """requirements/oldest.txt (CI's oldest-versions job) pins exactly pyproject.toml's floors."""
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    pins = {}
+    for line in (ROOT / "requirements" / "oldest.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            pins[name.lower()] = Version(version)
+    project = pyproject()["project"]
+    floors = {}
+    for spec in project["dependencies"] + project["optional-dependencies"]["viz"]:
+        req = Requirement(spec)
+        lower = [s.version for s in req.specifier if s.operator == ">="]
+        if lower:
+            floors[req.name.lower()] = Version(lower[0])
+    assert pins == floors
