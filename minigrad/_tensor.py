@@ -37,14 +37,15 @@ class Tensor(TensorOps):
     """
 
     # Set on every tensor (slots: the fastest attributes Python has).
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_version_counter", "_base",
-                 "_view_fn", "__weakref__", "__dict__")
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter", "_base",
+                 "_view_fn", "_view_version", "__weakref__", "__dict__")
     # Rarely set: class-level defaults, shadowed in the instance's __dict__ only by the tensors that need them.
     _backward_hooks = None          # register_hook on a leaf
     _post_accumulate_hooks = None   # register_post_accumulate_grad_hook
     _accumulate_ref = None          # weakref to the leaf's AccumulateGrad node
     _wrapped_number = False         # a Python number taking part in an op (see ops/_util.operand)
     _is_inference = False           # made under inference_mode
+    _creation_meta = None           # a view made by a multi-output op / under no_grad (autograd/views.py)
 
     _is_param = False
     __array_priority__ = 1000     # `np.float64(2) * t` is a Tensor (numpy defers to Tensor.__rmul__), as in PyTorch
@@ -54,18 +55,20 @@ class Tensor(TensorOps):
         return object.__new__(cls)
 
     def __init__(self, *args, **kwargs):
-        """The legacy constructor: ``Tensor(data)`` is float32 data, ``Tensor(2, 3)`` an uninitialised shape."""
-        self._init(_legacy_data(args, kwargs, np.float32), False)
+        """The legacy constructor: ``Tensor(data)`` is data of the default dtype (float32 unless
+        ``set_default_dtype`` changed it), ``Tensor(2, 3)`` an uninitialised shape."""
+        self._init(_legacy_data(args, kwargs, _dtype.get_default_dtype().numpy), False)
 
     def _init(self, data, requires_grad):
         self._data = data
         self._requires_grad = requires_grad
-        self.grad_fn = None
+        self._grad_fn = None
         self._output_nr = 0
         self._grad = None
         self._version_counter = [0]
         self._base = None
-        self._view_fn = None            # how a view was taken from its base (replayed after in-place writes)
+        self._view_fn = None            # how a view was taken from its base (autograd/views.py)
+        self._view_version = 0          # a view: the version at which its grad_fn was set
         if grad_mode._state.inference:
             self._is_inference = True
 
@@ -78,7 +81,26 @@ class Tensor(TensorOps):
 
     # -- autograd attributes ------------------------------------------------------------
     @property
+    def grad_fn(self):
+        """The node that made this tensor (None for a leaf).
+
+        A view whose base (or another view of it) was modified in place since its ``grad_fn`` was set
+        gets a new one, ``AsStridedBackward0``, that takes the view of the base's new value (PyTorch's
+        lazy view regeneration).
+        """
+        if self._base is not None and self._view_version != self._version_counter[0]:
+            from .ops.inplace import regenerate_view  # circular: ops build on Tensor
+            return regenerate_view(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node) -> None:              # internal: minigrad's own code sets ``_grad_fn``
+        self._grad_fn = node
+
+    @property
     def requires_grad(self) -> bool:
+        if self._base is not None and self._view_version != self._version_counter[0]:
+            return self.grad_fn is not None or self._requires_grad    # (regenerated: the base may require grad now)
         return self._requires_grad
 
     @requires_grad.setter
@@ -393,7 +415,7 @@ class Tensor(TensorOps):
                                "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
                                "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
                                "function in torch/optim/optimizer.py as the solution.")
-        self.grad_fn, self._requires_grad = None, False
+        self._grad_fn, self._requires_grad = None, False
         return self
 
 

@@ -18,9 +18,6 @@ from .ops import reduce as R
 from .ops import shape as S
 from .ops._util import operand, wrap_dim
 
-_LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
-_VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
-
 
 class TensorOps:
     """Arithmetic, math, reductions, linear algebra, shapes, indexing and in-place variants."""
@@ -779,57 +776,12 @@ class TensorOps:
         key, advanced = I.normalize_key(key, self.shape)
         value = operand(value)
         op = I.IndexPut if advanced else I.CopySlices
-        self._inplace(lambda x, v: op.apply(x, key, v.to(x.dtype)), value, leaf_message=_VIEW_OF_LEAF_INPLACE)
+        self._inplace(lambda x, v: op.apply(x, key, v.to(x.dtype)), value, leaf_message=P.VIEW_OF_LEAF_INPLACE)
 
     # -- in place -------------------------------------------------------------------------------------
-    def _inplace(self, compute, *others, leaf_message=_LEAF_INPLACE, ufunc=None):
-        """Run ``compute(self, *others)`` out of place, then write the result into ``self``.
-
-        The one place in-place semantics live: PyTorch's leaf checks, the version bump,
-        and re-basing ``grad_fn`` (on ``self``, or on its base when ``self`` is a view).
-        ``ufunc`` (``np.add``…): when nothing is recorded, the same result computed straight into
-        ``self``'s memory -- one pass instead of three (the manual SGD step ``p -= lr * p.grad``).
-        """
-        recording = grad_mode._state.grad_enabled and (self.requires_grad or any(
-            getattr(o, "requires_grad", False) for o in others))
-        if self._is_inference and not grad_mode._state.inference:
-            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can "
-                               "make a clone to get a normal tensor before doing inplace update.See "
-                               "https://github.com/pytorch/rfcs/pull/17 for more details.")
-        if grad_mode._state.grad_enabled and self.requires_grad:
-            base = self._base
-            if self.grad_fn is None and (base is None or base is self):
-                raise RuntimeError(leaf_message)
-            if base is not None and base.requires_grad and base.grad_fn is None:
-                raise RuntimeError(_VIEW_OF_LEAF_INPLACE)
-        if not recording:                       # (then `compute` records nothing either)
-            if ufunc is not None and _same_layout(self, others[0]):
-                ufunc(self._data, others[0]._data, out=self._data)
-                self._version_counter[0] += 1
-            else:
-                _write(self, compute(self, *others))
-            return self
-        source = _alias_with_copy(self) if self.requires_grad else _alias(self)
-        result = compute(source, *others)
-        _write(self, result)
-        base = self._base
-        if base is not None and self._view_fn is not None:
-            from .autograd.function import replay_view
-            # NOTE [CopySlices]: the base's new node wraps the node the op recorded on the view
-            slot, inputs = P.other_inputs(result.grad_fn, source)
-            fn = result.grad_fn
-            new_base = P.ViewCopy.apply(_alias(base), self._view_fn, replay_view, fn, slot, *inputs)
-            base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
-            import weakref
-            new_base.grad_fn._outputs = (weakref.ref(base),)
-            node = P.AsStrided.apply(_alias(base), self._view_fn, replay_view)
-            self.grad_fn, self._output_nr, self._requires_grad = node.grad_fn, 0, True
-        else:
-            self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, result._output_nr, True
-            if result.grad_fn is not None:
-                import weakref
-                result.grad_fn._outputs = (weakref.ref(self),)
-        return self
+    def _inplace(self, compute, *others, leaf_message=P.LEAF_INPLACE, ufunc=None):
+        """Run ``compute(self, *others)`` out of place and write the result into ``self`` (``ops/inplace.py``)."""
+        return P.inplace(self, compute, others, leaf_message, ufunc)
 
     def add_(self, other, *, alpha=1):
         return self._inplace(lambda x, y: E.Add.apply(x, y, alpha), operand(other),
@@ -1030,51 +982,7 @@ def _shape_arg(shape):
     return tuple(int(s) for s in shape)
 
 
-def _alias(t):
-    """A new tensor object for the same data, version counter and graph position."""
-    from ._tensor import Tensor
-
-    out = Tensor._make(t._data, t._requires_grad)
-    out.grad_fn, out._output_nr, out._version_counter = t.grad_fn, t._output_nr, t._version_counter
-    out._base, out._view_fn = t._base, t._view_fn
-    return out
-
-
-def _alias_with_copy(t):
-    """The value of ``t`` *before* an in-place write, still linked to ``t``'s place in the graph."""
-    from ._tensor import Tensor
-
-    out = Tensor._make(t._data.copy(), t._requires_grad)
-    out.grad_fn, out._output_nr = t.grad_fn, t._output_nr
-    return out
-
-
-def _same_layout(target, other):
-    """``other`` can be combined into ``target``'s memory with no cast and no broadcast of ``target``.
-
-    (numpy's ufuncs handle memory overlap between ``out`` and an input themselves.)
-    """
-    a, b = target._data, other._data
-    return a.dtype == b.dtype and a.shape == b.shape and a.flags.writeable
-
-
-def _write(target, result):
-    """Copy ``result``'s values into ``target``'s memory and bump its version (PyTorch's cast rule)."""
-    src = result._data
-    if not np.can_cast(src.dtype, target._data.dtype, casting="same_kind"):
-        raise RuntimeError("result type %s can't be cast to the desired output type %s"
-                           % (_dtype.from_numpy_dtype(src.dtype)._legacy, target.dtype._legacy))
-    if not target._data.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                           "memory location. Please clone() the tensor before performing the operation.")
-    if src.shape != target._data.shape:
-        try:
-            np.broadcast_to(src, target._data.shape)
-        except ValueError:
-            raise RuntimeError("output with shape [%s] doesn't match the broadcast shape [%s]"
-                               % (", ".join(map(str, target.shape)), ", ".join(map(str, src.shape)))) from None
-    np.copyto(target._data, src, casting="unsafe")
-    target._version_counter[0] += 1
+_alias = P.alias
 
 
 def _fill_random(t, values):

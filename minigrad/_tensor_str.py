@@ -139,8 +139,13 @@ def tensor_repr(t, prefix="tensor(") -> str:
         body = _body(a, indent, summarize, fmt)
     if t.dtype is not _dtype.get_default_dtype() and (a.size == 0 or t.dtype not in (_dtype.int64, _dtype.bool)):
         suffixes.append("dtype=" + repr(t.dtype))
-    if t.grad_fn is not None:
-        suffixes.append("grad_fn=<%s>" % type(t.grad_fn).__name__)
-    elif t.requires_grad:
-        suffixes.append("requires_grad=True")
+    try:
+        grad_fn = t.grad_fn
+    except RuntimeError:        # a view that may not be rebased after an in-place write (PyTorch prints this too)
+        suffixes.append("grad_fn=<Invalid>")
+    else:
+        if grad_fn is not None:
+            suffixes.append("grad_fn=<%s>" % type(grad_fn).__name__)
+        elif t.requires_grad:
+            suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

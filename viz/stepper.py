@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .capture import BackwardPass, describe_object, format_values, record_backward_pass, resolve_names
+from .capture import BackwardPass, describe_object, format_values, record_backward, resolve_names
 from .formulas import formulas_payload
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
@@ -596,7 +596,7 @@ class Stepper:
         kwargs = dict(self._backward_kwargs, retain_graph=retain_graph, create_graph=create_graph)
         if gradient is not None:
             kwargs["gradient"] = gradient
-        record = record_backward_pass(self._roots, params=self.params, **kwargs)
+        record = record_backward(self._roots, params=self.params, raise_error=False, **kwargs)
         self.passes.append(record)
         self.error = record.error
         self._details.update(_details_rows(record))
@@ -763,7 +763,7 @@ def step_backward(root: Any, gradient: Any = None, retain_graph: bool | None = N
     mode = "presentation" if presentation else "compact" if compact else "normal"
     kwargs = {"gradient": gradient, "retain_graph": retain_graph, "create_graph": create_graph,
               "inputs": inputs}
-    record = record_backward_pass(root, params=params, **kwargs)
+    record = record_backward(root, params=params, raise_error=False, **kwargs)
     if record.error is not None and on_error == "raise":
         raise record.error
     return Stepper(root, record, backward_kwargs=kwargs, params=params, mode=mode, grad_flow=grad_flow)

@@ -17,6 +17,7 @@ from .. import _tensor  # circular: use `_tensor.Tensor` at call time, never at 
 from .._dtype import _FROM_NUMPY
 from . import grad_mode
 from .graph import Node, _node_created_hooks, _notify_node_created, _saved_tensors_hooks_stack, _sequence
+from .views import link_views as _link_views
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -65,7 +66,7 @@ class SavedTensor:
             return self.tensor
         out = _tensor.Tensor._make(self.data, self.requires_grad)
         if self.requires_grad:
-            out.grad_fn, out._output_nr = node, self.output_nr
+            out._grad_fn, out._output_nr = node, self.output_nr
         out._version_counter = self.version_counter
         return out
 
@@ -355,42 +356,6 @@ except ImportError:  # pragma: no cover - a numpy without that private module: t
         return np.errstate(all="ignore")
 
 
-def _link_views(outputs, args, cls):
-    """Views share their base's memory and version counter, and remember how to re-take them."""
-    x = args[0]
-    base = x._base if x._base is not None else x
-    chain = (x._view_fn or ()) + ((cls, args[1:]),)
-    for i, out in enumerate(outputs):
-        out._base, out._version_counter = base, x._version_counter
-        out._view_fn = chain if len(outputs) == 1 else (*chain[:-1], (_Nth, (cls, args[1:], i)))
-        if x.requires_grad and not grad_mode._state.grad_enabled:
-            out._requires_grad = True            # PyTorch's quirk: a view made under no_grad still says True
-
-
-class _ReplayCtx:
-    """A throwaway ctx for re-taking a view of another array (see ``replay_view``)."""
-
-    needs_input_grad = (False, False, False, False)
-
-    def save_for_backward(self, *args):
-        pass
-
-
-class _Nth:
-    @staticmethod
-    def forward(ctx, x, cls, args, i):
-        return cls.forward(ctx, x, *args)[i]
-
-
-def replay_view(chain, array):
-    """Take the same view of ``array`` as the chain of view ops took of the base."""
-    from .._tensor import Tensor
-
-    for cls, args in chain:
-        array = cls.forward(_ReplayCtx(), Tensor._make(array), *args)
-    return array
-
-
 def _as_array(value, ctx):
     """numpy returns scalars for 0-dim results: make them arrays (and keep what forward saved pointing at them)."""
     if isinstance(value, np.generic):
@@ -425,7 +390,7 @@ def _record_one(node, args, out):
     data = out._data
     node._output_meta, node._outputs = ((data.shape, data.dtype),), (weakref.ref(out),)
     if data.dtype.kind == "f":                                  # integer and bool outputs get no grad_fn
-        out.grad_fn, out._requires_grad = node, True
+        out._grad_fn, out._requires_grad = node, True
     if node._to_save:
         node._packed = tuple([_save(t, (out,)) for t in node._to_save])
         node._to_save = ()
@@ -470,7 +435,7 @@ def _record(node, args, outputs):
             continue                                              # integer and bool outputs get no grad_fn
         if dirty and out.grad_fn is None and out._requires_grad and any(out is d for d in dirty):
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
-        out.grad_fn, out._output_nr, out._requires_grad = node, nr, True
+        out._grad_fn, out._output_nr, out._requires_grad = node, nr, True
     node._output_meta, node._outputs = tuple(output_meta), tuple(refs)
     if len(outputs) != 1:
         node._n_outputs = len(outputs)

@@ -82,7 +82,7 @@ def dims_tuple(dim, ndim):
     return tuple(sorted(wrap_dim(int(d), ndim) for d in dim))
 
 
-class fmath:  # noqa: N801  (a namespace, used like ``np``: ``fmath.exp(a)``)
+class fmath:
     """Transcendental functions whose float32 results do not depend on the CPU.
 
     numpy picks a float32 kernel for ``exp``, ``log``, ``sin``, ... by what the CPU offers: on a

@@ -39,8 +39,8 @@ class Select(Index):
 
     @staticmethod
     def forward(ctx, x, key):                 # key: (slice(None),) * dim + (index,)
-        ctx.dim, ctx.index = len(key) - 1, key[-1]
-        return Index.forward(ctx, x, key)
+        ctx.dim, ctx.index, ctx.indices, ctx.self_sym_sizes = len(key) - 1, key[-1], key, tuple(x.shape)
+        return x._data[(*key, Ellipsis)]     # `...`: a 0-d *view* of one element, not a numpy scalar copy
 
 
 class Slice(Index):

@@ -1,9 +1,10 @@
 """In-place ops and the nodes that make writes through views differentiable (``CopySlices``).
 
-``Tensor._inplace`` (in ``_tensor_ops.py``) runs an op out of place and writes the result into
+``inplace`` (behind every ``Tensor.xxx_()``) runs an op out of place and writes the result into
 the tensor; the ops here are the ones that exist only as in-place writes (``zero_``, ``fill_``,
 ``copy_``) and the two nodes a write *through a view* records: ``ViewCopy`` (``CopySlices``) on
-the base and ``AsStrided`` on the view.
+the base and ``AsStrided`` on the view.  ``regenerate_view`` gives a view whose base changed
+its new ``grad_fn`` (``Tensor.grad_fn`` calls it).
 """
 
 from __future__ import annotations
@@ -12,7 +13,189 @@ import weakref
 
 import numpy as np
 
+from .. import _dtype, _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
+from ..autograd import grad_mode
 from ..autograd.function import Function
+from ..autograd.views import replay_view
+
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+_INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
+                      "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
+                      "for more details.")
+
+
+def inplace(t, compute, others=(), leaf_message=LEAF_INPLACE, ufunc=None):
+    """Run ``compute(t, *others)`` out of place, then write the result into ``t``; return ``t``.
+
+    The one place in-place semantics live: PyTorch's checks (leaves, views of leaves, special
+    views), the version bump, and re-basing ``grad_fn`` -- on ``t``, or, when ``t`` is a view, on
+    its base (``CopySlices``) and on ``t`` (``AsStridedBackward0``).  ``ufunc`` (``np.add``...):
+    when nothing is recorded, the same result computed straight into ``t``'s memory, one pass
+    instead of three (the manual SGD step ``p -= lr * p.grad``).
+    """
+    state = grad_mode._state
+    if t._is_inference and not state.inference:
+        raise RuntimeError(_INFERENCE_INPLACE)
+    recording = state.grad_enabled and (t._requires_grad or any(getattr(o, "requires_grad", False) for o in others))
+    if not recording:                       # (then `compute` records nothing either)
+        if ufunc is not None and _same_layout(t, others[0]):
+            ufunc(t._data, others[0]._data, out=t._data)
+            t._version_counter[0] += 1
+        else:
+            _write(t, compute(t, *others))
+        return t
+    base = t._base
+    if base is not None:                    # PyTorch's check_inplace
+        if t._creation_meta is not None:
+            raise RuntimeError(view_rebase_message(t, indirect=False))
+        if t._requires_grad and base._grad_fn is None:
+            raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+    elif t._requires_grad and t._grad_fn is None:
+        raise RuntimeError(leaf_message)
+    old_fn = t.grad_fn
+    source = _alias_with_copy(t) if t._requires_grad else alias(t)   # the old value, for what the op saves
+    result = compute(source, *others)
+    _write(t, result)
+    fn = result._grad_fn
+    if base is not None:
+        # NOTE [CopySlices]: the base's new node wraps the node the op recorded on the view
+        slot, inputs = other_inputs(fn, source)
+        old_base_fn = base._grad_fn
+        new_base = ViewCopy.apply(alias(base), t._view_fn, replay_view, fn, slot, *inputs)
+        _set_grad_fn(base, old_base_fn, new_base._grad_fn, 0)
+        node = AsStrided.apply(alias(base), t._view_fn, replay_view)._grad_fn
+        _set_grad_fn(t, old_fn, node, 0)
+        t._view_version = t._version_counter[0]
+    else:
+        _set_grad_fn(t, old_fn, fn, result._output_nr)
+    if fn is not None:
+        _save_as_output(fn, result, t)
+    return t
+
+
+def _set_grad_fn(t, old_fn, node, output_nr):
+    """Give ``t`` a new ``grad_fn``; ``retain_grad()`` moves with it (PyTorch's
+    ``update_tensor_hooks_on_new_gradfn``; hooks registered earlier stay on the old node)."""
+    retained = old_fn is not None and old_fn._retain_grad and old_fn._retain_grad.get(t._output_nr)
+    if retained is not None and retained is not False and retained() is t:
+        del old_fn._retain_grad[t._output_nr]
+    else:
+        retained = None
+    t._grad_fn, t._output_nr, t._requires_grad = node, output_nr, node is not None or t._requires_grad
+    if node is not None:
+        node._outputs = (weakref.ref(t),)
+        if retained is not None:
+            if node._retain_grad is None:
+                node._retain_grad = {}
+            node._retain_grad[output_nr] = retained
+
+
+def _save_as_output(fn, result, t):
+    """What the op saved of its own result now refers to ``t`` itself, at ``t``'s new version.
+
+    So ``y.exp_(); y.mul_(2)`` makes ``ExpBackward0``'s saved result stale, and backward raises
+    PyTorch's "modified by an inplace operation" error (as for ``exp_`` in PyTorch).
+    """
+    data = t._data
+    for saved in getattr(fn, "_packed", ()):
+        if saved is not None and saved.output_nr is not None and saved.hooks is None \
+                and saved.data is result._data and saved.data.dtype == data.dtype and saved.data.shape == data.shape:
+            saved.data, saved.version_counter, saved.version = data, t._version_counter, t._version_counter[0]
+
+
+def regenerate_view(view):
+    """``view.grad_fn`` after its base (or another view of it) changed in place: ``AsStridedBackward0``.
+
+    The new node takes the view of the base's *current* value, so gradients flow through the
+    in-place op (``y = x * 1; v = y[:2]; y.mul_(10)`` gives ``v`` a gradient of 10 per element).
+    Views that may not be rebased (multi-output, made under no_grad) raise PyTorch's error.
+    """
+    base, old = view._base, view._grad_fn
+    if old is None and not base._requires_grad:
+        view._view_version = view._version_counter[0]
+        return None
+    if view._creation_meta is not None:
+        raise RuntimeError(view_rebase_message(view, indirect=True))
+    state = grad_mode._state
+    enabled, state.grad_enabled = state.grad_enabled, True     # the node is made whatever the grad mode
+    inference, state.inference = state.inference, False
+    try:
+        node = AsStrided.apply(alias(base), view._view_fn, replay_view)._grad_fn
+    finally:
+        state.grad_enabled, state.inference = enabled, inference
+    _set_grad_fn(view, old, node, 0)
+    view._view_version = view._version_counter[0]
+    return node
+
+
+def view_rebase_message(view, indirect):
+    """PyTorch's error for an in-place write on (or through the base of) a view that forbids it."""
+    meta, fn = view._creation_meta, view._grad_fn
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    name = fn.name() if fn is not None else ""
+    name = name[:name.rfind("Backward")] if "Backward" in name else name
+    if meta in ("inference", "no_grad") or fn is None:
+        prefix = ("Output %d of %s is a view of a view which was created in" % (view._output_nr, name)
+                  if fn is not None else "A view was created in")
+        if meta == "inference":
+            message = "%s inference mode and %s modified inplace in normal mode." % (prefix, modified)
+        else:
+            message = "%s no_grad mode and %s modified inplace with grad mode enabled." % (prefix, modified)
+    else:
+        message = "Output %d of %s is a view and %s modified inplace." % (view._output_nr, name, modified)
+    if meta == "multi":
+        return message + (" This view is the output of a function that returns multiple views. Such functions do "
+                          "not allow the output views to be modified inplace. You should replace the inplace "
+                          "operation by an out-of-place one.")
+    mode = "inference_mode" if meta == "inference" else "no_grad"
+    return message + (" Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+                      "code by moving both the view and the inplace either both inside the %s block (if you don't "
+                      "want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+                      % mode)
+
+
+def alias(t):
+    """A new tensor object for the same data, version counter and graph position."""
+    out = _tensor.Tensor._make(t._data, t._requires_grad)
+    out._grad_fn, out._output_nr, out._version_counter = t.grad_fn, t._output_nr, t._version_counter
+    out._base, out._view_fn, out._view_version = t._base, t._view_fn, t._view_version
+    return out
+
+
+def _alias_with_copy(t):
+    """The value of ``t`` *before* an in-place write, still linked to ``t``'s place in the graph."""
+    out = _tensor.Tensor._make(t._data.copy(), t._requires_grad)
+    out._grad_fn, out._output_nr = t.grad_fn, t._output_nr
+    return out
+
+
+def _same_layout(target, other):
+    """``other`` can be combined into ``target``'s memory with no cast and no broadcast of ``target``.
+
+    (numpy's ufuncs handle memory overlap between ``out`` and an input themselves.)
+    """
+    a, b = target._data, other._data
+    return a.dtype == b.dtype and a.shape == b.shape and a.flags.writeable
+
+
+def _write(target, result):
+    """Copy ``result``'s values into ``target``'s memory and bump its version (PyTorch's cast rule)."""
+    src = result._data
+    if not np.can_cast(src.dtype, target._data.dtype, casting="same_kind"):
+        raise RuntimeError("result type %s can't be cast to the desired output type %s"
+                           % (_dtype.from_numpy_dtype(src.dtype)._legacy, target.dtype._legacy))
+    if not target._data.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+    if src.shape != target._data.shape:
+        try:
+            np.broadcast_to(src, target._data.shape)
+        except ValueError:
+            raise RuntimeError("output with shape [%s] doesn't match the broadcast shape [%s]"
+                               % (", ".join(map(str, target.shape)), ", ".join(map(str, src.shape)))) from None
+    np.copyto(target._data, src, casting="unsafe")
+    target._version_counter[0] += 1
 
 
 class Zero(Function):
@@ -89,12 +272,11 @@ class ViewCopy(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        from .._tensor import Tensor
         grads = list(ctx.fn._apply((AsStrided.apply(grad, ctx.chain, ctx.replay),)))
         into_view = grads.pop(ctx.slot)
-        mask = np.ones(grad.shape, dtype=grad._data.dtype)
-        ctx.replay(ctx.chain, mask)[...] = 0
-        base_grad = grad * Tensor._make(mask)
+        keep = np.ones(grad.shape, dtype=bool)
+        ctx.replay(ctx.chain, keep)[...] = False
+        base_grad = grad.masked_fill(_tensor.Tensor._make(~keep), 0)   # an exact 0 in the view's slots, not grad * 0
         if into_view is not None:
             base_grad = base_grad + IntoView.apply(into_view, ctx.chain, ctx.replay, tuple(grad.shape))
         return (base_grad, None, None, None, None, *grads)
@@ -106,21 +288,19 @@ def other_inputs(fn, source):
     A stand-in is an empty-looking tensor with the shape and dtype ``fn`` expects and the same graph
     edge as the input it replaces, so that ``ViewCopy.apply`` records that edge.
     """
-    from .._tensor import Tensor
-
     edges, metas = fn.next_functions, [m for m in fn._input_meta if m is not None]
     slot = edges.index((source.grad_fn, source._output_nr) if source.requires_grad else (None, 0))
     inputs = []
     for i, ((node, nr), (shape, dtype)) in enumerate(zip(edges, metas)):
         if i == slot:
             continue
-        t = Tensor._make(np.broadcast_to(np.zeros((), dtype), shape))
+        t = _tensor.Tensor._make(np.broadcast_to(np.zeros((), dtype), shape))
         if node is not None:
             t._requires_grad = True
             if node._is_accumulate:
                 t._accumulate_ref = weakref.ref(node)
             else:
-                t.grad_fn, t._output_nr = node, nr
+                t._grad_fn, t._output_nr = node, nr
         inputs.append(t)
     return slot, inputs
 

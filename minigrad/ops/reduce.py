@@ -9,7 +9,7 @@ import numpy as np
 from .._dtype import get_default_dtype
 from ..autograd import grad_mode
 from ..autograd.function import Function
-from ._util import fmath, dims_tuple, wrap_dim
+from ._util import dims_tuple, fmath, wrap_dim
 from .elementwise import _const
 
 

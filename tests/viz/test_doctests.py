@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["viz.model", "viz.style", "viz.capture", "viz.render", "viz.plots", "viz.diagram", "viz.export"]
+MODULES = ["viz.model", "viz.style", "viz.capture.tensors", "viz.capture.naming", "viz.capture.walk",
+           "viz.render", "viz.plots", "viz.diagram", "viz.export", "viz.text"]
 
 
 @pytest.mark.usefixtures("close_figures")

@@ -1,0 +1,82 @@
+"""Views: how a view remembers its base, and how it is taken again after an in-place write.
+
+A view op (``is_view`` in ``ops/``) returns a numpy view of its input's array; ``link_views``
+then gives each output PyTorch's view metadata:
+
+* ``_base``: the tensor that owns the memory (never itself a view);
+* ``_version_counter``: shared with the base, so a write through any view bumps them all;
+* ``_view_fn``: how the view was taken, as a linked list ``(parent, op, args, nth)``
+  (``nth``: which output of a multi-output op, else None).  Linking is O(1) per view op,
+  so a chain of 100,000 reshapes stays linear; ``replay_view`` walks the list when an
+  in-place write needs the same view of another array (the gradient, a mask);
+* ``_view_version``: the version at which the view's ``grad_fn`` was last set (when the
+  base changes, ``Tensor.grad_fn`` regenerates it: PyTorch's ``AsStridedBackward0``);
+* ``_creation_meta``: PyTorch's ``CreationMeta`` -- ``"multi"`` for an output of a function
+  returning several views (split, chunk, unbind), ``"no_grad"`` for a view made under
+  ``no_grad``, ``"inference"`` under ``inference_mode``; None for an ordinary view.  Such
+  views may not be modified in place (nor their base) while grad mode records it.
+"""
+
+from __future__ import annotations
+
+from .. import _tensor  # circular: `_tensor.Tensor` at call time
+from . import grad_mode
+
+__all__ = ["link_views", "replay_view"]
+
+
+def link_views(outputs, args, cls):
+    """Make ``outputs`` (the results of view op ``cls`` applied to ``args``) views of ``args[0]``'s base."""
+    x = args[0]
+    base = x._base if x._base is not None else x
+    state = grad_mode._state
+    if state.inference:
+        meta = "inference"
+    elif not state.grad_enabled:
+        meta = "no_grad"
+    elif len(outputs) > 1:
+        meta = "multi"
+    else:
+        meta = None
+    if x._base is not None and x._creation_meta is not None:
+        meta = x._creation_meta                  # a view of a special view stays special (propagate_creation_meta)
+    parent, rest, version = x._view_fn, args[1:], x._version_counter[0]
+    single = len(outputs) == 1
+    for i, out in enumerate(outputs):
+        out._base, out._version_counter, out._view_version = base, x._version_counter, version
+        out._view_fn = (parent, cls, rest, None if single else i)
+        if meta is not None:
+            out._creation_meta = meta
+        if x._requires_grad and not state.grad_enabled:
+            out._requires_grad = True            # PyTorch's quirk: a view made under no_grad still says True
+
+
+class _ReplayCtx:
+    """A throwaway ctx for re-taking a view of another array (see ``replay_view``)."""
+
+    needs_input_grad = (False, False, False, False)
+
+    def save_for_backward(self, *args):
+        pass
+
+
+def replay_view(chain, array):
+    """Take the same view of ``array`` as the chain of view ops took of the base."""
+    steps = []
+    while chain is not None:
+        steps.append(chain)
+        chain = chain[0]
+    make = _tensor.Tensor._make
+    for _, cls, args, nth in reversed(steps):
+        array = cls.forward(_ReplayCtx(), make(array), *args)
+        if nth is not None:
+            array = array[nth]
+    return array
+
+
+def view_chain_length(chain) -> int:
+    """How many view ops a chain has (for tests and debugging)."""
+    n = 0
+    while chain is not None:
+        n, chain = n + 1, chain[0]
+    return n

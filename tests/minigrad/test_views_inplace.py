@@ -1,0 +1,211 @@
+"""Views and in-place writes as PyTorch does them (issue 11): element views, regenerated grad_fn,
+retain_grad moving to the new version, saved results version-protected, and the views that may not
+be modified in place.  Each test runs on minigrad and on PyTorch (``lib``)."""
+
+from __future__ import annotations
+
+import pytest
+
+MULTI = ("This view is the output of a function that returns multiple views. Such functions do not allow the output "
+         "views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+NO_GRAD = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+           "both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
+           "tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def test_an_integer_indexed_element_is_a_view(lib):
+    x = lib.zeros(3)
+    x[1].add_(5)
+    assert x.tolist() == [0.0, 5.0, 0.0]
+    assert x._version == 1
+    m = lib.zeros(2, 2)
+    m[1, 0].fill_(3)
+    assert m.tolist() == [[0.0, 0.0], [3.0, 0.0]]
+
+
+def test_in_place_on_an_element_of_a_non_leaf_goes_through_copyslices(lib):
+    x = lib.zeros(3, requires_grad=True)
+    y = x * 1
+    y[1].add_(5)
+    y[1].mul_(2)
+    assert type(y.grad_fn).__name__ == "CopySlices"
+    y.sum().backward()
+    assert y.tolist() == [0.0, 10.0, 0.0]
+    assert x.grad.tolist() == [1.0, 2.0, 1.0]
+
+    x = lib.zeros(3, requires_grad=True)
+    y = x * 1
+    y[1].mul_(x[0] + 3)                      # the other operand's gradient flows through CopySlices too
+    (y * lib.arange(3.0)).sum().backward()
+    assert x.grad.tolist() == [0.0, 3.0, 2.0]
+
+
+def test_a_view_regenerates_its_grad_fn_after_the_base_changed(lib):
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    v = y[:2]
+    assert type(v.grad_fn).__name__ == "SliceBackward0"
+    y.mul_(10)
+    assert v._version == 1
+    assert type(v.grad_fn).__name__ == "AsStridedBackward0"
+    assert v.grad_fn.next_functions[0][0] is y.grad_fn
+    v.sum().backward()
+    assert x.grad.tolist() == [10.0, 10.0, 0.0]
+
+
+def test_views_of_views_and_other_views_see_the_write(lib):
+    x = lib.ones(2, 3, requires_grad=True)
+    y = x * 1
+    w = y.t()[0]                    # a view of a view
+    y.mul_(2)
+    assert type(w.grad_fn).__name__ == "AsStridedBackward0"
+    w.sum().backward()
+    assert x.grad.tolist() == [[2.0, 0.0, 0.0], [2.0, 0.0, 0.0]]
+
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    a, b = y[:2], y[1:]
+    a.mul_(3)                       # written through a: b (another view of y) changes too
+    b.sum().backward()
+    assert x.grad.tolist() == [0.0, 3.0, 1.0]
+
+
+def test_a_view_of_a_base_that_starts_requiring_grad(lib):
+    y = lib.zeros(3)
+    v = y[:2]
+    w = lib.ones(3, requires_grad=True)
+    y.add_(w)
+    assert v.requires_grad
+    assert type(v.grad_fn).__name__ == "AsStridedBackward0"
+    assert type(v.grad_fn.next_functions[0][0]).__name__ == "AddBackward0"
+
+
+def test_retain_grad_moves_to_the_new_version(lib):
+    x = lib.ones(2, requires_grad=True)
+    y = x * 1
+    y.retain_grad()
+    y.mul_(5)
+    assert y.retains_grad
+    (y * 3).sum().backward()
+    assert y.grad.tolist() == [3.0, 3.0]
+    assert x.grad.tolist() == [15.0, 15.0]
+
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    v = y[:2]
+    v.retain_grad()
+    y.mul_(5)                        # v's grad_fn is regenerated: its retain_grad moves along
+    (v * 3).sum().backward()
+    assert v.grad.tolist() == [3.0, 3.0]
+    assert x.grad.tolist() == [15.0, 15.0, 0.0]
+
+
+def test_tensor_hooks_stay_on_the_old_version(lib):
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    v = y[:2]
+    v.register_hook(lambda g: g * 100)
+    y.mul_(5)
+    (v * 3).sum().backward()
+    assert x.grad.tolist() == [15.0, 15.0, 0.0]
+
+
+@pytest.mark.parametrize("op", ["exp_", "sigmoid_", "tanh_", "sqrt_", "relu_"])
+def test_in_place_ops_that_save_their_result_are_version_protected(lib, op):
+    x = lib.ones(3, requires_grad=True)
+    y = x + 0
+    getattr(y, op)()
+    y.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation: .*is at version 2; expected version 1"):
+        y.sum().backward()
+
+
+def test_saved_result_of_an_in_place_op_on_a_view(lib):
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    v = y[:2]
+    v.exp_()
+    v.mul_(2)
+    with pytest.raises(RuntimeError, match="which is output 0 of Exp, is at version 2; expected version 1"):
+        y.sum().backward()
+    x = lib.ones(3, requires_grad=True)
+    y = x * 1
+    y[:2].exp_()
+    y.sum().backward()                # nothing modified after: the saved result is good
+    assert [round(g, 4) for g in x.grad.tolist()] == [2.7183, 2.7183, 1.0]
+
+
+def test_in_place_ops_that_save_their_input_keep_working(lib):
+    x = lib.ones(3, requires_grad=True)
+    y = x + 0
+    y.pow_(2)
+    y.add_(1)
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+@pytest.mark.parametrize("make", ["split", "chunk", "unbind"])
+def test_outputs_of_multi_output_views_may_not_be_modified_in_place(lib, make):
+    x = lib.ones(4, requires_grad=True)
+    y = x * 1
+    a = {"split": lambda: y.split(2), "chunk": lambda: y.chunk(2), "unbind": lambda: y.unbind(0)}[make]()[0]
+    name = "Unbind" if make == "unbind" else "Split"
+    with pytest.raises(RuntimeError) as info:
+        a.mul_(2)
+    assert str(info.value) == "Output 0 of %s is a view and is being modified inplace. %s" % (name, MULTI)
+    y.mul_(2)                         # the base may change ... but then the view is unusable
+    with pytest.raises(RuntimeError) as info:
+        a.grad_fn
+    assert str(info.value) == ("Output 0 of %s is a view and its base or another view of its base has been "
+                               "modified inplace. %s" % (name, MULTI))
+    assert repr(a).endswith("grad_fn=<Invalid>)")
+    b = lib.ones(4).split(2)[0]      # nothing requires grad: nothing to forbid
+    b.mul_(2)
+
+
+def test_views_of_multi_output_views_inherit_the_rule(lib):
+    x = lib.ones(4, requires_grad=True)
+    y = x * 1
+    v = y.split(2)[0][:1]
+    with pytest.raises(RuntimeError) as info:
+        v.mul_(2)
+    assert str(info.value) == "Output 0 of Slice is a view and is being modified inplace. %s" % MULTI
+
+
+def test_views_made_under_no_grad_may_not_be_modified_with_grad_mode_on(lib):
+    x = lib.ones(4, requires_grad=True)
+    y = x * 1
+    with lib.no_grad():
+        v = y[:2]
+    assert v.requires_grad and v.grad_fn is None
+    with pytest.raises(RuntimeError) as info:
+        v.mul_(2)
+    assert str(info.value) == "A view was created in no_grad mode and is being modified inplace with grad mode " \
+                              "enabled. " + NO_GRAD
+    with lib.no_grad():
+        a = x[:2]                     # a view of a leaf, made under no_grad
+    with pytest.raises(RuntimeError, match="A view was created in no_grad mode and is being modified"):
+        a.mul_(2)
+    with lib.no_grad():
+        w = y[2:]
+    y.mul_(3)
+    with pytest.raises(RuntimeError) as info:
+        w.grad_fn
+    assert str(info.value) == ("A view was created in no_grad mode and its base or another view of its base has "
+                               "been modified inplace with grad mode enabled. " + NO_GRAD)
+
+
+def test_long_view_chains_keep_one_link_per_op():
+    import minigrad as torch
+    from minigrad.autograd.views import view_chain_length
+
+    x = torch.ones(4, requires_grad=True)
+    y = x * 1
+    v = y
+    for _ in range(2000):
+        v = v.reshape(2, 2).reshape(4)
+    assert view_chain_length(v._view_fn) == 4000
+    assert v._base is y
+    v.mul_(2)                          # the write replays the whole chain once
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0, 2.0]
