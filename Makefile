@@ -5,7 +5,7 @@
 #   make gallery                         set up .venv, render the example gallery into gallery/, exit
 #   make test                            set up .venv with the test group, run every test
 #   make lint                            ruff check
-#   make typecheck                       pyright on minigrad and viz
+#   make typecheck                       mypy on minigrad and viz
 #   make docs                            the API reference (Sphinx + numpydoc) into docs/_build/html
 #   make lock                            regenerate the locks in requirements/ (uv) after editing pyproject.toml
 #

@@ -121,3 +121,33 @@ def test_oldest_versions_are_the_floors() -> None:
         if lower:
             floors[req.name.lower()] = Version(lower[0])
     assert pins == floors
+
+
+@pytest.mark.parametrize(("lock", "extras", "groups"),
+                         [("notebooks.txt", ["viz", "notebooks"], []),
+                          ("dev.txt", ["viz", "notebooks"], ["test", "lint", "typecheck", "docs"])])
+def test_locks_are_in_step_with_pyproject(lock: str, extras: list[str], groups: list[str]) -> None:
+    """Every requirement the lock covers is pinned there, at a version pyproject.toml allows (else: make lock)."""
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    pins: dict[str, list[Version]] = {}
+    for line in (ROOT / "requirements" / lock).read_text(encoding="utf-8").splitlines():
+        found = re.match(r"^([A-Za-z0-9_.\-]+)==([^\s;\\]+)", line)
+        if found:
+            pins.setdefault(re.sub(r"[-_.]+", "-", found.group(1)).lower(), []).append(Version(found.group(2)))
+    data = pyproject()
+    specs = list(data["project"]["dependencies"])
+    for extra in extras:
+        specs += data["project"]["optional-dependencies"][extra]
+    for group in groups:
+        specs += [s for s in data["dependency-groups"][group] if isinstance(s, str)]
+    stale = []
+    for spec in specs:
+        req = Requirement(spec)
+        name = re.sub(r"[-_.]+", "-", req.name).lower()
+        if name == "minigrad-viz":
+            continue
+        if not any(req.specifier.contains(v, prereleases=True) for v in pins.get(name, [])):
+            stale.append(spec)
+    assert stale == [], f"requirements/{lock} is stale for {stale}: run `make lock`"

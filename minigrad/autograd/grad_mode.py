@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
+from typing import Any
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled"]
@@ -32,7 +33,7 @@ def is_inference_mode_enabled() -> bool:
 class _DecoratorContextManager:
     """A context manager that also decorates functions (``@no_grad()`` and ``@no_grad``)."""
 
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:  # an instance, or (``@no_grad``) the wrapped function
         # `@no_grad` without parentheses: the class is called with the function itself.
         if cls is not set_grad_enabled and len(args) == 1 and callable(args[0]) and not kwargs:
             return cls()(args[0])

@@ -61,7 +61,7 @@ class LiveGraph:
         self._nodes: list[weakref.ref] = []
         self._producers: dict[int, tuple[weakref.ref, int]] = {}  # id(storage) -> (node, output nr)
         self._cuts: list[_Cut] = []
-        self.dirty = False
+        self.dirty: bool = False
         self.on_change = on_change
         self._handles = [graph.register_node_created_hook(self._created)]
         observer = getattr(graph, "register_backward_observer", None)
