@@ -125,8 +125,20 @@ def einsum(*args):
     return _linalg.einsum(*args)
 
 
-from . import autograd, backends, cuda, nn, optim, utils  # noqa: E402 - after Tensor: they build on it
+# after Tensor: they build on it
+from . import _api, accelerator, autograd, backends, cuda, func, functional, linalg, nn, optim, serialization, utils  # noqa: E402
+from ._api import *  # noqa: E402,F403 - eq, bitwise_*, histc, histogram, set_default_device, in-place twins
 from .autograd import functional as _functional  # noqa: E402,F401 - torch.autograd.functional
+from .functional import (  # noqa: E402
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_shapes,
+    cartesian_prod,
+    meshgrid,
+    tensordot,
+)
+from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401 - torch.utils.data
 
 __all__ = [
@@ -141,7 +153,9 @@ __all__ = [
     "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
     "is_inference_mode_enabled",
     # functions on tensors
-    "max", "min", "matmul", "einsum", *_TENSOR_METHODS, *_creation.__all__,
+    "max", "min", "matmul", "einsum", *_TENSOR_METHODS, *_creation.__all__, *_api.__all__,
+    "meshgrid", "cartesian_prod", "save", "load", "serialization", "func", "linalg", "broadcast_shapes", "tensordot",
+    "atleast_1d", "atleast_2d", "atleast_3d",
     # submodules
-    "autograd", "nn", "optim", "utils",
+    "autograd", "nn", "optim", "utils", "accelerator", "functional",
 ]

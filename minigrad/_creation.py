@@ -8,72 +8,148 @@ from typing import Any
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _random
 from ._tensor import Tensor, _to_nested
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "rand_like", "randn_like", "arange", "linspace", "logspace", "eye", "rand",
-           "randn", "normal", "randint", "randperm", "manual_seed", "seed", "initial_seed", "Generator", "device",
+           "randn", "normal", "randint", "randperm", "randint_like", "bernoulli", "multinomial", "manual_seed",
+           "seed", "initial_seed", "Generator", "device",
            "is_tensor", "cat", "concat", "stack", "where", "numel", "get_rng_state", "set_rng_state"]
 
 
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
+                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
 class device:
-    """Only ``'cpu'`` exists in minigrad."""
+    """A device name, as in PyTorch: ``torch.device("cuda")`` can be written, but only ``'cpu'`` holds tensors.
+
+    Moving a tensor to CUDA raises PyTorch's CPU-build error (``AssertionError: Torch not compiled
+    with CUDA enabled``).
+    """
 
     def __init__(self, type="cpu", index=None):
         if isinstance(type, device):
-            type = type.type
-        if str(type).split(":")[0] != "cpu":
-            raise RuntimeError("minigrad runs on the CPU only; got device %r" % (type,))
-        self.type, self.index = "cpu", None
+            type, index = type.type, type.index
+        elif isinstance(type, int) and not isinstance(type, bool):
+            type, index = "cuda", type
+        name, _, number = str(type).partition(":")
+        if name not in _DEVICE_TYPES:
+            raise RuntimeError("Expected one of %s device type at start of device string: %s"
+                               % (", ".join(_DEVICE_TYPES), type))
+        if number:
+            index = int(number)
+        self.type, self.index = name, index
 
     def __repr__(self):
-        return "device(type='cpu')"
+        if self.index is None:
+            return "device(type='%s')" % self.type
+        return "device(type='%s', index=%d)" % (self.type, self.index)
 
     def __str__(self):
-        return "cpu"
+        return self.type if self.index is None else "%s:%d" % (self.type, self.index)
 
     def __eq__(self, other):
-        return str(other) == "cpu"
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
-    __hash__ = object.__hash__
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+def _require_cpu(d) -> None:
+    """PyTorch's CPU-build errors for a device other than the CPU."""
+    if d is None:
+        return
+    d = device(d)
+    if d.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if d.type not in ("cpu", "meta"):
+        raise RuntimeError("Could not run the operation on device %s: minigrad runs on the CPU only" % d)
 
 
 class Generator:
-    """A random number generator (numpy's PCG64), seeded with ``manual_seed``."""
+    """A random number generator: PyTorch's CPU generator (mt19937), so the same seed gives the same numbers.
+
+    >>> import minigrad as torch
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.rand(2, generator=g)
+    tensor([0.4963, 0.7682])
+    """
 
     def __init__(self, device="cpu"):
-        self._seed = 67280421310721
-        self._rng = np.random.default_rng(self._seed)
+        self.device = _device_of(device)
+        self._impl = _random.CPUGenerator()
 
-    def manual_seed(self, seed: int) -> Generator:
-        self._seed = int(seed)
-        self._rng = np.random.default_rng(self._seed)
+    def manual_seed(self, seed) -> Generator:
+        """Seed the generator (any integer in [-2⁶³, 2⁶⁴); a negative one is read as unsigned); return it."""
+        self._impl.manual_seed(_unsigned_seed(seed))
         return self
 
+    def seed(self) -> int:
+        """Seed from the operating system's randomness; return the seed."""
+        s = _random.CPUGenerator.nondeterministic_seed()
+        self._impl.manual_seed(s)
+        return s
+
     def initial_seed(self) -> int:
-        return self._seed
+        return self._impl.seed
 
-    def get_state(self):
-        return Tensor._make(np.frombuffer(repr(self._rng.bit_generator.state).encode(), dtype=np.uint8).copy())
+    def get_state(self) -> Tensor:
+        """The whole state as a ``uint8`` tensor in PyTorch's byte layout (5056 bytes)."""
+        return Tensor._make(self._impl.get_state())
 
-    def set_state(self, state):
-        import ast
-        self._rng.bit_generator.state = ast.literal_eval(bytes(state._data).decode())
+    def set_state(self, new_state) -> Generator:
+        if not isinstance(new_state, Tensor) or new_state.dtype is not _dtype.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        self._impl.set_state(new_state._data)
+        return self
+
+    def clone_state(self) -> Generator:
+        g = Generator(self.device)
+        g._impl = self._impl.clone()
+        return g
+
+    graphsafe_get_state = clone_state
+
+    def graphsafe_set_state(self, state: Generator) -> Generator:
+        self._impl = state._impl.clone()
+        return self
+
+    def __getstate__(self):
+        return {"device": self.device, "state": self._impl.get_state()}
+
+    def __setstate__(self, d):
+        self.device, self._impl = d["device"], _random.CPUGenerator()
+        self._impl.set_state(d["state"])
+
+
+def _device_of(d):
+    return d if isinstance(d, device) else device(d)
+
+
+def _unsigned_seed(seed) -> int:
+    """PyTorch's reading of a seed: ``int(seed)``, negative values wrap to unsigned 64 bits."""
+    seed = int(seed)
+    if not -(1 << 63) <= seed < (1 << 64):
+        raise ValueError("Overflow when unpacking long long")
+    return seed & 0xFFFFFFFFFFFFFFFF
 
 
 default_generator = Generator()
+default_generator._impl.manual_seed(_random.CPUGenerator.nondeterministic_seed())
 
 
-def manual_seed(seed: int) -> Generator:
+def manual_seed(seed) -> Generator:
     """Seed the default generator: initialisation, dropout and shuffling become reproducible."""
     return default_generator.manual_seed(seed)
 
 
 def seed() -> int:
-    s = int(np.random.SeedSequence().entropy % (2**63))  # type: ignore[operator]  # entropy: an int here
-    default_generator.manual_seed(s)
-    return s
+    """Seed the default generator non-deterministically and return the seed."""
+    return default_generator.seed()
 
 
 def initial_seed() -> int:
@@ -81,15 +157,21 @@ def initial_seed() -> int:
 
 
 def get_rng_state() -> Tensor:
+    """The default generator's state (a ``uint8`` tensor in PyTorch's layout)."""
     return default_generator.get_state()
 
 
-def set_rng_state(state: Tensor) -> None:
-    default_generator.set_state(state)
+def set_rng_state(new_state) -> None:
+    default_generator.set_state(new_state)
 
 
-def _rng(generator=None):
-    return (generator or default_generator)._rng
+def _rng(generator=None) -> _random.CPUGenerator:
+    """The generator state to draw from: ``generator``'s, or the default generator's."""
+    if generator is None:
+        return default_generator._impl
+    if not isinstance(generator, Generator):
+        raise TypeError("expected a torch.Generator, got %s" % type(generator).__name__)
+    return generator._impl
 
 
 def _new(data, dtype=None, requires_grad=False):
@@ -115,8 +197,11 @@ def _as_dtype(d):
     return _dtype.from_numpy_dtype(d)
 
 
-def _infer(data):
-    """The numpy array for ``tensor(data)``: Python floats → float32 (default dtype), ints → int64."""
+def _infer(data, exact=False):
+    """The numpy array for ``tensor(data)``: Python floats → float32 (default dtype), ints → int64.
+
+    ``exact``: keep Python floats in float64 (a ``dtype=`` is given, the caller casts once).
+    """
     if isinstance(data, np.ndarray):
         return data.copy()
     if isinstance(data, (bool, np.bool_)):
@@ -131,7 +216,8 @@ def _infer(data):
     if arr.dtype == object:
         raise TypeError("Could not infer dtype of %s" % type(data).__name__)
     if arr.dtype.kind == "f" and not isinstance(data, np.ndarray) and not _has_numpy_floats(data):
-        arr = arr.astype(_dtype.get_default_dtype().numpy)
+        if not exact:
+            arr = arr.astype(_dtype.get_default_dtype().numpy)
     elif arr.dtype.kind in "iu":
         arr = arr.astype(np.int64)
     elif arr.dtype.kind not in "fb":
@@ -176,7 +262,7 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None, 
         if arr.dtype.kind in "iu":
             arr = arr.astype(np.int64) if arr.dtype != np.uint8 else arr
     else:
-        arr = _infer(data)
+        arr = _infer(data, exact=dtype is not None)
     return _new(arr, dtype, requires_grad)
 
 
@@ -262,12 +348,18 @@ def full_like(t: Tensor, fill_value: Any, *, dtype: _dtype.dtype | None = None, 
     return _like(lambda shape, dtype: np.full(shape, fill_value, dtype=dtype), t, dtype, requires_grad)
 
 
-def rand_like(t, *, dtype=None, requires_grad=False, **kwargs):
-    return rand(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+def rand_like(t, *, dtype=None, requires_grad=False, generator=None, **kwargs):
+    return rand(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad, generator=generator)
 
 
-def randn_like(t, *, dtype=None, requires_grad=False, **kwargs):
-    return randn(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+def randn_like(t, *, dtype=None, requires_grad=False, generator=None, **kwargs):
+    return randn(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad, generator=generator)
+
+
+def randint_like(t, low=0, high=None, *, dtype=None, requires_grad=False, generator=None, **kwargs):
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad, generator=generator)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: _dtype.dtype | None = None, device: Any = None,
@@ -299,16 +391,68 @@ def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None, devi
     return _new(np.eye(n, m, dtype=d.numpy), None, requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
-    """Uniform samples in [0, 1) from the seeded generator."""
-    d = _as_dtype(dtype) or _dtype.get_default_dtype()
-    return _new(_rng(generator).random(_size(size)).astype(d.numpy), None, requires_grad)
+_SIZE_SIGNATURES = (
+    "%s() received an invalid combination of arguments - got (%s), but expected one of:\n"
+    " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
-    """Standard normal samples from the seeded generator."""
-    d = _as_dtype(dtype) or _dtype.get_default_dtype()
-    return _new(_rng(generator).standard_normal(_size(size)).astype(d.numpy), None, requires_grad)
+def _random_size(name, size, kwargs):
+    """The shape of ``rand(2, 3)``, ``rand((2, 3))``, ``rand([2, 3])`` or ``rand(size=(2, 3))``."""
+    kw_size = kwargs.pop("size", None)
+    if kwargs or (kw_size is not None and size):
+        given = [type(a).__name__ for a in size] + ["%s=%s" % (k, type(v).__name__) for k, v in
+                                                    ([("size", kw_size)] if kw_size is not None else []) +
+                                                    list(kwargs.items())]
+        raise TypeError(_SIZE_SIGNATURES % (name, ", ".join(given)))
+    if kw_size is not None:
+        if not isinstance(kw_size, (tuple, list)):
+            raise TypeError("%s(): argument 'size' must be tuple of ints, not %s" % (name, type(kw_size).__name__))
+        size = (tuple(kw_size),)
+    return _size(size)
+
+
+def _random_result(data, requires_grad, out):
+    """A new tensor of ``data``, or ``data`` written into ``out`` (resized if needed), as ``out=`` does."""
+    if out is None:
+        return _new(data, None, requires_grad)
+    data = data.astype(out._data.dtype, copy=False)
+    if out._data.shape == data.shape:
+        out._data[...] = data
+    else:
+        out._data = data.copy()
+    out._version_counter[0] += 1
+    return out
+
+
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+         requires_grad=False, **kwargs):
+    """Uniform samples in [0, 1): PyTorch's numbers for the same seed (``uniform_kernel``)."""
+    shape = _random_size("rand", size, kwargs)
+    if generator is not None and not isinstance(generator, Generator):
+        raise TypeError(_SIZE_SIGNATURES % ("rand", ", ".join([type(a).__name__ for a in size] +
+                                                          ["generator=" + type(generator).__name__])))
+    d = _as_dtype(dtype) or (out.dtype if out is not None else _dtype.get_default_dtype())
+    return _random_result(_random.uniform(_rng(generator), shape, d.numpy), requires_grad, out)
+
+
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+          requires_grad=False, **kwargs):
+    """Standard normal samples: PyTorch's numbers for the same seed (``normal_kernel``).
+
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randn(3)
+    tensor([ 1.5410, -0.2934, -2.1788])
+    """
+    shape = _random_size("randn", size, kwargs)
+    if generator is not None and not isinstance(generator, Generator):
+        raise TypeError(_SIZE_SIGNATURES % ("randn", ", ".join([type(a).__name__ for a in size] +
+                                                          ["generator=" + type(generator).__name__])))
+    d = _as_dtype(dtype) or (out.dtype if out is not None else _dtype.get_default_dtype())
+    return _random_result(_random.normal(_rng(generator), shape, d.numpy), requires_grad, out)
 
 
 _NORMAL_SIGNATURES = (
@@ -321,10 +465,13 @@ _NORMAL_SIGNATURES = (
     "bool requires_grad = False)\n")
 
 
-def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+           pin_memory=False, requires_grad=False):
     """Samples of N(mean, std²): ``mean`` and ``std`` tensors (broadcast) or numbers (then ``size`` is needed).
 
-    With a tensor argument the result is in the graph (``NormalBackward1/2/3``, whose gradient is 0).
+    As in PyTorch, a tensor ``mean`` with a number ``std`` is ``normal_(0, std) + mean``; with a tensor
+    ``std`` the draw is ``normal_(0, 1) · std + mean``. With a tensor argument the result is in the
+    graph (``NormalBackward1/2/3``, whose gradient is 0).
     """
     from .ops import elementwise as E
 
@@ -332,27 +479,192 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, de
         raise RuntimeError("normal expects std >= 0.0, but found std %g" % std)
     if isinstance(std, Tensor) and std.numel() and std._data.min() < 0:
         raise RuntimeError("normal expects all elements of std >= 0.0")
-    rng = _rng(generator)
+    g = _rng(generator)
+
+    def sample(m, s, shape, np_dtype):
+        if isinstance(std, Tensor):
+            return (_random.normal(g, shape, np_dtype) * s + m).astype(np_dtype, copy=False)
+        return (_random.normal(g, shape, np_dtype, 0.0, float(s)) + m).astype(np_dtype, copy=False)
+
     if isinstance(mean, Tensor):
-        return (E.NormalBoth if isinstance(std, Tensor) else E.Normal).apply(mean, std, rng)
-    if isinstance(std, Tensor):
-        return E.NormalStd.apply(mean, std, rng)
-    if size is None:
-        raise TypeError(_NORMAL_SIGNATURES % ", ".join(type(a).__name__ for a in (mean, std)))
-    d = _as_dtype(dtype) or _dtype.get_default_dtype()
-    return _new(rng.normal(mean, std, _size((size,))).astype(d.numpy), None, requires_grad)
+        result = (E.NormalBoth if isinstance(std, Tensor) else E.Normal).apply(mean, std, sample)
+    elif isinstance(std, Tensor):
+        result = E.NormalStd.apply(mean, std, sample)
+    else:
+        if size is None:
+            raise TypeError(_NORMAL_SIGNATURES % ", ".join(type(a).__name__ for a in (mean, std)))
+        d = _as_dtype(dtype) or (out.dtype if out is not None else _dtype.get_default_dtype())
+        data = _random.normal(g, _size((size,)), d.numpy, float(mean), float(std))
+        return _random_result(data, requires_grad, out)
+    return result if out is None else _random_result(result._data, False, out)
 
 
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
-    if size is None:
-        low, high, size = 0, low, high
-    d = _as_dtype(dtype) or _dtype.int64
-    return _new(_rng(generator).integers(low, high, _size((size,))).astype(d.numpy), None, requires_grad)
+_RANDINT_SIGNATURES = (
+    "randint() received an invalid combination of arguments - got (%s), but expected one of:\n"
+    " * (int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (int low, int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, "
+    "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n"
+    " * (int low, int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
 
 
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
-    d = _as_dtype(dtype) or _dtype.int64
-    return _new(_rng(generator).permutation(n).astype(d.numpy), None, requires_grad)
+def randint(*args, size=None, low=None, high=None, generator=None, out=None, dtype=None, layout=None, device=None,
+            pin_memory=False, requires_grad=False):
+    """Integers in [low, high) (int64 unless ``dtype``): ``randint(high, size)`` or ``randint(low, high, size)``."""
+    given = [type(a).__name__ for a in args] + ["%s=%s" % (k, type(v).__name__) for k, v in
+                                                (("low", low), ("high", high), ("size", size)) if v is not None]
+    args = list(args)
+    if size is None and args and isinstance(args[-1], (tuple, list)):
+        size = args.pop()
+    if low is not None:
+        args.insert(0, low)
+    if high is not None:
+        args.append(high)
+    if size is None or len(args) not in (1, 2) or not all(_is_int(a) for a in args):
+        raise TypeError(_RANDINT_SIGNATURES % ", ".join(given))
+    lo, hi = (0, int(args[0])) if len(args) == 1 else (int(args[0]), int(args[1]))
+    if lo >= hi:
+        raise RuntimeError("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d" % (lo, hi))
+    d = _as_dtype(dtype) or (out.dtype if out is not None else _dtype.int64)
+    data = _random.random_from_to(_rng(generator), _size((size,)), d.numpy, lo, hi)
+    return _random_result(data, requires_grad, out)
+
+
+def _is_int(x):
+    return (isinstance(x, (int, np.integer)) and not isinstance(x, bool)) or (
+        isinstance(x, Tensor) and x.ndim == 0 and not x.dtype.is_floating_point)
+
+
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False):
+    """A random permutation of ``0 … n-1``: PyTorch's Fisher-Yates shuffle, so the same seed gives the same order."""
+    n = int(n)
+    if n < 0:
+        raise RuntimeError("Trying to create tensor with negative dimension %d: [%d]" % (n, n))
+    d = _as_dtype(dtype) or (out.dtype if out is not None else _dtype.int64)
+    return _random_result(_rng(generator).randperm(n).astype(d.numpy), requires_grad, out)
+
+
+def bernoulli(input, p=None, *, generator=None, out=None):
+    """0/1 samples: 1 with probability ``input`` (elementwise), or with probability ``p`` if given."""
+    g = _rng(generator)
+    if p is not None:
+        data = _random.bernoulli(g, input.shape, input._data.dtype, float(p))
+    else:
+        probs = input._data
+        if not input.dtype.is_floating_point:
+            raise NotImplementedError('"bernoulli_tensor_cpu_p_" not implemented for \'%s\'' % input.dtype._legacy)
+        data = _random.bernoulli_tensor(g, probs, probs.dtype)
+    return _random_result(data, False, out)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """``num_samples`` indices per row of ``input`` (weights, not necessarily normalised), PyTorch's draws.
+
+    >>> import minigrad as torch
+    >>> g = torch.Generator().manual_seed(2147483647)
+    >>> torch.multinomial(torch.tensor([0.6, 0.3, 0.1]), 4, replacement=True, generator=g)
+    tensor([1, 1, 1, 0])
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError("multinomial(): argument 'input' (position 1) must be Tensor, not %s" % type(input).__name__)
+    probs = input._data
+    if input.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: %s"
+                           % input.dtype._legacy)
+    num_samples = int(num_samples)
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    n_categories = probs.shape[-1]
+    if not replacement and num_samples > n_categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if n_categories > 1 << 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    rows = probs.reshape(-1, n_categories)
+    if not replacement or num_samples == 1:
+        if not (np.all(rows < np.inf) and np.all(rows >= 0)):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if np.any(rows.sum(-1) == 0):
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    else:
+        if np.any(rows < 0):
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+        if not np.all(np.isfinite(rows)):
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry = infinity or NaN)")
+        if np.any(rows.sum(-1) <= 0):
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    return _random_result(_random.multinomial(_rng(generator), probs, num_samples, replacement), False, out)
+
+
+def _random_fill(t, kind, generator, *args, **kwargs):
+    """``t.uniform_()``, ``t.normal_()``…: fill ``t`` in place with PyTorch's draws for its dtype and layout.
+
+    Elements are drawn in memory order (a transposed tensor column by column), as ATen's kernels do;
+    ``normal_`` on a non-contiguous tensor takes PyTorch's one-at-a-time path.
+    """
+    from ._tensor_ops import _fill_random
+
+    g = _rng(generator)
+    data = t._data
+    order = "F" if not data.flags.c_contiguous and data.flags.f_contiguous else "C"
+    shape, dtype = data.shape, data.dtype
+    if kind == "uniform":
+        values = _random.uniform(g, shape, dtype, *args, order=order)
+    elif kind == "normal":
+        mean, std = (list(args) + [0.0, 1.0][len(args):])[:2]
+        if std < 0:
+            raise RuntimeError("normal expects std >= 0.0, but found std %g" % std)
+        values = _random.normal(g, shape, dtype, mean, std, order=order, contiguous=data.flags.c_contiguous)
+    elif kind == "bernoulli":
+        p = args[0] if args else 0.5
+        if isinstance(p, Tensor):
+            probs = np.broadcast_to(p._data, shape)
+            values = _random.bernoulli_tensor(g, np.ascontiguousarray(probs), dtype)
+        else:
+            if not 0 <= p <= 1:
+                raise RuntimeError("bernoulli_ expects p to be in [0, 1], but got p=%g" % p)
+            values = _random.bernoulli(g, shape, dtype, p, order=order)
+    elif kind == "exponential":
+        lambd = args[0] if args else 1.0
+        if not lambd > 0:
+            raise RuntimeError("exponential_ expects lambda > 0.0, but found lambda=%g" % lambd)
+        values = _random.exponential(g, shape, dtype, lambd, order=order)
+    elif kind == "cauchy":
+        values = _random.cauchy(g, shape, dtype, *args, order=order)
+    elif kind == "log_normal":
+        values = _random.log_normal(g, shape, dtype, *args, order=order)
+    elif kind == "geometric":
+        p = args[0]
+        if not 0 < p < 1:
+            raise RuntimeError("geometric_ expects p to be in (0, 1), but got p=%g" % p)
+        values = _random.geometric(g, shape, dtype, p, order=order)
+    else:  # random_([from,] to)
+        low, high = kwargs.pop("from", None), kwargs.pop("to", None)
+        if kwargs:
+            raise TypeError("random_() got an unexpected keyword argument '%s'" % next(iter(kwargs)))
+        if len(args) == 1:
+            low, high = 0, args[0]
+        elif len(args) == 2:
+            low, high = args
+        if low is None and high is None:
+            values = _random.random_full(g, shape, dtype, order=order)
+        else:
+            low = 0 if low is None else int(low)
+            if high is None:
+                high = (int(np.iinfo(dtype).max) if dtype.kind in "iu" else
+                        1 << (np.finfo(dtype).nmant + 1) if dtype.kind == "f" else 1) + 1
+            high = int(high)
+            if low >= high:
+                raise RuntimeError("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d"
+                                   % (low, high))
+            values = _random.random_from_to(g, shape, dtype, low, high, order=order)
+    return _fill_random(t, values)
 
 
 def is_tensor(obj: Any) -> bool:

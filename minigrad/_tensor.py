@@ -181,6 +181,8 @@ class Tensor(TensorOps):
 
     @property
     def _version(self) -> int:
+        if self._is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter[0]
 
     def _gradient_edge(self):

@@ -36,7 +36,7 @@
 import minigrad as torch  # the rest of the code reads exactly like PyTorch
 import viz
 
-from course_checks import check_accumulate_grad, check_grad_fn_names, check_requires_grad_table
+from course_checks import check_accumulate_grad, check_next_functions, check_requires_grad_table
 
 # %% [markdown]
 # ## Tensors
@@ -197,7 +197,8 @@ viz.draw(loss, params={"x": x, "w": w, "loss": loss})
 # Fill in the dictionary, then run the check. (Afterwards you may run the code to see why.)
 
 # %%
-# EXERCISE: replace each pair by your prediction (requires_grad, is_leaf)
+# EXERCISE: replace each ... by your prediction, a pair (requires_grad, is_leaf)
+# PREDICTION
 answer = {
     "a": (True, False),
     "b": (False, True),
@@ -205,24 +206,46 @@ answer = {
     "d": (False, True),
     "e": (True, False),
 }
+# END PREDICTION
 check_requires_grad_table(answer)
 
 # %% [markdown]
-# ### Exercise 2 · name the nodes
+# ### Exercise 2 · predict `next_functions`
 #
-# With `x = torch.tensor([1., 2.], requires_grad=True)` and `w = torch.tensor([3., 4.])`, what is
-# `type(t.grad_fn).__name__` for each expression `t`? Write `None` where there is no `grad_fn`.
+# Only `x` requires grad here:
+#
+# ```python
+# x = torch.tensor([1., 2.], requires_grad=True)
+# w = torch.tensor([3., 4.])
+# t = (x * w + w.exp()).sum()
+# ```
+#
+# `t.grad_fn` is a `SumBackward0`. Walk down from it: `add` is the node its first entry of
+# `next_functions` points to, and `mul` the node `add`'s first entry points to. For each of the
+# three nodes, write the list of what its `next_functions` hold, one entry per input, in argument
+# order: the node's class name, or `None` for a `(None, 0)` entry. Think about which operations
+# autograd records at all. Predict first; the cell after the check prints the truth.
 
 # %%
-# EXERCISE: the class name of each expression's grad_fn, or None
+# EXERCISE: one list per node: the class names of its next_functions entries (None for (None, 0))
+# PREDICTION
 answer = {
-    "x * w": "MulBackward0",
-    "x.exp()": "ExpBackward0",
-    "x.sum()": "SumBackward0",
-    "x / 2": "DivBackward0",
-    "w * 2": None,
+    "t": ["AddBackward0"],
+    "add": ["MulBackward0", None],
+    "mul": ["AccumulateGrad", None],
 }
-check_grad_fn_names(answer)
+# END PREDICTION
+check_next_functions(answer)
+
+# %%
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+w = torch.tensor([3.0, 4.0])
+t = (x * w + w.exp()).sum()
+add = t.grad_fn.next_functions[0][0]
+mul = add.next_functions[0][0]
+for name, node in [("t", t.grad_fn), ("add", add), ("mul", mul)]:
+    print(f"{name:4s}", node.next_functions)
+viz.draw(t, params={"x": x, "t": t})
 
 # %% [markdown]
 # ### Exercise 3 · find a leaf's `AccumulateGrad`
@@ -239,7 +262,9 @@ viz.draw(out, params={"weight": weight, "bias": bias})
 
 # %%
 # EXERCISE: follow next_functions from out.grad_fn to bias's AccumulateGrad
+# SOLUTION
 node = out.grad_fn.next_functions[0][0].next_functions[1][0]
+# END SOLUTION
 check_accumulate_grad(node, bias)
 
 # %% [markdown]

@@ -31,7 +31,7 @@ import minigrad as torch
 import viz
 import viz.plots
 
-from course_checks import check_hand_gradients, check_leaves_function, check_mul_rule
+from course_checks import check_edge_gradients, check_hand_gradients, check_leaves_function, check_mul_rule
 
 # %% [markdown]
 # ## A derivative is a slope
@@ -42,6 +42,23 @@ from course_checks import check_hand_gradients, check_leaves_function, check_mul
 
 # %%
 ax = viz.plots.plot_tangent(lambda x: x**3 - 2 * x, 1.5, torch=torch)
+
+# %% [markdown]
+# ## Before autograd: nudge an input, watch the output
+#
+# You can measure a slope without knowing any calculus: nudge the input by a small $h$ and see how
+# much the output moves. $\big(f(x + h) - f(x)\big)/h$ approaches $f'(x)$ as $h$ shrinks. Plain
+# Python floats, no autograd:
+
+# %%
+def f_plain(x):
+    return x**3 - 2 * x
+
+
+x0 = 1.5
+for h in (0.1, 0.01, 0.001, 0.0001):
+    print(f"h = {h:<7} (f(x0 + h) - f(x0)) / h = {(f_plain(x0 + h) - f_plain(x0)) / h:.5f}")
+print("the exact slope 3·x0² − 2 =", 3 * x0**2 - 2)
 
 # %% [markdown]
 # ## The chain rule
@@ -67,6 +84,27 @@ d = e + c
 L = d * f
 names = {"a": a, "b": b, "c": c, "f": f, "e": e, "d": d, "L": L}
 print(e, d, L)
+
+# %% [markdown]
+# Nudge each input by $h = 0.001$ in turn and watch $L$ (plain numbers again). The change of $L$
+# divided by $h$ is the slope of $L$ along that input: **how much $L$ cares about it**. Keep these
+# four numbers in mind.
+
+# %%
+def L_of(a, b, c, f):
+    return (a * b + c) * f
+
+
+h = 0.001
+base = L_of(2.0, -3.0, 10.0, -2.0)
+for name, nudged in [("a", L_of(2.0 + h, -3.0, 10.0, -2.0)), ("b", L_of(2.0, -3.0 + h, 10.0, -2.0)),
+                     ("c", L_of(2.0, -3.0, 10.0 + h, -2.0)), ("f", L_of(2.0, -3.0, 10.0, -2.0 + h))]:
+    print(f"nudge {name}: L moves by {nudged - base:+.4f}, slope ≈ {(nudged - base) / h:+.3f}")
+
+# %% [markdown]
+# That took one extra evaluation of $L$ per input — fine for four inputs, hopeless for a network
+# with a million weights (and only approximate). The chain rule gets all four slopes **exactly**,
+# in one backward pass. (Notebook 11 counts the passes each way.)
 
 # %% [markdown]
 # ### By hand
@@ -131,7 +169,9 @@ print("a.grad =", a.grad, " b.grad =", b.grad, " c.grad =", c.grad, " f.grad =",
 
 # %%
 # EXERCISE: your hand-computed gradients
+# PREDICTION
 answer = {"x": 8.0, "y": -12.0, "z": -4.0}
+# END PREDICTION
 check_hand_gradients(answer)
 
 # %% [markdown]
@@ -146,6 +186,47 @@ s = r * r
 s.backward()
 print(x.grad, y.grad, z.grad)
 viz.draw(s, params={"x": x, "y": y, "z": z, "s": s})
+
+# %% [markdown]
+# ### Exercise 2 · every edge, by hand
+#
+# Backward sends one gradient along each edge of the graph. For the same $s = r\cdot r$,
+# $r = q + z$, $q = x\cdot y$ at $x = 3,\ y = -2,\ z = 4$, write the gradient that travels along each
+# edge, from the node that sends it to the input that receives it. `s → r (1st)` and `s → r (2nd)`
+# are the two edges from the multiplication `r * r` to `r`: one per factor. Do not add them up —
+# that happens *at* `r`, after both have arrived.
+
+# %%
+# EXERCISE: the gradient on each edge (sender → receiver)
+# PREDICTION
+answer = {
+    "s → r (1st)": -2.0,
+    "s → r (2nd)": -2.0,
+    "r → q": -4.0,
+    "r → z": -4.0,
+    "q → x": 8.0,
+    "q → y": -12.0,
+}
+# END PREDICTION
+check_edge_gradients(answer)
+
+# %% [markdown]
+# The stepper can quiz you the same way, edge by edge: in **predict mode** each outgoing gradient
+# stays hidden until you type your value (or reveal it). Type the numbers from your table above.
+
+# %%
+x = torch.tensor(3.0, requires_grad=True)
+y = torch.tensor(-2.0, requires_grad=True)
+z = torch.tensor(4.0, requires_grad=True)
+q = x * y
+r = q + z
+s = r * r
+try:
+    quiz = viz.step_backward(s, params={"x": x, "y": y, "z": z, "q": q, "r": r, "s": s}, predict=True)
+except TypeError:   # a viz without predict mode: the ordinary stepper, gradients shown
+    print("(this viz has no predict mode yet: the stepper below shows the gradients instead)")
+    quiz = viz.step_backward(s, params={"x": x, "y": y, "z": z, "q": q, "r": r, "s": s})
+quiz
 
 # %% [markdown]
 # ## Walking the graph as the engine does
@@ -200,7 +281,7 @@ def add_rule(node, grad):
 
 
 # %% [markdown]
-# ### Exercise 2 · the rule for a multiplication
+# ### Exercise 3 · the rule for a multiplication
 #
 # Write `mul_rule(node, grad)` for `MulBackward0` (`out = self * other`). Read the saved factors with
 # `node._saved_self.item()` and `node._saved_other.item()` (`.item()` turns a one-element tensor into
@@ -209,7 +290,10 @@ def add_rule(node, grad):
 # %%
 # EXERCISE: return (gradient for self, gradient for other)
 def mul_rule(node, grad):
+    # SOLUTION
+    # STUB: ...  # TODO: return (gradient for self, gradient for other)
     return grad * node._saved_other.item(), grad * node._saved_self.item()
+    # END SOLUTION
 
 
 check_mul_rule(mul_rule, torch)
@@ -219,6 +303,7 @@ check_mul_rule(mul_rule, torch)
 # Python floats), but it is the same algorithm as the real one.
 
 # %%
+# NEEDS: check_mul_rule (Exercise 3)
 RULES = {"AddBackward0": add_rule, "MulBackward0": mul_rule}
 
 
@@ -251,10 +336,10 @@ grads = manual_backward(s)
 print("ds/dx =", grads[x], " ds/dy =", grads[y], " ds/dz =", grads[z])
 
 # %% [markdown]
-# The same numbers as autograd's, and as yours by hand: $\partial s/\partial x = 8$,
-# $\partial s/\partial y = -12$, $\partial s/\partial z = -4$. And on the first example:
+# The same numbers as autograd's, and as yours by hand. And on the first example:
 
 # %%
+# NEEDS: check_mul_rule (Exercise 3)
 a2, b2, c2, f2 = (torch.tensor(v, requires_grad=True) for v in (2.0, -3.0, 10.0, -2.0))
 L2 = (a2 * b2 + c2) * f2
 print([manual_backward(L2)[t] for t in (a2, b2, c2, f2)])
@@ -267,7 +352,7 @@ print([manual_backward(L2)[t] for t in (a2, b2, c2, f2)])
 # > soon as it is ready. The `_saved_self` / `_saved_other` attributes, `next_functions` and the
 # > node names are PyTorch's too.
 #
-# ### Exercise 3 · find the leaves
+# ### Exercise 4 · find the leaves
 #
 # Write `leaves(t)`: walk the graph behind `t` (start at `t.grad_fn`, follow `next_functions`) and
 # return the list of leaf tensors that require grad — each once. Use a stack and a `seen` set, as
@@ -276,6 +361,7 @@ print([manual_backward(L2)[t] for t in (a2, b2, c2, f2)])
 # %%
 # EXERCISE: return each leaf tensor reachable from t.grad_fn, once
 def leaves(t):
+    # SOLUTION
     found, stack, seen = [], [t.grad_fn], {t.grad_fn}
     while stack:
         node = stack.pop()
@@ -286,6 +372,7 @@ def leaves(t):
                 seen.add(child)
                 stack.append(child)
     return found
+    # END SOLUTION
 
 
 check_leaves_function(leaves, torch)

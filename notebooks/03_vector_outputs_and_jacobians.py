@@ -33,7 +33,7 @@ import matplotlib.pyplot as plt
 import minigrad as torch
 import viz
 
-from course_checks import check_jacobian, check_mm_fix, check_vjp
+from course_checks import check_jacobian_function, check_mm_fix, check_vjp
 
 # %% [markdown]
 # ## `backward()` on a vector fails
@@ -161,32 +161,50 @@ plt.show()
 
 # %%
 # EXERCISE: x.grad after h(x).backward(torch.tensor([1., 10.]))
+# PREDICTION
 answer = [2.0, 11.0, 60.0]
+# END PREDICTION
 check_vjp(answer)
 
 # %% [markdown]
-# ### Exercise 2 · a Jacobian, row by row
+# ### Exercise 2 · a Jacobian of any function
 #
-# Compute the $3\times 3$ Jacobian of $g(x) = (x_0 x_1,\ x_1 x_2,\ x_2 x_0)$ at $x = (1, 2, 3)$ with
-# three backward calls, as above. Compare with `torch.autograd.functional.jacobian(g, ...)`.
+# Write `jacobian_rows(f, x)`: the Jacobian of any `f` from $\mathbb R^n$ to $\mathbb R^m$ at the point
+# `x` (a 1-D tensor), as an $m \times n$ tensor, with one backward per output as above — without
+# `torch.autograd.functional`. The check tries functions whose number of outputs differs from their
+# number of inputs, and passes an `x` that does **not** require grad. Think about: where the
+# gradients of earlier rows go, what `retain_graph` is for, and how many seeds you need.
 
 # %%
+# EXERCISE: the m×n Jacobian of f at x, one backward per output
+def jacobian_rows(f, x):
+    # SOLUTION
+    x = x.detach().requires_grad_()           # a leaf of our own that requires grad
+    out = f(x)
+    rows = []
+    for i in range(out.shape[0]):             # m outputs: m seeds
+        seed = torch.zeros(out.shape[0])
+        seed[i] = 1.0
+        x.grad = None                         # otherwise row i would add onto row i - 1
+        out.backward(seed, retain_graph=True)
+        rows.append(x.grad)
+    return torch.stack(rows)
+    # END SOLUTION
+
+
+check_jacobian_function(jacobian_rows, torch)
+
+# %% [markdown]
+# Try it on $g(x) = (x_0 x_1,\ x_1 x_2,\ x_2 x_0)$ and compare with `autograd.functional.jacobian`:
+
+# %%
+# NEEDS: check_jacobian_function (Exercise 2)
 def g(x):
     return torch.stack([x[0] * x[1], x[1] * x[2], x[2] * x[0]])
 
 
-# EXERCISE: build the Jacobian of g with one backward per row
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-out = g(x)
-rows = []
-for i in range(3):
-    seed = torch.zeros(3)
-    seed[i] = 1.0
-    x.grad = None
-    out.backward(seed, retain_graph=True)
-    rows.append(x.grad.clone())
-answer = torch.stack(rows)
-check_jacobian(answer)
+print(jacobian_rows(g, torch.tensor([1.0, 2.0, 3.0])))
+print(torch.autograd.functional.jacobian(g, torch.tensor([1.0, 2.0, 3.0])))
 
 # %% [markdown]
 # ## The classic `mm` example — and why `x.grad` is `None`
@@ -240,19 +258,25 @@ viz.step_backward(z, gradient=torch.Tensor([[1.0, 0]]), params={"leaf behind x":
 # %%
 y = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
 # EXERCISE: define x as a leaf of shape (1, 2) that requires grad, then z = torch.mm(x, y) and backward
+# SOLUTION
 x = torch.tensor([[2.0, 1.0]], requires_grad=True)
 z = torch.mm(x, y)
 z.backward(torch.Tensor([[1.0, 0]]))
 print(x.is_leaf, x.grad, y.grad)
+# END SOLUTION
 check_mm_fix(x, y)
 
 # %% [markdown]
+# <!-- SOLUTION -->
 # Two other fixes work too:
 #
 # * make the view first from a tensor that does not require grad, then switch tracking on:
 #   `torch.tensor([2., 1.]).view(1, 2).requires_grad_()` — the view of a tensor without
 #   `requires_grad` has no `grad_fn`, so it is a leaf;
 # * keep the non-leaf but ask autograd to store its gradient: `x.retain_grad()` before backward.
+# <!-- END SOLUTION -->
+#
+# The cell below shows two more ways to get `x.grad` filled.
 
 # %%
 x = torch.tensor([2.0, 1.0]).view(1, 2).requires_grad_()
@@ -265,10 +289,36 @@ torch.mm(x, y).backward(torch.Tensor([[1.0, 0]]))
 print("retain_grad():              ", x.is_leaf, x.grad)
 
 # %% [markdown]
+# ## Broadcasting: why a bias's gradient is summed over the batch
+#
+# A gradient always has the shape of its tensor: `b.grad.shape == b.shape`. What if the tensor was
+# *broadcast* — used in more places than it has entries? A layer `out = X @ W + b` on a batch of 4
+# rows adds the same bias `b` (2 numbers) to every row: each entry of `b` is used 4 times.
+
+# %%
+torch.manual_seed(0)
+X = torch.randn(4, 3)                            # a batch of 4 inputs
+W = torch.randn(3, 2, requires_grad=True)
+b = torch.zeros(2, requires_grad=True)           # broadcast over the batch in X @ W + b
+out = X @ W + b
+weights = torch.tensor([[1.0, 0.0], [2.0, 0.0], [3.0, 1.0], [4.0, 1.0]])
+(out * weights).sum().backward()                 # the gradient arriving at out is `weights`
+print("gradient at out:\n", weights)
+print("b.grad:", b.grad, "  = the column sums", weights.sum(dim=0))
+
+# %% [markdown]
+# A value used several times collects the sum of the gradients of all its uses (notebook 2's
+# $r\cdot r$). Broadcasting is exactly that: `b` is used once per row, so `b.grad` is the gradient at
+# `out` **summed over the batch** — the axis `b` was broadcast along. The addition's backward does
+# that reduction itself (`AddBackward0` sums the incoming gradient back to each input's shape), so
+# `b.grad` has `b`'s shape, 2, not `out`'s, 4 × 2. `nn.Linear`'s bias (notebook 9) works the same.
+#
 # > **The same in PyTorch.** Everything here is PyTorch's behaviour, including the error text
 # > "grad can be implicitly created only for scalar outputs", the `UserWarning` when reading `.grad`
-# > of a non-leaf, `x._base`, and the numbers. `torch.Tensor([[1., 0]])` is the legacy constructor
-# > (always `float32`); `torch.tensor` is the one to use in new code. PyTorch also offers
+# > of a non-leaf, `x._base`, the summed gradient of a broadcast tensor, and the numbers.
+# > `torch.Tensor([[1., 0]])` is the legacy constructor: it makes a tensor of the default dtype
+# > (`float32` unless `torch.set_default_dtype` changed it); `torch.tensor` is the one to use in new
+# > code. PyTorch also offers
 # > `torch.func.jacrev` / `vmap` to build Jacobians faster than a Python loop; minigrad has only
 # > `torch.autograd.functional`.
 #
@@ -279,5 +329,6 @@ print("retain_grad():              ", x.is_leaf, x.grad)
 # * A one-hot seed gives one row of the Jacobian.
 # * `.view()`, `.reshape()`, indexing… are operations: their results are not leaves, so their
 #   `.grad` stays `None`. Keep a handle on the leaf you create.
+# * A broadcast tensor's gradient is summed over the broadcast axes, back to its own shape.
 #
 # Next: **4 · gradients accumulate** — and what backward frees.

@@ -31,7 +31,7 @@
 import minigrad as torch
 import viz
 
-from course_checks import check_accumulated_grad, check_autograd_grad, check_clip_hook
+from course_checks import check_accumulated_grad, check_autograd_grad_paths, check_norm_clip_hook
 
 # %% [markdown]
 # ## `.grad` accumulates
@@ -99,7 +99,9 @@ print("after zero_grad: ", lin.weight.grad)
 
 # %%
 # EXERCISE: the value of x.grad after the two backward calls
+# PREDICTION
 answer = 11.0
+# END PREDICTION
 check_accumulated_grad(answer)
 
 # %% [markdown]
@@ -214,25 +216,33 @@ stepper = viz.step_backward(loss, params={"x": x, "h": h, "loss": loss})
 stepper.print()
 
 # %% [markdown]
-# ### Exercise 2 · a clipping hook
+# ### Exercise 2 · a norm-clipping hook
 #
-# Write a hook that clamps every entry of the gradient to $[-1, 1]$ (hint: `grad.clamp(-1, 1)`).
-# Return the new gradient; do not modify `grad` in place.
+# Exploding gradients are often tamed by **clipping by norm**: a gradient longer than a limit is
+# shrunk to that length, keeping its direction; a shorter one passes unchanged. Write a hook that
+# does this with the limit 1 (PyTorch's `torch.nn.utils.clip_grad_norm_` does the same for all the
+# parameters of a model together). Rules of the house for hooks: return the new gradient, never
+# change `grad` in place. What should happen to a gradient of all zeros?
 
 # %%
-# EXERCISE: return the gradient with every entry clamped to [-1, 1]
-def clip_hook(grad):
-    return grad.clamp(-1, 1)
+# EXERCISE: return grad rescaled to norm 1 if its norm is above 1, else grad unchanged
+def clip_norm_hook(grad):
+    # SOLUTION
+    norm = grad.norm()
+    if norm > 1:
+        return grad / norm
+    return grad
+    # END SOLUTION
 
 
-check_clip_hook(clip_hook, torch)
+check_norm_clip_hook(clip_norm_hook, torch)
 
 # %% [markdown]
 # ## `torch.autograd.grad`: gradients without `.grad`
 #
 # `torch.autograd.grad(outputs, inputs)` returns the gradients of `outputs` with respect to `inputs`
 # as a tuple, and leaves every `.grad` alone. It accepts non-leaf inputs, and it is the tool of
-# choice inside a computation (for example a gradient penalty, notebook 7).
+# choice inside a computation (for example a gradient penalty, which notebook 7 builds).
 
 # %%
 a = torch.tensor(2.0, requires_grad=True)
@@ -252,18 +262,33 @@ except RuntimeError as error:
 print(torch.autograd.grad(a * 2, [a, b], allow_unused=True))
 
 # %% [markdown]
-# ### Exercise 3 · `autograd.grad`
+# ### Exercise 3 · two paths, and a non-leaf input
 #
-# For $z = a^2 b$ at $a = 3$, $b = 4$, compute $(\partial z/\partial a, \partial z/\partial b)$ with
-# `torch.autograd.grad`. The check also verifies that `a.grad` is still `None`.
+# ```python
+# a = torch.tensor(3.0, requires_grad=True)
+# b = torch.tensor(4.0, requires_grad=True)
+# h = a * b
+# loss = h**2 + a
+# ```
+#
+# First predict $\partial\,\text{loss}/\partial a$ by hand — `a` reaches `loss` along two paths.
+# Then compute $(\partial\,\text{loss}/\partial h,\ \partial\,\text{loss}/\partial a,\
+# \partial\,\text{loss}/\partial b)$ with **one** `torch.autograd.grad` call (`h` is not a leaf: does
+# that matter?). Does asking for the gradient at `h` stop the gradient on its way to `a`?
 
 # %%
 a = torch.tensor(3.0, requires_grad=True)
 b = torch.tensor(4.0, requires_grad=True)
-# EXERCISE: compute the two gradients with torch.autograd.grad
-z = a**2 * b
-answer = torch.autograd.grad(z, [a, b])
-check_autograd_grad(answer, a)
+h = a * b
+loss = h**2 + a
+# EXERCISE: your prediction of dloss/da, then the three gradients from one autograd.grad call
+# PREDICTION
+prediction = 97.0
+# END PREDICTION
+# SOLUTION
+answer = torch.autograd.grad(loss, [h, a, b])
+# END SOLUTION
+check_autograd_grad_paths(prediction, answer, a)
 
 # %% [markdown]
 # > **The same in PyTorch.** Accumulation, `zero_grad(set_to_none=True)` as the default, freeing

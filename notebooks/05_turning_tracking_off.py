@@ -157,7 +157,9 @@ except RuntimeError as error:
 
 # %%
 # EXERCISE: True or False for each tensor
+# PREDICTION
 answer = {"a": False, "b": True, "c": True, "d": False, "e": False, "f": True}
+# END PREDICTION
 check_tracking_quiz(answer)
 
 # %% [markdown]
@@ -208,9 +210,11 @@ print(len(trainable), "trainable parameter tensors")
 
 # %%
 # EXERCISE: freeze everything, then give model2 a new trainable head with 3 outputs
+# SOLUTION
 model2 = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
 model2.requires_grad_(False)
 model2[2] = nn.Linear(8, 3)
+# END SOLUTION
 check_frozen_model(model2, n_classes=3)
 
 # %% [markdown]
@@ -227,11 +231,36 @@ v = torch.autograd.Variable(torch.ones(2), requires_grad=True)
 print(v, type(v).__name__)                         # Variable(...) just returns a Tensor
 
 # %% [markdown]
+#
+# %% [markdown]
+# ## `torch.inference_mode()`: a stricter `no_grad`
+#
+# `inference_mode()` records nothing, like `no_grad`, and also skips the bookkeeping (version
+# counters) that a later backward might need — a little faster for pure inference. Its tensors are
+# marked *inference tensors*. They **can** enter a graph later; what they cannot do is be **saved
+# for backward**, or be changed in place outside inference mode:
+
+# %%
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+with torch.inference_mode():
+    t = torch.ones(2) * 3
+print("inference tensor:", t.is_inference(), "  requires_grad:", t.requires_grad)
+(t + w).sum().backward()                     # AddBackward0 saves nothing: fine
+print("t + w works, w.grad =", w.grad)
+for code in ["(t * w).sum().backward()", "t.add_(1)"]:   # mul must save t for w's gradient
+    try:
+        exec(code)
+    except RuntimeError as error:
+        print(f"{code:26s} RuntimeError: {str(error)[:70]}…")
+
+# %% [markdown]
+# So use `inference_mode()` for code that only evaluates, and `no_grad()` when its results may be
+# used in training later (or `t.clone()` an inference tensor to get a normal one).
+#
 # > **The same in PyTorch.** `no_grad`, `enable_grad`, `set_grad_enabled` (as a context manager and
 # > as a function), `detach()` sharing data, `requires_grad_()` only on leaves (with this error
-# > text), freezing with `requires_grad = False`, and the `volatile` warnings are PyTorch's
-# > behaviour. There is also `torch.inference_mode()` (in PyTorch and minigrad), a stricter `no_grad`
-# > whose tensors can never enter a graph later.
+# > text), freezing with `requires_grad = False`, the `volatile` warnings, and `inference_mode()`
+# > with its two errors are PyTorch's behaviour.
 #
 # ## Summary
 #

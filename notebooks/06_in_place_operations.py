@@ -31,7 +31,7 @@
 import minigrad as torch
 import viz
 
-from course_checks import check_inplace_fix, check_inplace_quiz
+from course_checks import check_inplace_quiz, check_inplace_repair
 
 # %% [markdown]
 # ## The version counter
@@ -140,30 +140,47 @@ viz.draw(y, params={"x": x, "y": y})
 
 # %%
 # EXERCISE: "ok" or "error" for each snippet
+# PREDICTION
 answer = {"A": "error", "B": "ok", "C": "error", "D": "ok", "E": "error"}
+# END PREDICTION
 check_inplace_quiz(answer)
 
 # %% [markdown]
-# ### Exercise 2 · repair it
+# ### Exercise 2 · find the culprit, repair it
 #
-# This code fails. Make it compute the gradient of $2\,\sigma(x)$ by replacing the in-place
-# operation with an out-of-place one, and put the resulting `x.grad` in `answer`.
+# This code has two in-place operations, and its backward fails:
 #
 # ```python
-# x = torch.tensor([0., 1., -1.], requires_grad=True)
-# y = x.sigmoid()
-# y.mul_(2)
-# y.sum().backward()
+# x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+# h = x.tanh()
+# y = h * 3
+# y += 1
+# h *= 2
+# loss = (y + h).sum()
+# loss.backward()
 # ```
+#
+# Which line is the culprit — `"y += 1"` or `"h *= 2"`? Decide from what each node saved (run it
+# and read the error if you like). Then repair it with as few changes as possible, so that `loss`
+# keeps its value, $\sum (3\tanh x + 1 + 2\tanh x)$, and put the resulting `x.grad` in `x_grad`.
+# (`.data` and `detach()` are not repairs: ask yourself what gradient they would give.)
 
 # %%
-# EXERCISE: the same computation without the in-place operation
-x = torch.tensor([0.0, 1.0, -1.0], requires_grad=True)
-y = x.sigmoid()
-z = y * 2
-z.sum().backward()
-answer = x.grad
-check_inplace_fix(answer)
+# EXERCISE: the culprit line, and x.grad after your repair
+# PREDICTION
+culprit = "h *= 2"
+# END PREDICTION
+# SOLUTION
+x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+h = x.tanh()
+y = h * 3
+y += 1                # harmless: h * 3 saved no tensor it would need (3 needs no gradient)
+h = h * 2             # out of place: TanhBackward0's saved output stays intact
+loss = (y + h).sum()
+loss.backward()
+x_grad = x.grad
+# END SOLUTION
+check_inplace_repair(culprit, x_grad)
 
 # %% [markdown]
 # ## `.data`: the silent bypass

@@ -35,7 +35,7 @@ import matplotlib.pyplot as plt
 import minigrad as torch
 import viz
 
-from course_checks import check_newton_minimum, check_second_derivative
+from course_checks import check_newton_minimum, check_penalty_gradient
 
 # %% [markdown]
 # ## A plain gradient is just a number
@@ -66,15 +66,31 @@ print(d1, d2, d3)
 
 # %% [markdown]
 # Here are both graphs in one picture: the function $y = x^3$ and its derivative. The derivative's
-# nodes (pink) are linked by a **dashed** edge to the forward node they differentiate:
-# `PowBackward0`'s backward formula, $\text{grad}\cdot 3x^2$, became a small graph of its own —
-# `x ** 2` (a new `PowBackward0`) times 3 (`MulBackward0`) — reading the same leaf `x`.
+# nodes (pink) are linked by a **dashed** edge to the forward node they differentiate.
+# `PowBackward0`'s backward formula is $\text{grad}\cdot(3\,x^{2})$, and under `create_graph=True`
+# PyTorch records it as the operations it runs: `x ** 2` (a new `PowBackward0`, exponent 2), times
+# the number 3 (`MulBackward1`, the node for a product with a plain number), times the incoming
+# gradient (`MulBackward0`). The incoming gradient is the implicit seed 1, which needs no gradient,
+# so that `MulBackward0`'s first entry in `next_functions` is `(None, 0)`. The whole small graph
+# reads the same leaf `x`. The cell after the picture walks the chain that was actually recorded.
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
 y = x**3
 (d1,) = torch.autograd.grad(y, x, create_graph=True)
 viz.draw(y, d1, params={"x": x, "y": y, "dy/dx": d1})
+
+# %%
+node = d1.grad_fn
+while node is not None:                      # follow the last input of each node down to the leaf
+    print(type(node).__name__, [None if n is None else type(n).__name__ for n, _ in node.next_functions])
+    node = node.next_functions[-1][0] if node.next_functions else None
+
+# %% [markdown]
+# In PyTorch this prints `MulBackward0 [None, 'MulBackward1']`, `MulBackward1 ['PowBackward0']`,
+# `PowBackward0 ['AccumulateGrad']`, `AccumulateGrad []`. An engine may record the same formula
+# with fewer or other nodes (minigrad folds the factor 3 differently); the values, and every
+# further derivative, are the same.
 
 # %% [markdown]
 # ## A pitfall: `backward(create_graph=True)`
@@ -145,19 +161,53 @@ ax.set_xlabel("x")
 plt.show()
 
 # %% [markdown]
-# ### Exercise 1 · a second derivative
+# ## A gradient penalty: a loss made of a gradient
 #
-# For $f(x) = \sin(x)\,x^2$, compute $f''(1)$ with autograd (two `torch.autograd.grad` calls, the
-# first with `create_graph=True`).
+# Some losses contain a gradient. A **gradient penalty** (WGAN-GP; input-gradient regularisation)
+# adds $\lVert \partial f/\partial x\rVert^2$ to the loss, so that training keeps the model smooth in
+# its input $x$. To train the weights $w$ on such a loss we need $\partial/\partial w$ of a gradient:
+# the gradient must be a graph (`create_graph=True`), which the second backward then walks.
 
 # %%
-# EXERCISE: f''(1) for f(x) = sin(x) * x**2, by autograd
-x = torch.tensor(1.0, requires_grad=True)
-f = x.sin() * x**2
-(df,) = torch.autograd.grad(f, x, create_graph=True)
-(d2f,) = torch.autograd.grad(df, x)
-answer = d2f
-check_second_derivative(answer)
+w = torch.tensor(1.5, requires_grad=True)             # a weight
+x = torch.tensor(0.5, requires_grad=True)             # an input
+out = (w * x).tanh()
+(g,) = torch.autograd.grad(out, x, create_graph=True)   # ∂out/∂x = w·(1 − tanh²(w·x)), a graph in w
+penalty = g**2
+penalty.backward()
+print("∂out/∂x =", g.item(), "  penalty =", penalty.item(), "  ∂penalty/∂w =", w.grad.item())
+
+# %% [markdown]
+# Without `create_graph=True` the gradient `g` is a plain number, the penalty has no graph, and its
+# backward fails:
+
+# %%
+out = (w * x).tanh()
+(g,) = torch.autograd.grad(out, x)
+try:
+    (g**2).backward()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown]
+# ### Exercise 1 · the gradient of a gradient penalty
+#
+# Now for vectors: $f(x) = \sum_i \tanh(w_i x_i)$ with the weights and the input below, and the
+# penalty $P = \lVert \partial f/\partial x \rVert^2$ (the sum of the squares of the gradient's
+# entries). Compute $\partial P/\partial w$ with autograd — with respect to the **weights**, not the
+# input — and put it in `answer`.
+
+# %%
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+x = torch.tensor([1.0, 0.5, -0.3], requires_grad=True)
+# EXERCISE: dP/dw for P = ||df/dx||², f(x) = tanh(w * x).sum()
+# SOLUTION
+f = (w * x).tanh().sum()
+(df_dx,) = torch.autograd.grad(f, x, create_graph=True)
+P = (df_dx**2).sum()
+(answer,) = torch.autograd.grad(P, w)
+# END SOLUTION
+check_penalty_gradient(answer)
 
 # %% [markdown]
 # ## Second derivatives at work: Newton's method
@@ -180,6 +230,7 @@ print(torch.autograd.functional.hessian(lambda t: t[0] ** 2 * t[1] + t[1] ** 3, 
 # %%
 # EXERCISE: Newton steps x <- x - f'(x) / f''(x), starting at x = 2
 x = torch.tensor(2.0, requires_grad=True)
+# SOLUTION
 for step in range(8):
     f = x**4 - 3 * x**2 + x
     (d1,) = torch.autograd.grad(f, x, create_graph=True)
@@ -188,9 +239,11 @@ for step in range(8):
         x -= d1 / d2
     print(f"step {step}: x = {x.item():.6f}")
 answer = x
+# END SOLUTION
 check_newton_minimum(answer)
 
 # %%
+# NEEDS: check_newton_minimum (Exercise 2)
 grid = torch.linspace(-2.2, 2.2, 200)
 fig, ax = plt.subplots(figsize=(5, 3))
 ax.plot(grid.numpy(), (grid**4 - 3 * grid**2 + grid).numpy())
@@ -214,6 +267,7 @@ plt.show()
 #   differentiate again.
 # * Prefer `torch.autograd.grad` for higher derivatives; `backward(create_graph=True)` mixes the
 #   graph into `.grad`.
+# * A loss made of a gradient (a gradient penalty) needs `create_graph=True` on the inner gradient.
 # * PyTorch is "symbol-to-value" with a dynamic graph; recording the backward gives it the
 #   derivative-as-a-graph of symbol-to-symbol systems.
 #

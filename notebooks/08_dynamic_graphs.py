@@ -139,8 +139,10 @@ viz.step_backward(h4, params={"w": w})
 
 # %%
 # EXERCISE: your predictions: the number of multiplications, and x.grad
+# PREDICTION
 n_mul = 9
 x_grad = [512.0, 512.0, 512.0]
+# END PREDICTION
 check_doubling_loop(n_mul, x_grad)
 
 # %%
@@ -158,7 +160,9 @@ print(x.grad)
 
 # %%
 # EXERCISE: {x: df/dx}
+# PREDICTION
 answer = {-2.0: -3.0, 1.5: 3.0, 0.0: -3.0}
+# END PREDICTION
 check_branch_grads(answer)
 
 # %%

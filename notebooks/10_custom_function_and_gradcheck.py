@@ -188,13 +188,17 @@ print("gradgradcheck of MyExp:    ", torch.autograd.gradgradcheck(MyExp.apply, (
 class Softplus(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
+        # SOLUTION
         ctx.save_for_backward(x)
         return (1 + x.exp()).log()
+        # END SOLUTION
 
     @staticmethod
     def backward(ctx, grad_output):
+        # SOLUTION
         (x,) = ctx.saved_tensors
         return grad_output * x.sigmoid()
+        # END SOLUTION
 
 
 check_softplus_function(Softplus, torch)
@@ -236,8 +240,11 @@ class ScaledSquare(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad_output):
+        # SOLUTION
+        # STUB: ...  # TODO: BuggyScaledSquare's backward, with the bug fixed
         (x,) = ctx.saved_tensors
         return grad_output * 2 * ctx.k * x, None
+        # END SOLUTION
 
 
 check_fixed_function(ScaledSquare, torch)
@@ -258,6 +265,7 @@ check_fixed_function(ScaledSquare, torch)
 # * Always `gradcheck` a hand-written backward, in `float64`, with non-trivial inputs and
 #   parameters.
 #
-# That is the end of the course. Where next? Read minigrad's source: each operation's forward and
-# backward sit side by side in `minigrad/ops/`, and the engine in `minigrad/autograd/engine.py` is
-# the loop you wrote in notebook 2.
+# Where next? Read minigrad's source: each operation's forward and backward sit side by side in
+# `minigrad/ops/`, and the engine in `minigrad/autograd/engine.py` is the loop you wrote in
+# notebook 2. In the course: **11 · forward and reverse mode**, and **12 · what the articles got
+# wrong**.

@@ -15,8 +15,11 @@ Checks that must build tensors of their own take the library as an argument
 
 from __future__ import annotations
 
+import dis
 import functools
 import math
+import sys
+import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -24,25 +27,29 @@ import numpy as np
 
 __all__ = [
     # 01 tensors and requires_grad
-    "check_requires_grad_table", "check_grad_fn_names", "check_accumulate_grad",
+    "check_requires_grad_table", "check_next_functions", "check_accumulate_grad",
     # 02 chain rule
-    "check_hand_gradients", "check_leaves_function", "check_mul_rule",
+    "check_hand_gradients", "check_edge_gradients", "check_leaves_function", "check_mul_rule",
     # 03 vector outputs and Jacobians
-    "check_vjp", "check_jacobian", "check_mm_fix",
+    "check_vjp", "check_jacobian_function", "check_mm_fix",
     # 04 accumulation, hooks, autograd.grad
-    "check_accumulated_grad", "check_clip_hook", "check_autograd_grad",
+    "check_accumulated_grad", "check_norm_clip_hook", "check_autograd_grad_paths",
     # 05 turning tracking off
     "check_tracking_quiz", "check_frozen_model",
     # 06 in-place operations
-    "check_inplace_quiz", "check_inplace_fix",
+    "check_inplace_quiz", "check_inplace_repair",
     # 07 higher-order derivatives
-    "check_second_derivative", "check_newton_minimum",
+    "check_penalty_gradient", "check_newton_minimum",
     # 08 dynamic graphs
     "check_doubling_loop", "check_branch_grads",
     # 09 training
-    "check_bce_bias_grad", "check_train_step", "check_accuracy", "check_vanishing_layer",
+    "check_bce_bias_grad", "check_train_step", "check_accumulation_step", "check_gradient_reaches_input",
     # 10 custom Function and gradcheck
     "check_softplus_function", "check_fixed_function",
+    # 11 forward and reverse mode
+    "check_pass_counts", "check_jvp_column",
+    # 12 what the articles got wrong
+    "check_trap_optimizer", "check_trap_eval", "check_trap_kinks", "check_trap_broadcast",
 ]
 
 
@@ -51,20 +58,98 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 
+class CheckFailed(AssertionError):
+    """A self-check's verdict on a wrong answer: what is wrong, and a hint.
+
+    In a notebook it shows as one line (no traceback); it is an ``AssertionError``, so plain Python
+    and tests see an ordinary failed assertion.
+    """
+
+
 def _fail(message: str) -> None:
-    raise AssertionError(message)
+    raise CheckFailed(message)
+
+
+def _is_stub_function(function: types.FunctionType) -> bool:
+    """A body of only ``...`` / ``pass`` (and a docstring): the function does nothing, returns None."""
+    for instruction in dis.get_instructions(function):
+        if instruction.opname in ("RESUME", "NOP", "CACHE", "RETURN_VALUE"):
+            continue
+        if instruction.opname in ("LOAD_CONST", "RETURN_CONST") and instruction.argval is None:
+            continue
+        return False
+    return True
+
+
+def is_open(value: Any) -> bool:
+    """True for an exercise the learner has not filled in yet.
+
+    That is: ``...``; a function whose body is only ``...`` (or ``pass``); a class whose methods
+    are such stubs; a dict or sequence still holding a ``...``.
+    """
+    if value is Ellipsis:
+        return True
+    if isinstance(value, types.FunctionType):
+        return _is_stub_function(value)
+    if isinstance(value, type):
+        methods = [getattr(m, "__func__", m) for m in vars(value).values()]
+        return any(isinstance(m, types.FunctionType) and is_open(m) for m in methods)
+    if isinstance(value, Mapping):
+        return any(v is Ellipsis for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(v is Ellipsis for v in value)
+    return False
+
+
+#: Checks that have passed in this session (a kernel): cells that build on an exercise ask for it.
+_PASSED: set[str] = set()
 
 
 def _answer_required(check: Callable[..., None]) -> Callable[..., None]:
-    """A blanked exercise (``answer = ...``) gets "fill it in", never a traceback."""
+    """An exercise still open (``answer = ...``, a stub function) gets one line, never a traceback.
+
+    The line is printed, not raised, so that "Run All" goes on: the cells after an open exercise
+    still run (those that need its answer say so, see :func:`solved`). A filled-in answer is
+    checked; when it passes, the check is remembered for :func:`solved`.
+    """
 
     @functools.wraps(check)
     def wrapper(*args: Any, **kwargs: Any) -> None:
-        if any(arg is Ellipsis for arg in (*args, *kwargs.values())):
-            _fail("the answer is still `...`: replace it with your own.")
+        if any(is_open(arg) for arg in (*args, *kwargs.values())):
+            print(f"✎ Still open ({check.__name__}): replace the `...` in this cell with your answer, "
+                  "then run it again.")
+            return
         check(*args, **kwargs)
+        _PASSED.add(check.__name__)
 
     return wrapper
+
+
+def solved(check: str | Callable[..., Any], exercise: str) -> bool:
+    """Whether the exercise behind ``check`` has passed; if not, say in one line what to finish first.
+
+    The learner edition guards the cells that use an exercise's answer with
+    ``if solved("check_train_step", "Exercise 2"):`` (the teacher edition marks them
+    ``# NEEDS: check_train_step (Exercise 2)``).
+    """
+    name = check if isinstance(check, str) else check.__name__
+    if name in _PASSED:
+        return True
+    print(f"⏸ This cell needs {exercise} ({name}) solved first: finish it, then run this cell again.")
+    return False
+
+
+def _show_check_failed(shell: Any, etype: type, value: BaseException, tb: Any,
+                       tb_offset: int | None = None) -> list[str]:
+    """IPython's display of a :class:`CheckFailed`: one red line with the hint, no traceback."""
+    return [f"\x1b[31m✘ Not yet: {value}\x1b[0m"]
+
+
+def _install_notebook_display() -> None:
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None and hasattr(shell, "set_custom_exc"):
+        shell.set_custom_exc((CheckFailed,), _show_check_failed)
 
 
 def _ok(message: str) -> None:
@@ -149,22 +234,41 @@ def check_requires_grad_table(answer: Mapping[str, tuple[bool, bool]]) -> None:
                "and a tensor without requires_grad is always a leaf.")
 
 
-_GRAD_FN_NAMES = {"x * w": "MulBackward0", "x.exp()": "ExpBackward0", "x.sum()": "SumBackward0",
-                  "x / 2": "DivBackward0", "w * 2": None}
+#: x requires grad, w does not; t = (x * w + w.exp()).sum()
+_NEXT_FUNCTIONS = {"t": ["AddBackward0"], "add": ["MulBackward0", None], "mul": ["AccumulateGrad", None]}
 
 
 @_answer_required
-def check_grad_fn_names(answer: Mapping[str, str | None]) -> None:
-    """Notebook 01: the class name of each expression's ``grad_fn`` (None when there is none)."""
-    answer = _mapping(answer, list(_GRAD_FN_NAMES), "answer")
-    for expr, want in _GRAD_FN_NAMES.items():
-        got = answer[expr]
-        if want is None and got is not None:
-            _fail(f"{expr!r}: does anything in it require grad? If not, autograd records nothing.")
-        if want is not None and got != want:
-            _fail(f"{expr!r}: {got!r} is not its grad_fn's name. Names are the operation in CamelCase "
-                  "plus 'Backward0', e.g. 'AddBackward0'; run type(t.grad_fn).__name__ to see.")
-    return _ok("a grad_fn is named after the forward operation it differentiates.")
+def check_next_functions(answer: Mapping[str, list[str | None]]) -> None:
+    """Notebook 01: the entries of next_functions of t's SumBackward0, its AddBackward0 and MulBackward0."""
+    answer = _mapping(answer, list(_NEXT_FUNCTIONS), "answer")
+    for node, want in _NEXT_FUNCTIONS.items():
+        got = answer[node]
+        if isinstance(got, tuple):
+            got = list(got)
+        if not isinstance(got, list):
+            _fail(f"answer[{node!r}] should be a list of class names (strings) or None, one per input.")
+        got = [g if g is None else str(g).strip() for g in got]
+        if got == want:
+            continue
+        if len(got) != len(want):
+            _fail(f"answer[{node!r}] has {len(got)} entries: next_functions holds one entry per input of "
+                  f"the operation, even for an input that needs no gradient (that entry is (None, 0)).")
+        if node == "add" and got[1] == "ExpBackward0":
+            _fail("w.exp(): w does not require grad, so autograd recorded no node for exp -- "
+                  "its entry in next_functions is (None, 0).")
+        if node == "mul" and got[1] == "AccumulateGrad":
+            _fail("x * w: only x requires grad. w gets no AccumulateGrad node (no gradient is ever sent "
+                  "to it), so its entry is (None, 0).")
+        if sorted(map(str, got)) == sorted(map(str, want)):
+            _fail(f"answer[{node!r}] has the right entries in the wrong order: next_functions follows "
+                  "the order of the operation's arguments.")
+        if node == "t" and got != want:
+            _fail("t = (...).sum(): the sum's only input is the result of the addition.")
+        _fail(f"answer[{node!r}] is not right yet. An input computed by a recorded operation points to that "
+              "operation's node, a leaf that requires grad to its AccumulateGrad, anything else is None.")
+    return _ok("next_functions has one entry per input; inputs that need no gradient are (None, 0), "
+               "and a leaf that requires grad enters through its AccumulateGrad.")
 
 
 @_answer_required
@@ -202,6 +306,38 @@ def check_hand_gradients(answer: Mapping[str, float]) -> None:
     _close(answer["y"], ds_dr * 3, "answer['y']", "ds/dy = ds/dr · dr/dq · dq/dy, and dq/dy = x.")
     return _ok("the chain rule multiplies local derivatives along the path, and r*r sends r two "
                "contributions that add up.")
+
+
+#: s = r * r, r = q + z, q = x * y at x = 3, y = -2, z = 4: the gradient on each edge of the graph.
+_EDGES = {"s → r (1st)": -2.0, "s → r (2nd)": -2.0, "r → q": -4.0, "r → z": -4.0, "q → x": 8.0,
+          "q → y": -12.0}
+
+
+@_answer_required
+def check_edge_gradients(answer: Mapping[str, float]) -> None:
+    """Notebook 02: the gradient travelling along each edge of s = r*r, r = q + z, q = x*y (x=3, y=-2, z=4)."""
+    answer = _mapping(answer, list(_EDGES), "answer")
+    got = {k: float(_values(answer[k], f"answer[{k!r}]")) for k in _EDGES}
+    if math.isclose(got["s → r (1st)"], -4.0) or math.isclose(got["s → r (2nd)"], -4.0):
+        _fail("s → r: -4 is the *sum* that arrives at r. Each edge carries one factor's share: for "
+              "s = r·r the edge of the first factor carries grad · (the other factor) = 1 · r.")
+    for key in ("s → r (1st)", "s → r (2nd)"):
+        if not math.isclose(got[key], -2.0):
+            _fail(f"{key}: a product sends the incoming gradient (ds/ds = 1) times the other factor, "
+                  "and the other factor of r·r is r = -2.")
+    if math.isclose(got["r → q"], -2.0) or math.isclose(got["r → z"], -2.0):
+        _fail("r → q / r → z: the addition receives the sum of both edges into r (-2 + -2), then passes "
+              "it on unchanged to each input.")
+    for key in ("r → q", "r → z"):
+        if not math.isclose(got[key], -4.0):
+            _fail(f"{key}: an addition passes the gradient that arrived at r on unchanged, to each input.")
+    if math.isclose(got["q → x"], -12.0) and math.isclose(got["q → y"], 8.0):
+        _fail("q → x and q → y are swapped: the gradient to x is the incoming one times y (the other factor).")
+    if not math.isclose(got["q → x"], 8.0):
+        _fail("q → x: q = x·y, so it sends (gradient arriving at q) · y.")
+    if not math.isclose(got["q → y"], -12.0):
+        _fail("q → y: q = x·y, so it sends (gradient arriving at q) · x.")
+    return _ok("each edge carries its own share; the shares meet and add up at the node they enter.")
 
 
 @_answer_required
@@ -272,17 +408,61 @@ def check_vjp(answer: Any) -> None:
     return _ok("backward(v) computes vᵀJ without ever building J.")
 
 
+def _jacobian_cases(torch: Any) -> list[tuple[str, Callable[[Any], Any], list[float], np.ndarray]]:
+    """(description, f, x, its Jacobian) for the check of ``jacobian_rows``: m != n on purpose."""
+    def h(x: Any) -> Any:                                  # R³ -> R²
+        return torch.stack([x[0] * x[1], x[1] + x[2] ** 2])
+
+    def k(x: Any) -> Any:                                  # R² -> R³
+        return torch.stack([x[0] * x[0], x[0] * x[1], x[1].sin()])
+
+    return [
+        ("h(x) = (x0·x1, x1 + x2²) at (1, 2, 3)", h, [1.0, 2.0, 3.0],
+         np.array([[2.0, 1.0, 0.0], [0.0, 1.0, 6.0]])),
+        ("k(x) = (x0², x0·x1, sin x1) at (2, -1)", k, [2.0, -1.0],
+         np.array([[4.0, 0.0], [-1.0, 2.0], [0.0, math.cos(-1.0)]])),
+    ]
+
+
 @_answer_required
-def check_jacobian(answer: Any) -> None:
-    """Notebook 03: the Jacobian of g(x) = [x0*x1, x1*x2, x2*x0] at x = [1, 2, 3]."""
-    want = np.array([[2.0, 1.0, 0.0], [0.0, 3.0, 2.0], [3.0, 0.0, 1.0]])
-    got = _values(answer, "answer")
-    if got.size != 9:
-        _fail(f"the Jacobian of a function from R³ to R³ is 3×3; yours has {got.size} entries.")
-    if np.allclose(got.reshape(3, 3), want.T):
-        _fail("that is the transpose: row i of J is the gradient of output i (what backward(e_i) gives).")
-    _close(answer, want, "answer", "Row i is x.grad after g(x).backward(e_i), with x.grad reset in between.")
-    return _ok("each backward with a one-hot vector gives one row of the Jacobian.")
+def check_jacobian_function(jacobian_rows: Callable[[Callable[[Any], Any], Any], Any], torch: Any) -> None:
+    """Notebook 03: ``jacobian_rows(f, x)`` returns the m×n Jacobian of f at x, for any m and n."""
+    for what, f, point, want in _jacobian_cases(torch):
+        x = torch.tensor(point)                            # on purpose: x does not require grad
+        try:
+            got = jacobian_rows(f, x)
+        except RuntimeError as error:
+            if "does not require grad" in str(error):
+                _fail(f"for {what}: {error}. The x you get need not require grad: make your own leaf "
+                      "that does, e.g. x = x.detach().requires_grad_().")
+            if "a second time" in str(error):
+                _fail(f"for {what}: the second backward found the graph freed. Pass retain_graph=True "
+                      "to every backward but the last (or to all).")
+            _fail(f"for {what} your function raised RuntimeError: {error}")
+        except (IndexError, ValueError) as error:
+            _fail(f"for {what} your function raised {type(error).__name__}: {error}. Does it assume as "
+                  "many outputs as inputs? Take m from f(x), n from x.")
+        if got is None:
+            _fail("jacobian_rows returned None: return the stacked rows, e.g. torch.stack(rows).")
+        values = _values(got, "the Jacobian")
+        m, n = want.shape
+        if values.shape == (n, m) and np.allclose(values, want.T, atol=1e-5):
+            _fail(f"for {what} you returned the transpose ({n}×{m}): row i must be the gradient of output i.")
+        if values.size != want.size:
+            _fail(f"for {what} the Jacobian should be {m}×{n}; yours has shape {tuple(values.shape)}. "
+                  "One row per output, one column per input.")
+        values = values.reshape(want.shape)
+        if np.allclose(values, np.cumsum(want, axis=0), atol=1e-5):
+            _fail(f"for {what} row i holds rows 0..i added up: .grad accumulates, so reset x.grad "
+                  "(x.grad = None) before each backward.")
+        if m > 1 and np.allclose(values, np.broadcast_to(values[-1], values.shape)) \
+                and not np.allclose(want, np.broadcast_to(want[-1], want.shape)):
+            _fail(f"for {what} every row equals the last one: the rows share one tensor (x.grad.zero_() "
+                  "reuses it). Store x.grad.clone(), or set x.grad = None before each backward.")
+        if not np.allclose(values, want, atol=1e-5):
+            _fail(f"for {what} the Jacobian is not right yet: you have {_fmt(values)}. Row i is x.grad "
+                  "after f(x).backward(e_i), with e_i the one-hot seed for output i.")
+    return _ok("one backward per output, with a one-hot seed: m backward passes give the m×n Jacobian.")
 
 
 @_answer_required
@@ -323,34 +503,83 @@ def check_accumulated_grad(answer: Any) -> None:
     return _ok("Two backward calls, two contributions: 2·x = 6 from x**2, plus 5 from 5*x.")
 
 
-@_answer_required
-def check_clip_hook(hook: Callable[[Any], Any], torch: Any) -> None:
-    """Notebook 04: a tensor hook that clamps every gradient entry to [-1, 1]."""
-    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    y = x * torch.tensor([0.5, -3.0, 2.0])
-    y.register_hook(hook)
-    (y * torch.tensor([1.0, 1.0, -4.0])).sum().backward()
-    # grad arriving at y: [1, 1, -4] -> clipped [1, 1, -1]; x.grad = clipped * [0.5, -3, 2]
-    got = _values(x.grad, "x.grad")
-    if np.allclose(got, [0.5, -3.0, -8.0]):
-        _fail("the gradient was not changed: a hook that modifies must *return* the new gradient "
-              "(and should not change its argument in place).")
-    _close(x.grad, [0.5, -3.0, -2.0], "x.grad after your hook",
-           "Clamp each entry to [-1, 1], e.g. with grad.clamp(-1, 1), and return it.")
-    return _ok("a hook sees the gradient arriving at the tensor and may return a replacement.")
+def _run_hook(hook: Callable[[Any], Any], torch: Any, arriving: list[float]) -> tuple[np.ndarray, bool, Any]:
+    """Backward through y = x * 2 with ``arriving`` as the gradient at y, ``hook`` registered on y.
+
+    Returns the gradient that went on (x.grad / 2), whether the hook changed its argument in place,
+    and what the hook returned.
+    """
+    x = torch.tensor([1.0] * len(arriving), requires_grad=True)
+    y = x * 2
+    seen: dict[str, Any] = {}
+
+    def spy(grad: Any) -> Any:
+        before = _values(grad, "grad").copy()
+        out = hook(grad)
+        seen["inplace"] = not np.array_equal(_values(grad, "grad"), before)
+        seen["returned"] = out
+        return out
+
+    y.register_hook(spy)
+    (y * torch.tensor(arriving)).sum().backward()
+    return _values(x.grad, "x.grad") / 2, seen.get("inplace", False), seen.get("returned")
 
 
 @_answer_required
-def check_autograd_grad(answer: Any, a: Any) -> None:
-    """Notebook 04: (dz/da, dz/db) for z = a**2 * b at a=3, b=4, via autograd.grad; a.grad untouched."""
-    if not isinstance(answer, (tuple, list)) or len(answer) != 2:
-        _fail("autograd.grad returns a tuple with one gradient per input: pass both inputs [a, b].")
-    _close(answer[0], 24.0, "dz/da", "d(a²b)/da = 2ab.")
-    _close(answer[1], 9.0, "dz/db", "d(a²b)/db = a².")
+def check_norm_clip_hook(hook: Callable[[Any], Any], torch: Any) -> None:
+    """Notebook 04: a tensor hook that rescales the gradient to norm 1 when its norm is above 1."""
+    cases = [([3.0, 4.0, 0.0], [0.6, 0.8, 0.0]), ([0.3, -0.4, 0.0], [0.3, -0.4, 0.0]),
+             ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]), ([-6.0, 0.0, 8.0], [-0.6, 0.0, 0.8])]
+    for arriving, want in cases:
+        sent, inplace, returned = _run_hook(hook, torch, arriving)
+        if inplace:
+            _fail("your hook changed grad in place (clamp_, div_, mul_, ... or grad[...] = ...). A hook must "
+                  "not modify its argument: compute a new tensor and return it.")
+        if returned is None and not np.allclose(sent, want):
+            _fail("your hook returned None, so the gradient went on unchanged: return the new gradient.")
+        if np.isnan(sent).any():
+            _fail(f"a gradient of {arriving} came out as nan: for a zero (or short) gradient there is "
+                  "nothing to rescale -- divide only when the norm is above 1.")
+        if arriving == [3.0, 4.0, 0.0] and np.allclose(sent, [1.0, 1.0, 0.0]):
+            _fail("you clipped each entry to [-1, 1]: that changes the gradient's direction. Clipping "
+                  "by norm divides the whole vector by its length.")
+        if arriving == [0.3, -0.4, 0.0] and np.allclose(sent, [0.6, -0.8, 0.0]):
+            _fail("a gradient already shorter than 1 (norm 0.5) was stretched to length 1: leave short "
+                  "gradients as they are.")
+        if not np.allclose(sent, want, atol=1e-5):
+            _fail(f"for a gradient {arriving} (norm {np.linalg.norm(arriving):g}) your hook sent on "
+                  f"{_fmt(sent)}. Above norm 1: grad / grad.norm(); otherwise grad itself.")
+    return _ok("a hook sees the gradient arriving at the tensor and returns a replacement: here the "
+               "same direction, at most length 1.")
+
+
+@_answer_required
+def check_autograd_grad_paths(prediction: Any, answer: Any, a: Any) -> None:
+    """Notebook 04: loss = (a*b)**2 + a at a=3, b=4: dloss/da by hand, then (dloss/dh, dloss/da, dloss/db)."""
+    guess = float(_values(prediction, "prediction"))
+    if math.isclose(guess, 96.0):
+        _fail("prediction: 96 is only the path through h (2h · b). loss = h² + a also uses a directly, "
+              "and the two paths add up.")
+    if math.isclose(guess, 1.0):
+        _fail("prediction: 1 is only the direct path (the '+ a'); a also reaches loss through h = a·b.")
+    if not math.isclose(guess, 97.0):
+        _fail("prediction: follow both paths from loss to a -- through h (2h times dh/da = b) and "
+              "directly -- and add them.")
+    if not isinstance(answer, (tuple, list)) or len(answer) != 3:
+        _fail("answer: one torch.autograd.grad call with the inputs [h, a, b] returns a tuple of three "
+              "gradients.")
     if a.grad is not None:
         _fail("a.grad is not None: autograd.grad does not touch .grad, so something called backward(). "
               "Run the cells again from the top, using only torch.autograd.grad.")
-    return _ok("torch.autograd.grad returns the gradients and leaves every .grad alone.")
+    dh, da, db = (float(_values(g, name)) for g, name in zip(answer, ("dloss/dh", "dloss/da", "dloss/db")))
+    if math.isclose(da, 1.0):
+        _fail("dloss/da came out as 1: only the direct path. Did you detach h, or build h outside the graph?")
+    if not math.isclose(dh, 24.0):
+        _fail(f"dloss/dh = {dh:g}: for loss = h² + a it is 2h. Is h the same tensor that loss was computed from?")
+    _close(da, 97.0, "dloss/da", "Compute loss from a and b in the same cell, then grad w.r.t. [h, a, b].")
+    _close(db, 72.0, "dloss/db", "dloss/db = 2h · a.")
+    return _ok("autograd.grad accepts non-leaf inputs; asking for h's gradient does not stop the flow to a, "
+               "and a's two paths add up: 2h·b + 1 = 97.")
 
 
 # --------------------------------------------------------------------------
@@ -429,17 +658,31 @@ def check_inplace_quiz(answer: Mapping[str, str]) -> None:
 
 
 @_answer_required
-def check_inplace_fix(x_grad: Any) -> None:
-    """Notebook 06: x.grad of the fixed snippet: y = sigmoid(x); z = y * 2; z.sum().backward()."""
-    got = _values(x_grad, "x.grad")
-    x = np.array([0.0, 1.0, -1.0])
-    s = 1 / (1 + np.exp(-x))
-    want = 2 * s * (1 - s)
-    if got.size == 3 and np.allclose(got, s * (1 - s)):
-        _fail("that is the gradient of sigmoid alone: z = 2·sigmoid(x), so there is a factor of 2.")
-    _close(x_grad, want, "x.grad", "Replace the in-place y.mul_(2) by an out-of-place z = y * 2 and "
-           "backward from z. Reset x.grad = None first if you ran it twice.")
-    return _ok("an out-of-place op keeps the saved output intact, so backward can use it.")
+def check_inplace_repair(culprit: str, x_grad: Any) -> None:
+    """Notebook 06: the line that breaks backward (h *= 2 on tanh's saved output), and x.grad once repaired."""
+    line = " ".join(str(culprit).split())
+    if line not in ("y += 1", "h *= 2"):
+        _fail("culprit should be one of the two in-place lines, written as in the code: \"y += 1\" or \"h *= 2\".")
+    if line == "y += 1":
+        _fail("culprit: y is the output of h * 3, and MulBackward0 saves a factor only when the *other* "
+              "factor needs a gradient -- 3 does not, so nothing saved y or h there. Which node saved "
+              "its output?")
+    x = np.array([0.5, -1.0, 2.0])
+    t = np.tanh(x)
+    got = _values(x_grad, "x_grad")
+    if got.size == 3:
+        if np.allclose(got, 4 * (1 - t**2), atol=1e-5):
+            _fail("x_grad: that is the gradient of 3·tanh x + 1 + tanh x -- the doubling of h is gone. "
+                  "Keep it, out of place: h = h * 2.")
+        if np.allclose(got, 3 * (1 - t**2), atol=1e-5):
+            _fail("x_grad: the gradient through h was cut (detach()?). h * 2 must stay in the graph.")
+        if np.allclose(got, 4 * (1 - 4 * t**2), atol=1e-5):
+            _fail("x_grad: .data hid the change from autograd, so TanhBackward0 used the overwritten "
+                  "output 2·tanh x: no error, but a wrong gradient. Repair it out of place: h = h * 2.")
+    _close(x_grad, 5 * (1 - t**2), "x_grad", "loss = Σ(3·tanh x + 1 + 2·tanh x), so d loss/dx = 5·(1 − tanh²x). "
+           "Did you run backward twice? Rebuild x and run once.")
+    return _ok("only the in-place change of a *saved* value breaks backward; an out-of-place h = h * 2 "
+               "keeps the saved output intact.")
 
 
 # --------------------------------------------------------------------------
@@ -447,16 +690,47 @@ def check_inplace_fix(x_grad: Any) -> None:
 # --------------------------------------------------------------------------
 
 
+_W = np.array([0.5, -1.0, 2.0])
+_X = np.array([1.0, 0.5, -0.3])
+
+
+def _penalty(w: np.ndarray, x: np.ndarray, squared: bool = True) -> float:
+    """P = ||df/dx||² for f = sum(tanh(w·x)): df/dx_i = w_i (1 − tanh²(w_i x_i))."""
+    g = w * (1 - np.tanh(w * x) ** 2)
+    return float((g**2).sum() if squared else np.sqrt((g**2).sum()))
+
+
+def _numeric_grad(fn: Callable[[np.ndarray], float], at: np.ndarray, eps: float = 1e-6) -> np.ndarray:
+    out = np.zeros_like(at)
+    for i in range(at.size):
+        step = np.zeros_like(at)
+        step[i] = eps
+        out[i] = (fn(at + step) - fn(at - step)) / (2 * eps)
+    return out
+
+
 @_answer_required
-def check_second_derivative(answer: Any) -> None:
-    """Notebook 07: f''(1) for f(x) = sin(x) · x²."""
-    want = math.sin(1.0) + 4 * math.cos(1.0)  # 2 sin x + 4x cos x - x² sin x at x = 1
-    first = 2 * math.sin(1.0) + math.cos(1.0)
+def check_penalty_gradient(answer: Any) -> None:
+    """Notebook 07: dP/dw for P = ||df/dx||², f(x) = sum(tanh(w·x)), w = [0.5, -1, 2], x = [1, 0.5, -0.3]."""
     got = _values(answer, "answer")
-    if got.size == 1 and math.isclose(float(got), first, rel_tol=1e-4):
-        _fail("that is f'(1). Differentiate again: the first derivative needs create_graph=True.")
-    _close(answer, want, "answer", "Use autograd.grad(y, x, create_graph=True), then autograd.grad of that.")
-    return _ok("with create_graph=True the derivative is a graph of its own, so it can be differentiated.")
+    want = _numeric_grad(lambda w: _penalty(w, _X), _W)
+    if got.size == 3:
+        if np.allclose(got, _numeric_grad(lambda x: _penalty(_W, x), _X), atol=1e-4):
+            _fail("that is dP/dx, the gradient with respect to the input. The penalty trains the weights: "
+                  "differentiate P with respect to w.")
+        if np.allclose(got, _numeric_grad(lambda w: _penalty(w, _X, squared=False), _W), atol=1e-4):
+            _fail("that is the gradient of the norm ||df/dx||, not of its square: P = (df_dx**2).sum().")
+        g = _W * (1 - np.tanh(_W * _X) ** 2)
+        if np.allclose(got, g, atol=1e-4) or np.allclose(got, g**2, atol=1e-4):
+            _fail("that is df/dx (or its square), the inside of the penalty. Build P from it, then take "
+                  "a second gradient, of P with respect to w.")
+        slope = 1 - np.tanh(_W * _X) ** 2
+        if np.allclose(got, slope, atol=1e-4) or np.allclose(got, _X * slope, atol=1e-4):
+            _fail("that is a first derivative of f. P is the squared length of df/dx: compute df/dx with "
+                  "create_graph=True, then P, then grad(P, w).")
+    _close(answer, want, "answer", "df_dx = grad(f, x, create_graph=True); P = (df_dx**2).sum(); then grad(P, w).")
+    return _ok("the penalty is a function of a gradient: create_graph=True made that gradient a graph in w, "
+               "and the second backward walked it.")
 
 
 @_answer_required
@@ -526,27 +800,74 @@ def check_bce_bias_grad(answer: Any, z: Any, y: Any) -> None:
     return _ok("for BCE with logits the gradient is simply (σ(z) − y)/n -- that is why this loss is popular.")
 
 
+class _OptimizerSpy:
+    """Records, on a model and its optimizer, when backward and step run and what step saw."""
+
+    def __init__(self, model: Any, optimizer: Any) -> None:
+        self.events: list[str] = []
+        self.params = list(model.parameters())
+        for p in self.params:
+            p.register_hook(self._backward)
+        original = optimizer.step
+
+        def step(*args: Any, **kwargs: Any) -> Any:
+            grads = [p.grad for p in self.params]
+            cleared = all(g is None or not np.any(_values(g, "p.grad")) for g in grads)
+            self.events.append("step on cleared gradients" if cleared else "step")
+            return original(*args, **kwargs)
+
+        optimizer.step = step
+
+    def _backward(self, grad: Any) -> None:
+        if not self.events or self.events[-1] != "backward":
+            self.events.append("backward")
+
+    @property
+    def steps(self) -> list[str]:
+        return [e for e in self.events if e.startswith("step")]
+
+
+def _fresh_linear(torch: Any, lr: float) -> tuple[Any, Any]:
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 2)
+    return model, torch.optim.SGD(model.parameters(), lr=lr)
+
+
+def _diagnose_steps(spy: _OptimizerSpy, expected_steps: int = 1) -> None:
+    steps = spy.steps
+    if not steps:
+        _fail("optimizer.step() was never called, so the parameters did not change: call it after "
+              "loss.backward().")
+    first_step = next(i for i, event in enumerate(spy.events) if event.startswith("step"))
+    if "backward" not in spy.events[:first_step]:
+        _fail("optimizer.step() ran before loss.backward(): the step used the gradients of an earlier "
+              "batch (or none). Order: zero_grad, forward, loss, backward, step.")
+    if "step on cleared gradients" in steps:
+        _fail("optimizer.step() ran while every gradient was None or zero: zero_grad() ran between "
+              "backward() and step() and wiped the gradients the step needs. Clear them at the start, "
+              "before the forward pass.")
+    if len(steps) > expected_steps:
+        _fail(f"optimizer.step() ran {len(steps)} times in one call: take a single step, after all the "
+              "backward calls.")
+
+
 @_answer_required
 def check_train_step(train_step: Callable[..., Any], torch: Any) -> None:
     """Notebook 09: ``train_step(model, optimizer, xb, yb) -> loss`` zeroes, backpropagates and steps."""
     xb = torch.tensor([[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]])
     yb = torch.tensor([1, 0])
 
-    def fresh(lr: float) -> tuple[Any, Any]:
-        torch.manual_seed(0)
-        model = torch.nn.Linear(3, 2)
-        return model, torch.optim.SGD(model.parameters(), lr=lr)
-
-    model, optimizer = fresh(0.1)
-    before = [_values(p, "parameter") for p in model.parameters()]
+    model, optimizer = _fresh_linear(torch, 0.1)
+    spy = _OptimizerSpy(model, optimizer)
     loss = train_step(model, optimizer, xb, yb)
     if loss is None:
         _fail("train_step should return the loss.")
-    if all(np.allclose(_values(p, "parameter"), b) for p, b in zip(model.parameters(), before)):
-        _fail("the parameters did not change: call optimizer.step() after loss.backward().")
+    if "backward" not in spy.events:
+        _fail("no gradient reached the parameters: call loss.backward() on the batch's loss.")
+    _diagnose_steps(spy)
 
     # With lr = 0 the parameters stay put, so two steps must see the very same gradient.
-    model, optimizer = fresh(0.0)
+    model, optimizer = _fresh_linear(torch, 0.0)
     train_step(model, optimizer, xb, yb)
     first = [_values(p.grad, "p.grad").copy() for p in model.parameters()]
     train_step(model, optimizer, xb, yb)
@@ -554,7 +875,7 @@ def check_train_step(train_step: Callable[..., Any], torch: Any) -> None:
     if all(np.allclose(s, 2 * f) for s, f in zip(second, first)):
         _fail("the second step's gradient is twice the first: gradients accumulated. "
               "Call optimizer.zero_grad() before loss.backward().")
-    reference, _ = fresh(0.0)
+    reference, _ = _fresh_linear(torch, 0.0)
     torch.nn.functional.cross_entropy(reference(xb), yb).backward()
     want = [_values(p.grad, "p.grad") for p in reference.parameters()]
     if not all(np.allclose(s, w, atol=1e-5) for s, w in zip(second, want)):
@@ -563,39 +884,103 @@ def check_train_step(train_step: Callable[..., Any], torch: Any) -> None:
     return _ok("zero_grad → forward → loss → backward → step: each step uses this batch's gradient only.")
 
 
-@_answer_required
-def check_accuracy(answer: Any, target: float = 0.9) -> None:
-    """Notebook 09: validation accuracy (a fraction between 0 and 1) of at least ``target``."""
-    acc = float(_values(answer, "accuracy"))
-    if acc > 1.0:
-        _fail("give the accuracy as a fraction between 0 and 1 (e.g. 0.93), not a percentage.")
-    if acc < target:
-        _fail(f"accuracy {acc:.3f} is below {target}: train for more epochs, or try another "
-              "learning rate (0.05–0.2 with momentum 0.9 works well here).")
-    return _ok(f"{acc:.1%} of the validation digits are classified correctly.")
+def _micro_batches(torch: Any) -> list[tuple[Any, Any]]:
+    xs = [[1.0, 2.0, 3.0], [0.0, -1.0, 1.0], [2.0, 0.5, -1.0], [-1.0, 1.0, 0.0], [0.5, 0.5, 0.5], [3.0, -2.0, 1.0]]
+    ys = [1, 0, 1, 1, 0, 0]
+    return [(torch.tensor(xs[i:i + 2]), torch.tensor(ys[i:i + 2])) for i in range(0, 6, 2)]
 
 
 @_answer_required
-def check_vanishing_layer(answer: str, named_parameters: Any) -> None:
-    """Notebook 09: the name of the weight with the smallest mean |grad| (after one backward)."""
-    means = {}
-    for name, p in named_parameters:
-        if name.endswith("weight") and p.grad is not None:
-            means[name] = float(np.abs(_values(p.grad, name)).mean())
-    if not means:
-        _fail("no weight has a gradient yet: run the backward cell of the deep sigmoid network first.")
-    want = min(means, key=means.__getitem__)
-    if answer not in means:
-        _fail(f"{answer!r} is not one of the weights: {sorted(means)}.")
-    if answer != want:
-        _fail(f"{answer!r} is not the smallest. In a sigmoid network the gradient shrinks on the "
-              "way back to the input: look at the layer nearest the input in the gradient-flow plot.")
-    return _ok("each sigmoid multiplies the gradient by at most 1/4, so the first layer learns the slowest.")
+def check_accumulation_step(accumulated_step: Callable[..., Any], torch: Any) -> None:
+    """Notebook 09: one SGD step with the gradient of the mean loss over all equal-sized micro-batches."""
+    batches = _micro_batches(torch)
+    model, optimizer = _fresh_linear(torch, 1.0)
+    before = [_values(p, "parameter").copy() for p in model.parameters()]
+    for p in model.parameters():                       # left over from an earlier step
+        p.grad = torch.ones_like(p) * 5
+    spy = _OptimizerSpy(model, optimizer)
+    returned = accumulated_step(model, optimizer, batches)
+    _diagnose_steps(spy, expected_steps=1)
+    moved = [b - _values(p, "parameter") for p, b in zip(model.parameters(), before)]   # = lr · gradient
+
+    def expected(parts: list[tuple[Any, Any]], scale: float) -> list[np.ndarray]:
+        ref, _ = _fresh_linear(torch, 1.0)
+        for xb, yb in parts:
+            (torch.nn.functional.cross_entropy(ref(xb), yb) * scale).backward()
+        return [_values(p.grad, "p.grad") for p in ref.parameters()]
+
+    def same(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+        return all(np.allclose(x, y, atol=1e-5) for x, y in zip(a, b))
+
+    want = expected(batches, 1 / len(batches))
+    if same(moved, want):
+        xs = torch.cat([xb for xb, _ in batches])
+        ys = torch.cat([yb for _, yb in batches])
+        with torch.no_grad():
+            ref, _ = _fresh_linear(torch, 1.0)
+            mean_loss = float(torch.nn.functional.cross_entropy(ref(xs), ys).item())
+        if returned is None or not math.isclose(float(_values(returned, "the returned loss")), mean_loss,
+                                                rel_tol=1e-4):
+            _fail(f"the step is right, but return the mean loss over all micro-batches ({mean_loss:.4f} "
+                  "here) as a float: add up each scaled loss.item().")
+        return _ok("backward adds into .grad, so k backward calls of loss/k and one step give the big "
+                   "batch's gradient; the optimizer only reads .grad.")
+    if same(moved, [w + 5 for w in want]):
+        _fail("the step also used gradients left over from before the call: start with optimizer.zero_grad().")
+    if same(moved, expected(batches, 1.0)):
+        _fail(f"the step is {len(batches)} times too big: each micro-batch's loss is a mean over its own "
+              f"examples, so the sum of {len(batches)} of them is {len(batches)}× the big batch's mean. "
+              f"Divide each loss by the number of micro-batches.")
+    if same(moved, expected(batches[-1:], 1 / len(batches))) or same(moved, expected(batches[-1:], 1.0)):
+        _fail("only the last micro-batch's gradient was used: zero_grad() inside the loop wipes the "
+              "earlier ones. Clear once, before the loop.")
+    _fail("the step does not match one step with the whole batch's gradient. Per micro-batch: forward, "
+          "loss / number of micro-batches, backward. Then a single step.")
+
+
+@_answer_required
+def check_gradient_reaches_input(net: Any, inputs: Any, targets: Any, ratio: float = 0.25) -> None:
+    """Notebook 09: a 6-hidden-layer net whose first weight's mean |grad| is >= ``ratio`` × the last one's."""
+    layers = list(net.modules()) if hasattr(net, "modules") else []
+    linears = [m for m in layers if type(m).__name__ == "Linear"]
+    if len(linears) != 7:
+        _fail(f"fixed_net has {len(linears)} Linear layers; keep the depth: 6 hidden layers and the output "
+              "layer, 7 in all (deep_net(..., depth=6)). A shallower network would dodge the question.")
+    net.zero_grad()
+    import importlib
+    functional = importlib.import_module(type(net).__module__.split(".")[0] + ".nn.functional")
+    functional.cross_entropy(net(inputs), targets).backward()
+    first, last = (float(np.abs(_values(m.weight.grad, "weight.grad")).mean()) for m in (linears[0], linears[-1]))
+    measured = first / last
+    net.zero_grad()
+    if measured >= ratio:
+        return _ok(f"the first layer gets {measured:.2f} × the last layer's gradient: it can learn.")
+    kinds = {type(m).__name__ for m in layers}
+    if "Sigmoid" in kinds:
+        _fail(f"the first layer gets only {measured:.1e} × the last layer's gradient: each sigmoid "
+              "multiplies it by at most 1/4 on the way back. Change the activation.")
+    if "Tanh" in kinds:
+        _fail(f"{measured:.2f} × the last layer's gradient: tanh' is at most 1, but below 1 almost "
+              "everywhere, so the gradient still shrinks layer by layer. Try ReLU.")
+    _fail(f"{measured:.2f} × the last layer's gradient: better, but the default initialisation of "
+          "nn.Linear still shrinks it layer by layer. Initialise the weights for ReLU "
+          "(nn.init.kaiming_normal_(layer.weight, nonlinearity='relu')).")
 
 
 # --------------------------------------------------------------------------
 # 10 custom Function and gradcheck
 # --------------------------------------------------------------------------
+
+
+def _function_error(error: RuntimeError) -> None:
+    """A custom Function's backward broke the engine's contract: say which rule, in the learner's terms."""
+    text = str(error)
+    if "incorrect number of gradients" in text:
+        _fail("backward must return one gradient per input of forward, in order -- here two: the gradient "
+              "for x, and None for the number k (it needs no gradient). " f"(The engine said: {text})")
+    if "shape" in text or "size" in text:
+        _fail(f"a gradient returned by backward has the wrong shape: each must have its input's shape. ({text})")
+    _fail(f"backward raised RuntimeError: {text}")
 
 
 def _softplus_reference(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -634,7 +1019,149 @@ def check_fixed_function(function: Any, torch: Any) -> None:
         out = function.apply(x, k)
         _close(out, k * np.array([0.3, -1.2, 2.0]) ** 2, f"forward with k={k}",
                "the forward was right to begin with: did you change it?")
-        if not torch.autograd.gradcheck(lambda t, k=k: function.apply(t, k), (x,), raise_exception=False):
+        try:
+            out.sum().backward()
+            passed = torch.autograd.gradcheck(lambda t, k=k: function.apply(t, k), (x,), raise_exception=False)
+        except RuntimeError as error:
+            _function_error(error)
+            raise
+        if not passed:
             _fail(f"gradcheck still fails for k = {k}. d(k·x²)/dx = 2·k·x, times grad_output; "
                   "and the non-tensor argument k gets None.")
     return _ok("gradcheck passes for every k: the backward now matches the forward.")
+
+
+
+# --------------------------------------------------------------------------
+# 11 forward and reverse mode
+# --------------------------------------------------------------------------
+
+_PASSES = {"loss": (1_000_000, 1), "layer": (512, 512), "curve": (1, 1000)}
+
+
+@_answer_required
+def check_pass_counts(answer: Mapping[str, Any]) -> None:
+    """Notebook 11: the fewest forward / reverse passes for a full Jacobian, and the mode for a loss."""
+    answer = _mapping(answer, [*_PASSES, "gradient"], "answer")
+    for name, (n_in, n_out) in _PASSES.items():
+        entry = answer[name]
+        if not isinstance(entry, Mapping) or set(entry) != {"forward", "reverse"}:
+            _fail(f"answer[{name!r}] should be a dict {{'forward': passes, 'reverse': passes}}.")
+        if is_open(entry):
+            _fail(f"fill in answer[{name!r}]: it still holds `...`.")
+        forward, reverse = int(_values(entry["forward"], "passes")), int(_values(entry["reverse"], "passes"))
+        if (forward, reverse) == (n_out, n_in) and n_in != n_out:
+            _fail(f"{name}: the two modes are swapped. Forward mode gets one *column* (one input) per pass, "
+                  "reverse mode one *row* (one output) per pass.")
+        if forward != n_in:
+            _fail(f"{name}: forward mode needs one pass per input (a column of J each): how many inputs?")
+        if reverse != n_out:
+            _fail(f"{name}: reverse mode needs one pass per output (a row of J each): how many outputs?")
+    mode = str(answer["gradient"]).strip().lower()
+    if mode not in ("forward", "reverse"):
+        _fail("answer['gradient'] should be 'forward' or 'reverse'.")
+    if mode == "forward":
+        _fail("answer['gradient']: a loss has one output and many inputs; which mode needs one pass per output?")
+    return _ok("a full Jacobian costs n forward passes or m backward passes; a loss (m = 1) needs one backward.")
+
+
+@_answer_required
+def check_jvp_column(answer: Any) -> None:
+    """Notebook 11: column 2 of the Jacobian of f(x) = (x0·x1, sin x1 + x2) at (1, 2, 3), from one product."""
+    if isinstance(answer, tuple):
+        _fail("jvp and vjp return a pair (f(x), product): take the second element.")
+    got = _values(answer, "answer")
+    J = np.array([[2.0, 1.0, 0.0], [0.0, math.cos(2.0), 1.0]])
+    if got.size == 3:
+        if np.allclose(got, J[1]) or np.allclose(got, J[0]):
+            _fail("that is a row of J (a vjp: vᵀJ has one entry per input). Column 2 has one entry per "
+                  "output: how both outputs move when x2 moves -- a jvp, J·u.")
+        _fail("a column of J has one entry per output (2 here), not one per input.")
+    if got.size == 2 and np.allclose(got, J[:, 1]):
+        _fail("that is column 1 (the columns count from 0): the direction u must nudge x2 only, "
+              "u = [0, 0, 1].")
+    _close(answer, J[:, 2], "answer", "jvp(f, x0, u) with u = e₂ = [0, 0, 1] gives J·e₂, the column for x2.")
+    return _ok("one jvp with u = e_j gives column j; one vjp with v = e_i gives row i.")
+
+
+# --------------------------------------------------------------------------
+# 12 what the articles got wrong
+# --------------------------------------------------------------------------
+
+
+@_answer_required
+def check_trap_optimizer(answer: Mapping[str, float]) -> None:
+    """Notebook 12: w.grad after two backward calls of 3w, after optimizer.step() (lr 0.1), and w then."""
+    answer = _mapping(answer, ["a", "b", "c"], "answer")
+    a, b, c = (float(_values(answer[k], f"answer[{k!r}]")) for k in "abc")
+    if math.isclose(a, 3.0):
+        _fail("(a): backward adds into .grad even without any optimizer -- two calls, 3 + 3.")
+    _close(a, 6.0, "answer['a']", "Each (3 * w).backward() adds d(3w)/dw = 3 into w.grad.")
+    if math.isclose(b, 0.0) or math.isclose(b, 12.0):
+        _fail("(b): step() only reads .grad; it neither clears it (zero_grad does) nor adds to it.")
+    _close(b, 6.0, "answer['b']", "What does step() do with .grad besides reading it?")
+    if math.isclose(c, 0.7):
+        _fail("(c): the step uses the accumulated .grad, 6, not the gradient of one call.")
+    _close(c, 0.4, "answer['c']", "SGD: w ← w − lr · w.grad.")
+    return _ok("backward accumulates; the optimizer reads .grad in step() and only zero_grad() clears it.")
+
+
+@_answer_required
+def check_trap_eval(answer: Mapping[str, bool]) -> None:
+    """Notebook 12: requires_grad after eval() / in no_grad(); does dropout drop after eval() / in no_grad()."""
+    answer = _mapping(answer, ["a", "b", "c", "d"], "answer")
+    hints = {
+        "a": "eval() switches layers to inference behaviour; does it tell autograd anything?",
+        "b": "no_grad() stops recording, whatever the layers do.",
+        "c": "in eval mode Dropout passes everything through.",
+        "d": "no_grad() does not touch module.training: the model is still in training mode.",
+    }
+    for key, want in {"a": True, "b": False, "c": False, "d": True}.items():
+        if not isinstance(answer[key], (bool, np.bool_)):
+            _fail(f"answer[{key!r}] should be True or False.")
+        if bool(answer[key]) != want:
+            _fail(f"({key}) is wrong. {hints[key]}")
+    return _ok("eval() changes layers, no_grad() stops recording: two switches, and inference wants both.")
+
+
+@_answer_required
+def check_trap_kinks(answer: Mapping[str, Any]) -> None:
+    """Notebook 12: autograd's values at kinks: relu'(0), |x|'(0), sqrt'(0), the gradient of max([2, 2, 1])."""
+    answer = _mapping(answer, ["relu", "abs", "sqrt", "max"], "answer")
+    for name in ("relu", "abs"):
+        got = float(_values(answer[name], f"answer[{name!r}]"))
+        if math.isnan(got):
+            _fail(f"{name}: autograd never answers 'undefined' -- each op's rule picks a number at its kink.")
+        if not math.isclose(got, 0.0, abs_tol=1e-9):
+            _fail(f"{name}: the left slope is {-1 if name == 'abs' else 0}, the right one 1; PyTorch's rule "
+                  "takes the subgradient 0 at exactly 0.")
+    sqrt = float(_values(answer["sqrt"], "answer['sqrt']"))
+    if not math.isinf(sqrt):
+        _fail("sqrt: the rule is grad / (2·sqrt(x)), evaluated as it stands -- at 0 that is 1 / 0.")
+    got = _values(answer["max"], "answer['max']")
+    if got.size == 3 and (np.allclose(got, [1, 0, 0]) or np.allclose(got, [0, 1, 0])):
+        _fail("max: that is what max(dim=...) does (it returns an index). A full t.max() has no index: "
+              "its gradient is shared evenly among the tied maxima.")
+    if got.size == 3 and np.allclose(got, [1, 1, 0]):
+        _fail("max: each tied entry cannot get the whole gradient (the total would be 2): it is split.")
+    _close(got, [0.5, 0.5, 0.0], "answer['max']", "The two tied maxima share the gradient 1.")
+    return _ok("at a kink every op's rule picks a value: 0 for relu and abs, inf for sqrt, an even split "
+               "for a full max.")
+
+
+@_answer_required
+def check_trap_broadcast(answer: Any) -> None:
+    """Notebook 12: b.grad for (ones(5, 3) @ ones(3, 2) + b).sum(), b of shape (2,)."""
+    got = _values(answer, "answer")
+    if got.size == 10:
+        _fail("b.grad has b's shape, 2 -- not out's shape, 5 × 2.")
+    if got.size == 2 and np.allclose(got, 1.0):
+        _fail("1 per entry would be right for one row. b was added to each of the 5 rows: every use "
+              "sends a gradient, and they add up.")
+    if got.size == 2 and np.allclose(got, 3.0):
+        _fail("3 is what W's entries see from each row; b gets 1 from each row it was added to.")
+    _close(answer, [5.0, 5.0], "answer", "Sum the gradient at out (all ones) over the batch axis.")
+    return _ok("a broadcast tensor's gradient is summed over the axes it was broadcast along.")
+
+
+_install_notebook_display()

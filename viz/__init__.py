@@ -68,11 +68,11 @@ __all__ = [
 
 #: Names loaded on first use -> the submodule that defines them.  ``live`` needs the
 #: widget libraries (anywidget, ipywidgets); the stepper itself does not.
-_LAZY_NAMES = {"step_backward": "stepper", "Stepper": "stepper", "live": "widget",
-               "StepperWidget": "widget", "LiveGraphWidget": "widget"}
+_LAZY_NAMES = {"step_backward": "stepper", "Stepper": "stepper", "live": "live_graph",
+               "StepperWidget": "widget", "LiveGraphWidget": "live_graph"}
 #: Submodules reachable as attributes (``viz.plots``) without an explicit import.
-_SUBMODULES = ("plots", "demos", "widget", "stepper", "gallery", "formulas", "export", "diagram",
-               "capture", "model", "render", "style")
+_SUBMODULES = ("plots", "demos", "widget", "live_graph", "stepper", "gallery", "formulas", "export", "diagram",
+               "capture", "model", "render", "style", "fold", "text")
 
 
 def _version() -> str:

@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
+import base64
 import html
+import os
 import re
+import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from .render import strip_xml_prolog
+from .text import safe_text
 
-__all__ = ["SideBySide", "side_by_side"]
+__all__ = ["SideBySide", "side_by_side", "static_bundle", "static_html", "with_widget", "display_with_widget",
+           "check_file_prefix",
+           "STEPPER_HINT",
+           "LIVE_HINT"]
+
+#: The line under a stepper's static first frame (where no widget runs: untrusted, nbconvert, GitHub).
+STEPPER_HINT = ("Backward stepper ({steps} steps), first frame. To step through it, run the notebook "
+                "in Jupyter with the widget front end (pip install anywidget), or save an offline "
+                "stepper with .save_html(\"stepper.html\") and open it in a browser.")
+
+#: The line under a live graph's static picture.
+LIVE_HINT = ("Live graph (as last drawn). It grows while the notebook runs in Jupyter with the widget "
+             "front end (pip install anywidget).")
 
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
@@ -25,6 +41,115 @@ _STYLE = (".viz-side-by-side{display:flex;flex-wrap:wrap;align-items:flex-start;
           ".viz-side-by-side figure{margin:0}"
           ".viz-side-by-side figcaption{font:bold 14px sans-serif;margin:0 0 6px}"
           ".viz-side-by-side svg{max-width:100%;height:auto}")
+
+
+def static_html(svg: str, hint: str | None = None, alt: str = "computation graph",
+                tag: str | None = None) -> str:
+    """An ``<img>`` showing ``svg`` from a data URI, optionally with a one-line hint under it.
+
+    This is the picture that survives everywhere a notebook is read: untrusted
+    notebooks (JupyterLab strips inline ``<svg>`` from untrusted HTML, leaving its text),
+    ``jupyter nbconvert --to html``, nbviewer and GitHub's preview.  Everything inside
+    is escaped; the image cannot run script.  ``tag`` marks the picture
+    (``data-viz-static``) so that a widget displayed after it can hide it where the
+    widget runs (see :func:`display_with_widget`).
+
+    Examples
+    --------
+    >>> page = static_html('<svg xmlns="http://www.w3.org/2000/svg"/>', hint="a < b")
+    >>> page.startswith('<div class="viz-static">') and "data:image/svg+xml;base64," in page
+    True
+    >>> "a &lt; b" in page
+    True
+    """
+    data = base64.b64encode(strip_xml_prolog(svg).encode("utf-8")).decode("ascii")
+    width = _display_width(svg)
+    size = f' style="max-width:100%;width:{width:g}px;height:auto"' if width else ' style="max-width:100%"'
+    img = f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}"{size}>'
+    note = f'<div class="viz-hint" style="font:12px sans-serif;color:#555">{html.escape(hint)}</div>' if hint else ""
+    mark = f' data-viz-static="{html.escape(tag)}"' if tag else ""
+    return f'<div class="viz-static"{mark}>{img}{note}</div>'
+
+
+def static_bundle(svg: str, plain: str, hint: str | None = None, alt: str = "computation graph",
+                  tag: str | None = None) -> dict[str, str]:
+    """The MIME bundle of a static picture: ``text/html`` (:func:`static_html`), ``image/svg+xml``
+    and ``text/plain`` -- each front end shows the best one it trusts."""
+    return {"text/html": static_html(svg, hint, alt, tag), "image/svg+xml": strip_xml_prolog(svg),
+            "text/plain": plain if hint is None else f"{plain}\n{hint}"}
+
+
+def display_with_widget(static: Any, make_widget: Any) -> None:
+    """Display a static picture, then the widget (``_ipython_display_`` of a widget-backed object).
+
+    Two outputs, because ``jupyter nbconvert --to html`` shows a widget's output and nothing
+    else of it (blank without saved widget state), and an untrusted notebook or GitHub shows
+    no widget: the first output is ``static(tag)`` -- a :func:`static_bundle` marked with
+    ``tag`` -- which the widget's JavaScript hides where it runs (the widget's
+    ``static_id`` trait is set to ``tag``).  Without the widget libraries, only the picture
+    is shown; without the widget front end, the picture and its hint line.
+    """
+    from IPython.display import display
+
+    tag = uuid.uuid4().hex
+    try:
+        widget = make_widget()
+    except ImportError:
+        widget = None
+    if widget is not None and widget.has_trait("static_id"):
+        widget.static_id = tag
+    display(static(tag), raw=True)
+    if widget is not None:
+        view = widget._repr_mimebundle_()
+        view = view[0] if isinstance(view, tuple) else view
+        display({**view, "text/plain": ""}, raw=True)  # no "StepperWidget(...)" where no front end runs
+
+
+def check_file_prefix(prefix: str) -> str:
+    """Refuse a file-name prefix that could leave its folder or is not a plain name.
+
+    Examples
+    --------
+    >>> check_file_prefix("frame_")
+    'frame_'
+    >>> check_file_prefix("../x")
+    Traceback (most recent call last):
+    ...
+    ValueError: prefix must be a plain file-name start without path separators, got '../x'
+    """
+    text = str(prefix)
+    bad = ("/" in text or "\\" in text or ".." in text or (os.sep in text) or (os.altsep or "/") in text
+           or any(ord(c) < 32 for c in text) or text != safe_text(text))
+    if bad:
+        raise ValueError(f"prefix must be a plain file-name start without path separators, got {prefix!r}")
+    return text
+
+
+def with_widget(static: dict[str, str], make_widget: Any) -> dict[str, Any]:
+    """``static`` plus the widget's view, for ``_repr_mimebundle_`` of a widget-backed object.
+
+    A front end with the widget renderer shows the widget; one without it (no anywidget
+    front end, an untrusted notebook, nbviewer, GitHub) falls back to the static picture.
+    ``make_widget`` is called lazily; if the widget libraries are missing, only the
+    static picture is returned.
+    """
+    try:
+        widget = make_widget()
+        view = widget._repr_mimebundle_()
+    except ImportError:
+        return dict(static)
+    if isinstance(view, tuple):  # (data, metadata)
+        view = view[0]
+    return {**static, **{k: v for k, v in (view or {}).items() if k != "text/plain"}}
+
+
+def _display_width(svg: str) -> float:
+    """The picture's width in CSS pixels (Graphviz writes points: 1 pt = 4/3 px), 0 if unknown."""
+    match = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', svg)
+    if not match:
+        return 0.0
+    value = float(match.group(1))
+    return round(value * 4 / 3 if match.group(2) in (None, "pt") else value, 1)
 
 
 class SideBySide:
@@ -47,7 +172,7 @@ class SideBySide:
         if titles is not None and len(titles) != len(diagrams):
             raise ValueError(f"got {len(titles)} titles for {len(diagrams)} diagrams")
         self.diagrams: list[Any] = list(diagrams)
-        self.titles: list[str] = [str(t) for t in titles] if titles is not None else [""] * len(diagrams)
+        self.titles: list[str] = [safe_text(t, 300) for t in titles] if titles is not None else [""] * len(diagrams)
 
     def _repr_html_(self) -> str:
         cells = []
@@ -57,7 +182,8 @@ class SideBySide:
         return f'<div class="viz-side-by-side"><style>{_STYLE}</style>{"".join(cells)}</div>'
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return {"text/html": self._repr_html_(), "text/plain": repr(self)}
+        # One picture, as an <img> (see static_html): it shows in untrusted notebooks too.
+        return static_bundle(self.svg(), repr(self), alt=", ".join(t for t in self.titles if t) or "diagrams")
 
     def __repr__(self) -> str:
         return f"<viz.SideBySide: {len(self.diagrams)} diagrams>"

@@ -31,6 +31,7 @@ __all__ = [
     "NodeInfo",
     "EdgeInfo",
     "ModuleInfo",
+    "FoldInfo",
     "GraphSnapshot",
     "Event",
     "Step",
@@ -44,8 +45,10 @@ NODE_KINDS = ("fn", "acc", "tensor", "op", "saved", "module")
 
 #: Edge kinds: ``next_functions`` link, grad_fn -> root tensor, saved tensor,
 #: derivative node -> forward node it differentiates, forward dataflow, and a
-#: ``detach()`` cut (live graph: where a detached input's memory came from).
-EDGE_KINDS = ("next", "output", "saved", "differentiates", "dataflow", "cut")
+#: ``detach()`` cut (live graph: where a detached input's memory came from), and an
+#: ``input`` that gets no gradient (a constant or a tensor that does not require grad:
+#: the ``None`` entries of ``next_functions``).
+EDGE_KINDS = ("next", "output", "saved", "differentiates", "dataflow", "cut", "input")
 
 #: What ``TensorInfo.grad_status`` can say; never a silent zero.
 GRAD_STATUSES = ("computed", "not computed yet", "not retained", "not required")
@@ -156,7 +159,9 @@ class NodeInfo:
         Non-tensor saved values, e.g. ``(("dim", "0"),)``; only when captured
         with ``show_saved=True``.
     members : tuple of str
-        For a collapsed module box: the ids of the nodes it stands for.
+        The ids of the nodes it stands for: for a collapsed module box its nodes, for
+        a node of a folded loop body (role ``"repeated"``) the same node in every
+        iteration, its own id first.
     detail : str
         Extra text, e.g. the error message of a stale saved tensor.
     """
@@ -227,6 +232,12 @@ class EdgeInfo:
         which output of ``source`` the gradient is for.
     label : str
         Optional text on the edge (e.g. the saved attribute's name).
+    count : int
+        How many real edges this one stands for (a folded loop: one edge from a shared
+        ``w`` into every iteration is drawn once, "×300").
+    back : bool
+        A folded loop's hand-over: from one iteration into the next, drawn back into
+        the loop body (see :mod:`viz.fold`).
     """
 
     id: str
@@ -236,6 +247,8 @@ class EdgeInfo:
     slot: int | None = None
     input_nr: int | None = None
     label: str = ""
+    count: int = 1
+    back: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-able dict."""
@@ -247,6 +260,8 @@ class EdgeInfo:
             "slot": self.slot,
             "input_nr": self.input_nr,
             "label": self.label,
+            "count": self.count,
+            "back": self.back,
         }
 
     @classmethod
@@ -273,6 +288,39 @@ class ModuleInfo:
 
 
 @dataclass(frozen=True)
+class FoldInfo:
+    """A folded loop (:func:`viz.fold.fold_loops`): its body is drawn once for ``count`` iterations.
+
+    Parameters
+    ----------
+    id : str
+        ``"f0"``, ``"f1"``, ... (the SVG cluster id).
+    nodes : tuple of str
+        The ids of the body's nodes as drawn; each one's ``members`` lists the ids it
+        stands for, one per iteration.
+    count : int
+        How many iterations were folded.
+    label : str
+        The caption, e.g. ``"loop body ×300"``.
+    """
+
+    id: str
+    nodes: tuple[str, ...]
+    count: int
+    label: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-able dict."""
+        return {"id": self.id, "nodes": list(self.nodes), "count": self.count, "label": self.label}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FoldInfo:
+        """Inverse of :meth:`to_dict`."""
+        return cls(id=data["id"], nodes=tuple(data["nodes"]), count=int(data["count"]),
+                   label=data.get("label", ""))
+
+
+@dataclass(frozen=True)
 class GraphSnapshot:
     """A captured graph: nodes and edges in walk order, plus its roots.
 
@@ -288,6 +336,10 @@ class GraphSnapshot:
         ``"autograd"`` or ``"dataflow"``.
     modules : tuple of ModuleInfo
         Modules that own at least one node, sorted by path.
+    folds : tuple of FoldInfo
+        Folded loops (empty unless :func:`viz.fold.fold_loops` ran).
+    notes : tuple of str
+        What was done to make the picture fit (folds, budgets), for a caption.
 
     Examples
     --------
@@ -307,6 +359,8 @@ class GraphSnapshot:
     roots: tuple[str, ...] = ()
     view: str = "autograd"
     modules: tuple[ModuleInfo, ...] = field(default=())
+    folds: tuple[FoldInfo, ...] = field(default=())
+    notes: tuple[str, ...] = field(default=())
 
     @cached_property
     def _by_id(self) -> dict[str, NodeInfo]:
@@ -328,6 +382,8 @@ class GraphSnapshot:
             "roots": list(self.roots),
             "view": self.view,
             "modules": [module.to_dict() for module in self.modules],
+            "folds": [fold.to_dict() for fold in self.folds],
+            "notes": list(self.notes),
         }
 
     @classmethod
@@ -339,6 +395,8 @@ class GraphSnapshot:
             roots=tuple(data.get("roots", ())),
             view=data.get("view", "autograd"),
             modules=tuple(ModuleInfo(**m) for m in data.get("modules", ())),
+            folds=tuple(FoldInfo.from_dict(f) for f in data.get("folds", ())),
+            notes=tuple(data.get("notes", ())),
         )
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .capture import BackwardPass, describe_object, format_values, record_backward, resolve_names
+from .capture import BackwardPass, describe_object, fold_pass, format_values, record_backward, resolve_names
+from .export import STEPPER_HINT, check_file_prefix, display_with_widget, static_bundle, with_widget
 from .formulas import formulas_payload
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
@@ -534,6 +535,7 @@ class Stepper:
                  params: Any = None, mode: str = "normal", grad_flow: bool = False) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        first = fold_pass(first)  # a big graph's loops are drawn once; the steps follow (viz.fold)
         self.snapshot = first.snapshot
         self.passes = [first]
         self.error = first.error
@@ -597,6 +599,7 @@ class Stepper:
         if gradient is not None:
             kwargs["gradient"] = gradient
         record = record_backward(self._roots, params=self.params, raise_error=False, **kwargs)
+        record = fold_pass(record, like=self.snapshot)
         self.passes.append(record)
         self.error = record.error
         self._details.update(_details_rows(record))
@@ -635,13 +638,19 @@ class Stepper:
                 return describe_object(ref())
         return [("status", "not a recorded node")]
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def static_frame(self, tag: str | None = None) -> dict[str, str]:
+        """The first frame as a static picture plus a line on how to step (viz.export.static_bundle)."""
+        svg = restyle_svg(self._svg, self.state(), 0, self.grad_flow)
+        return static_bundle(svg, f"<viz.Stepper: {len(self.steps)} steps>", tag=tag,
+                             hint=STEPPER_HINT.format(steps=len(self.steps)), alt="backward stepper, first frame")
 
-        display(self.widget)
+    def _ipython_display_(self) -> None:
+        # the first frame as a picture (nbconvert, untrusted, GitHub), then the widget, which hides it
+        display_with_widget(self.static_frame, lambda: self.widget)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
-        return self.widget._repr_mimebundle_(include=include, exclude=exclude)
+        # the widget where it can run, the first frame as a picture everywhere else
+        return with_widget(self.static_frame(), lambda: self.widget)
 
     # -- exports ------------------------------------------------------------------
     def save_html(self, path: str | Path, title: str = "backward stepper") -> Path:
@@ -669,7 +678,14 @@ class Stepper:
         Returns
         -------
         list of Path
+
+        Raises
+        ------
+        ValueError
+            For a ``prefix`` that is not a plain file-name start (a path separator, ``..``,
+            a control character): the files always go into ``folder``.
         """
+        check_file_prefix(prefix)
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         state = self.state()

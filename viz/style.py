@@ -35,6 +35,9 @@ NODE_TABLE: Mapping[str, Mapping[str, str]] = {
     "stale": {"color": "{error}", "penwidth": "{thick}"},
     "derivative": {"fillcolor": "{derivative}"},
     "collapsed": {},
+    "constant": {"style": "filled,dashed", "fillcolor": "{frozen}", "fontcolor": "{muted}",
+                 "color": "{muted}", "margin": "0.04,0.02"},
+    "repeated": {},
 }
 
 #: Edge kind -> Graphviz attributes (see NOTE [edge direction] in viz.model).
@@ -46,6 +49,7 @@ EDGE_TABLE: Mapping[str, Mapping[str, str]] = {
     "differentiates": {"style": "dashed", "color": "{derivative_edge}", "constraint": "false",
                        "arrowhead": "empty"},
     "cut": {"style": "dashed", "color": "{error}", "fontcolor": "{error}", "arrowhead": "tee"},
+    "input": {"style": "dashed", "color": "{muted}", "fontcolor": "{muted}", "arrowhead": "onormal"},
 }
 
 #: What each kind / role / edge kind means, for the legend (in legend order; at most two
@@ -68,6 +72,7 @@ LEGEND_TEXT: Mapping[str, str] = {
     "freed": "saved buffers freed\nby backward",
     "stale": "saved tensor\nmodified in place",
     "derivative": "built by backward\n(create_graph=True)",
+    "constant": "input without grad\n(constant, detached)",
     "edge:differentiates": "dashed arrow:\ndifferentiates",
     "edge:saved": "dotted line:\nsaved by",
     "edge:cut": "✂ cut: detached\n(no gradient flows)",

@@ -11,6 +11,7 @@ truncates the second with an ellipsis.  Pure functions, no dependencies.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["safe_text", "safe_name", "safe_path", "MAX_NAME"]
 
@@ -58,9 +59,14 @@ def safe_text(text: object, limit: int | None = None) -> str:
     return text
 
 
+@lru_cache(maxsize=4096)
+def _safe_name(text: str) -> str:
+    return safe_text(text, MAX_NAME)
+
+
 def safe_name(text: object) -> str:
     """A user-provided name: :func:`safe_text` limited to :data:`MAX_NAME` characters."""
-    return safe_text(text, MAX_NAME)
+    return _safe_name(str(text))
 
 
 def safe_path(path: object) -> str:

@@ -1,8 +1,7 @@
-"""Jupyter widgets (anywidget): the backward stepper and the live graph, plus ``step_backward`` / ``live``."""
+"""Jupyter widgets (anywidget): the backward stepper (the live graph lives in :mod:`viz.live_graph`)."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,8 +9,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .capture import LiveGraph, resolve_names
-from .render import strip_xml_prolog, to_svg
+from .live_graph import LiveGraphWidget, live
 from .stepper import MODES, THEME_FOR_MODE, Stepper, step_backward
 
 __all__ = ["StepperWidget", "LiveGraphWidget", "Stepper", "step_backward", "live"]
@@ -47,6 +45,8 @@ class StepperWidget(anywidget.AnyWidget):
     inspect = traitlets.Dict({}).tag(sync=True)
     grad_flow = traitlets.Bool(False).tag(sync=True)
     can_rerun = traitlets.Bool(False).tag(sync=True)
+    #: Marks the static first frame shown before the widget; the JS hides it (viz.export.display_with_widget).
+    static_id = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -89,108 +89,3 @@ class StepperWidget(anywidget.AnyWidget):
     def previous(self) -> None:
         """Go back one step."""
         self.step = self.step - 1
-
-
-class LiveGraphWidget(anywidget.AnyWidget):
-    """The graph as it grows: redrawn after each cell that recorded new operations.
-
-    Made by :func:`live`.  Only weak references to the graph are kept; nodes whose
-    saved tensors a backward freed are drawn as freed, and inputs cut off by
-    ``detach()`` are linked by a dashed "✂ cut" edge.  :meth:`stop` stops watching and
-    keeps the last drawing; :meth:`close` also removes the widget.
-    """
-
-    _esm = STATIC / "live.js"
-    _css = STATIC / "stepper.css"
-
-    svg = traitlets.Unicode("").tag(sync=True)
-    status = traitlets.Unicode("").tag(sync=True)
-    mode = traitlets.Enum(MODES, default_value="normal").tag(sync=True)
-
-    def __init__(self, params: Any = None, library: str = "minigrad", **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.params = params
-        self._graph = LiveGraph(library)
-        self._shell: Any = None
-        self._watch_cells()
-        self.refresh()
-
-    def _watch_cells(self) -> None:
-        """Redraw once after each cell that recorded something (the debounce)."""
-        try:
-            from IPython import get_ipython
-        except ImportError:  # pragma: no cover - IPython comes with the widgets
-            return
-        shell = get_ipython()
-        if shell is not None:
-            shell.events.register("post_run_cell", self._after_cell)
-            self._shell = shell
-
-    def _after_cell(self, *_: Any) -> None:
-        if self._graph.dirty:
-            self.refresh()
-
-    def refresh(self) -> None:
-        """Redraw now from the live graph."""
-        snapshot = self._graph.snapshot(self.params)
-        if snapshot is None:
-            self.svg = ""
-            self.status = "no graph recorded yet: run an operation on a tensor that requires grad"
-            return
-        self.svg = strip_xml_prolog(to_svg(snapshot, theme=THEME_FOR_MODE[self.mode], legend=True))
-        freed = sum("freed" in node.roles for node in snapshot.nodes)
-        self.status = f"{len(snapshot.nodes)} nodes" + (f", {freed} with freed buffers" if freed else "")
-
-    @property
-    def dirty(self) -> bool:
-        """True when operations were recorded since the last redraw."""
-        return self._graph.dirty
-
-    @property
-    def watching(self) -> bool:
-        """True until :meth:`stop` (or :meth:`close`)."""
-        return self._graph.watching
-
-    def stop(self) -> None:
-        """Stop watching and keep the last drawing (brought up to date first); idempotent."""
-        if not self._graph.watching:
-            return
-        if self._graph.dirty:
-            self.refresh()
-        self._graph.close()
-        if self._shell is not None:
-            with contextlib.suppress(ValueError):
-                self._shell.events.unregister("post_run_cell", self._after_cell)
-            self._shell = None
-        self.status = f"{self.status} · stopped: new operations are not drawn".lstrip(" ·")
-
-    def close(self) -> None:
-        """Stop watching and remove the widget."""
-        self.stop()
-        super().close()
-
-
-def live(params: Any = None, presentation: bool = False, compact: bool = False,
-         library: str = "minigrad", names: Any = None) -> LiveGraphWidget:
-    """A graph widget that redraws as new operations are recorded (in later cells).
-
-    Parameters
-    ----------
-    params : Module, mapping or pairs, optional
-        Names for tensors (as for :func:`viz.draw`).
-    presentation, compact : bool
-        Projector theme / compact theme.
-    library : str
-        The autograd library to watch (``"minigrad"``; it needs
-        ``register_node_created_hook``).
-    names : optional
-        An alias of ``params`` (give one of them).
-
-    Returns
-    -------
-    LiveGraphWidget
-        Display it once; ``.stop()`` stops watching and keeps the drawing,
-        ``.close()`` also removes the widget.
-    """
-    mode = "presentation" if presentation else "compact" if compact else "normal"
-    return LiveGraphWidget(params=resolve_names(params, names), library=library, mode=mode)

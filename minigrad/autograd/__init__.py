@@ -9,12 +9,14 @@ import numpy as np
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import graph
 from .engine import run_backward
+from .formulas import Formula, derivative_formula
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "Variable", "graph",
            "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "gradcheck", "gradgradcheck", "functional", "detect_anomaly", "set_detect_anomaly"]
+           "gradcheck", "gradgradcheck", "functional", "detect_anomaly", "set_detect_anomaly",
+           "derivative_formula", "Formula"]
 
 _warned_create_graph = [False]
 

@@ -16,14 +16,15 @@ Phases of one backward pass:
 from __future__ import annotations
 
 import heapq
-import sys
+import threading
 import weakref
 
 import numpy as np
 
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
-from . import grad_mode
-from .graph import BackwardEvent, _backward_observers, register_node_created_hook
+from . import _fast, grad_mode
+from .function import _FREED
+from .graph import BackwardEvent, _backward_observers, _for_this_thread, register_node_created_hook
 
 
 def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True):
@@ -71,9 +72,13 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
             if node._is_accumulate:                   # a leaf: add into .grad (no next_functions)
                 _accumulate_node(node, grads, run)
                 continue
+            if node._released and "_input_meta" not in node.__dict__:     # forgotten (_forget): cannot run again
+                raise RuntimeError(_FREED)
             grad_inputs = _execute(node, grads, run)
-            if not retain_graph and node._release() and observe:
-                _emit("release", node)
+            if not retain_graph and node._release():
+                _forget(node)
+                if observe:
+                    _emit("release", node)
             for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
                 if next_node is None:
                     continue
@@ -84,7 +89,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
                 if remaining == 0:
                     heappush(ready, (-next_node._seq, order, next_node))
                     order += 1
-            grad = grad_inputs = None                 # hold no gradient here (NOTE [stealing the gradient])
+            grad = grad_inputs = None                 # hold no gradient here (NOTE [stealing the gradient], _fast.py)
     except Exception as exc:
         if observe:
             _emit("error", detail="%s: %s" % (type(exc).__name__, exc))
@@ -108,7 +113,7 @@ class _Run:
         self.captured = [None] * len(inputs) if inputs is not None else []      # autograd.grad's results
         self.needed = None                     # with inputs=: the nodes on a path to one of them
         self.accumulate, self.create_graph = accumulate, create_graph
-        self.observe = bool(_backward_observers)
+        self.observe = bool(_backward_observers) and bool(_for_this_thread(_backward_observers))
 
 
 # -- phase 1: the graph ---------------------------------------------------------------
@@ -171,13 +176,17 @@ def _add_to_buffer(buffers, node, nr, grad):
 def _execute(node, grads, run):
     """Run one function node with its hooks; return the gradients for its ``next_functions``."""
     observe = run.observe
+    if run.targets is not None and node in run.targets:
+        # autograd.grad(outputs, inputs) with a non-leaf input: PyTorch captures its gradient *before*
+        # the tensor's hooks when the node must run anyway (it leads to another input), after them if not.
+        if not any(n in run.needed for n, _ in node.next_functions if n):
+            if node._tensor_pre_hooks or node._retain_grad:
+                grads = _tensor_hooks(node, grads, observe)
+            _capture(run, node, grads)
+            return (None,) * len(node.next_functions)
+        _capture(run, node, grads)
     if node._tensor_pre_hooks or node._retain_grad:     # most nodes have no hooks
         grads = _tensor_hooks(node, grads, observe)
-    if run.targets is not None:
-        for index, nr in run.targets.get(node, ()):
-            run.captured[index] = grads[nr]
-        if node in run.targets and not any(n in run.needed for n, _ in node.next_functions if n):
-            return (None,) * len(node.next_functions)
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads, observe)
     grad_outputs = tuple(grads)
@@ -197,6 +206,11 @@ def _execute(node, grads, run):
             if observe:
                 _emit("node_hook", node, grad_outputs, grad_inputs, detail=getattr(fn, "__name__", "hook"))
     return grad_inputs
+
+
+def _capture(run, node, grads):
+    for index, nr in run.targets[node]:
+        run.captured[index] = grads[nr]
 
 
 def _tensor_hooks(node, grads, observe):
@@ -252,21 +266,22 @@ def _accumulate_node(node, grads, run):
     var = node.variable
     if var._backward_hooks or node._retain_grad:
         grads = _tensor_hooks(node, grads, observe)
-    if run.targets is not None:
-        for index, nr in run.targets.get(node, ()):
-            run.captured[index] = grads[nr]
-        if node in run.targets and not run.accumulate:
+    if run.targets is not None and node in run.targets:
+        _capture(run, node, grads)
+        if not run.accumulate:
             return
     if grads[0] is None:
         return
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads, observe)
     grad = grads[0]
-    before = var._grad
-    before_copy = None if before is None or not observe else before._data.copy()
-    _accumulate_into(var, grad, run.create_graph)
+    with _accumulate_lock:              # threads backpropagating into one leaf add up one at a time
+        before = var._grad
+        before_copy = None if before is None or not observe else before._data.copy()
+        _accumulate_into(var, grad, run.create_graph)
+        after_copy = var._grad._data.copy() if observe else None
     if observe:
-        _emit("node", node, (grad,), (), grad_before=before_copy, grad_after=var._grad._data.copy())
+        _emit("node", node, (grad,), (), grad_before=before_copy, grad_after=after_copy)
     for fn in tuple(var._post_accumulate_hooks.values()) if var._post_accumulate_hooks else ():
         fn(var)
         if observe:
@@ -278,13 +293,16 @@ def _accumulate_node(node, grads, run):
                 _emit("node_hook", node, (grad,), (), detail=getattr(fn, "__name__", "hook"))
 
 
+_accumulate_lock = threading.Lock()      # PyTorch: AccumulateGrad's mutex
+
+
 def _accumulate_into(var, grad, create_graph):
     """``var.grad += grad``: in place normally, as a new graph node under create_graph."""
     if var._grad is None:
         if create_graph and grad.requires_grad:
             from ..ops.elementwise import CopyGrad
             var._grad = CopyGrad.apply(grad)
-        elif (stolen := _stealable(grad, var)) is not None:
+        elif (stolen := _fast.stealable(grad, var)) is not None:     # a speed trick: the plain way is the copy below
             var._grad = stolen
         else:
             # PyTorch's layout contract: .grad is laid out like the leaf (not like a transposed view's grad)
@@ -297,44 +315,49 @@ def _accumulate_into(var, grad, create_graph):
         var._grad._version_counter[0] += 1
 
 
-# NOTE [stealing the gradient]: like PyTorch's AccumulateGrad, the first gradient a leaf receives is
-# stored as its .grad without a copy when nothing else can see it.  PyTorch asks the tensor's use
-# count; CPython's reference counts answer the same question: the engine holds a gradient through
-# exactly _ENGINE_REFS references on its way here (the input buffer, two locals, two arguments),
-# and its array is referenced by that tensor alone.  Any other holder (a hook that kept it, the same
-# gradient sent to two leaves, a view) adds a reference, and the gradient is copied instead.  Only
-# on CPython versions whose counts are known to include every local (3.14 may borrow references).
-_ENGINE_REFS = 5
-_CAN_STEAL = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
-
-
-def _stealable(grad, var):
-    """The tensor to store as ``var.grad`` without a copy, or None if the gradient must be copied."""
-    data = grad._data
-    if not (_CAN_STEAL and grad.grad_fn is None and type(data) is np.ndarray and data.dtype == var._data.dtype
-            and data.flags.writeable and data.flags.c_contiguous and var._data.flags.c_contiguous
-            and sys.getrefcount(grad) == _ENGINE_REFS):
-        return None
-    base = grad._base
-    if base is None:
-        return grad if data.base is None and sys.getrefcount(data) == 3 else None   # grad._data, `data`, argument
-    # A view of a tensor that only this view holds, itself the owner of its array: nn.Linear's weight
-    # gradient, ``(gradᵀ @ x)ᵀ`` through TBackward0.  Kept as a plain (non-view) tensor.
-    owner = base._data
-    if (base._base is None and data.base is owner and owner.base is None and sys.getrefcount(base) == 3
-            and sys.getrefcount(data) == 3 and sys.getrefcount(owner) == 4):     # base._data, data.base, `owner`
-        return _tensor.Tensor._make(data, False)
-    return None
-
-
 def _retain(tensor, grad, create_graph):
-    """What ``retain_grad()`` does at backward time: keep (add up) a non-leaf's gradient."""
+    """What ``retain_grad()`` does at backward time: keep a non-leaf's gradient.
+
+    As PyTorch's retain-grad hook: the first gradient is cloned, a later one makes a *new* tensor
+    ``tensor.grad + grad`` (a ``.grad`` someone kept from the previous backward is not changed);
+    under ``create_graph`` both are recorded (``CloneBackward0``, ``AddBackward0``).
+    """
     if tensor._grad is None:
-        tensor._grad = grad if create_graph else _tensor.Tensor._make(np.array(grad._data, copy=True), False)
-    elif create_graph:
-        tensor._grad = tensor._grad + grad
+        if create_graph:
+            tensor._grad = grad.clone()
+        else:
+            tensor._grad = _tensor.Tensor._make(np.array(grad._data, copy=True, order="C"), False)
     else:
-        tensor._grad._data = tensor._grad._data + grad._data
+        tensor._grad = tensor._grad + grad
+
+
+# What a node keeps after a backward freed it: its place in the graph (PyTorch keeps next_functions
+# too), its identity and the values ``_saved_<name>`` shows.  The rest -- what forward stashed for
+# backward, the shapes its gradients must have -- is dropped, so that a loss kept after backward
+# holds almost nothing of the graph's memory.
+_KEPT_AFTER_RELEASE = frozenset(("next_functions", "_seq", "_released", "needs_input_grad", "_outputs", "_metadata",
+                                 "_pre_hooks", "_post_hooks", "_tensor_pre_hooks", "_retain_grad", "_n_outputs",
+                                 "_materialize_grads"))
+
+
+def _forget(node):
+    state = node.__dict__
+    keep = type(node)._value_fields
+    for name in [n for n in state if n not in _KEPT_AFTER_RELEASE and n not in keep]:
+        del state[name]
+    outputs = state.get("_outputs")
+    if outputs and all(ref is None or ref() is None for ref in outputs):
+        state["_outputs"] = _shared((None,) * len(outputs))          # collected: no weak reference to keep
+    if "needs_input_grad" in state:
+        state["needs_input_grad"] = _shared(state["needs_input_grad"])
+
+
+_SHARED: dict = {}
+
+
+def _shared(value: tuple) -> tuple:
+    """One copy of each small tuple of flags (``(True, False)``...) for all forgotten nodes."""
+    return _SHARED.setdefault(value, value) if len(_SHARED) < 1024 else value
 
 
 def _materialize(node, grads):
@@ -356,7 +379,7 @@ def _emit(kind, node=None, grad_outputs=(), grad_inputs=(), grad_before=None, gr
     event = BackwardEvent(kind, None if node is None else id(node), "" if node is None else type(node).__name__,
                           tuple(_copy(g) for g in grad_outputs), tuple(_copy(g) for g in grad_inputs),
                           grad_before, grad_after, detail)
-    for fn in tuple(_backward_observers.values()):
+    for fn in _for_this_thread(_backward_observers):
         fn(event)
 
 

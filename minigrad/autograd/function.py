@@ -17,6 +17,7 @@ import numpy as np
 from .. import _tensor  # circular: use `_tensor.Tensor` at call time, never at import time
 from .._dtype import _FROM_NUMPY
 from . import grad_mode
+from .formulas import register_formula
 from .graph import Node, _node_created_hooks, _notify_node_created, _saved_tensors_hooks_stack, _sequence
 from .views import link_views as _link_views
 
@@ -57,6 +58,14 @@ class SavedTensor:
         else:
             self.tensor, self.data = None, tensor._data
             self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
+
+    def unpack_data(self, node):
+        """The saved array itself (a plain backward: no tensor is rebuilt)."""
+        if self.hooks is not None:
+            return self.hooks[1](self.tensor)._data
+        if self.version_counter[0] != self.version:
+            raise RuntimeError(_version_message(self, node))
+        return self.tensor._data if self.output_nr is None else self.data
 
     def unpack(self, node):
         if self.hooks is not None:
@@ -231,7 +240,7 @@ class _FunctionMeta(type):
     def __init__(cls, name, bases, attrs):
         super().__init__(name, bases, attrs)
         node_name = attrs.get("node_name") or name + "Backward"
-        cls._node_cls = type(node_name, (BackwardCFunction,), {
+        cls._node_cls = type(node_name, (getattr(cls, "_node_base", BackwardCFunction),), {
             "_forward_cls": cls,
             "_tensor_fields": tuple(getattr(cls, "saved_names", ())),    # inherited by e.g. MinAll(MaxAll)
             "_value_fields": tuple(getattr(cls, "saved_attrs", ())),
@@ -244,6 +253,10 @@ class _FunctionMeta(type):
         # ctx, but a plain one: no graph node is built for an op that will never be differentiated.
         cls._ctx_cls = type(name + "Ctx", (FunctionCtx,), {"_forward_cls": cls, "_to_save": (), "_dirty": (),
                                                             "_non_differentiable": ()})
+        if "words" in attrs:       # a class with real logic registers its formula in the derivative table
+            saved = tuple(getattr(cls, "saved_names", ())) + tuple(getattr(cls, "saved_attrs", ()))
+            cls.formula = register_formula(node_name, attrs.get("inputs", ("self",)), attrs["grads"], saved,
+                                           attrs["words"])
 
 
 class Function(metaclass=_FunctionMeta):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import threading
-from typing import Any
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled"]
@@ -30,35 +30,69 @@ def is_inference_mode_enabled() -> bool:
     return _state.inference
 
 
-class _DecoratorContextManager:
-    """A context manager that also decorates functions (``@no_grad()`` and ``@no_grad``)."""
+def _wrap_generator(ctx_factory, func):
+    """Decorate a generator function: the mode holds while the generator runs, not between its yields.
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Any:  # an instance, or (``@no_grad``) the wrapped function
-        # `@no_grad` without parentheses: the class is called with the function itself.
-        if cls is not set_grad_enabled and len(args) == 1 and callable(args[0]) and not kwargs:
-            return cls()(args[0])
-        return super().__new__(cls)
+    Each time control enters the generator (``send``, ``throw``, ``close``) a fresh context is
+    entered, and left again before the value goes back to the caller (PyTorch's ``_wrap_generator``).
+    """
+    @functools.wraps(func)
+    def generator_context(*args, **kwargs):
+        gen = func(*args, **kwargs)
+        try:
+            with ctx_factory():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with ctx_factory():
+                        gen.close()
+                    raise
+                except BaseException:
+                    with ctx_factory():
+                        response = gen.throw(*sys.exc_info())
+                else:
+                    with ctx_factory():
+                        response = gen.send(request)
+        except StopIteration as e:
+            return e.value
+    return generator_context
+
+
+class _DecoratorContextManager:
+    """A context manager that also decorates functions: each call runs in a fresh copy (``clone``)."""
 
     def __call__(self, func):
+        if inspect.isclass(func):
+            raise RuntimeError("Cannot decorate classes; it is ambiguous whether or not only the constructor or all "
+                               "methods should have the context manager applied; additionally, decorating a class "
+                               "at definition-site will prevent use of the identifier as a conventional type.  To "
+                               "specify which methods to decorate, decorate each of them individually.")
         if inspect.isgeneratorfunction(func):
-            @functools.wraps(func)
-            def generator(*args, **kwargs):
-                with self.clone():
-                    yield from func(*args, **kwargs)
-            return generator
+            return _wrap_generator(self.clone, func)
 
         @functools.wraps(func)
-        def wrapper(*args, **kwargs):
+        def decorate_context(*args, **kwargs):
             with self.clone():
                 return func(*args, **kwargs)
-        return wrapper
+        return decorate_context
 
     def clone(self):
         return type(self)()
 
 
-class no_grad(_DecoratorContextManager):
-    """Turn off recording: results have ``requires_grad=False`` and no ``grad_fn``.
+class _NoParamDecoratorContextManager(_DecoratorContextManager):
+    """Also usable without parentheses: ``@no_grad`` as well as ``@no_grad()``."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamDecoratorContextManager):
+    """Turn off recording: results have ``requires_grad=False`` and no ``grad_fn`` (thread-local).
 
     >>> import minigrad as torch
     >>> x = torch.tensor([1.], requires_grad=True)
@@ -67,56 +101,78 @@ class no_grad(_DecoratorContextManager):
     False
     """
 
-    def __enter__(self):
+    def __init__(self) -> None:
+        self.prev = False
+
+    def __enter__(self) -> None:
         self.prev = _state.grad_enabled
         _state.grad_enabled = False
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         _state.grad_enabled = self.prev
 
 
-class enable_grad(_DecoratorContextManager):
-    """Turn recording back on inside ``no_grad``."""
+class enable_grad(_NoParamDecoratorContextManager):
+    """Turn recording back on inside ``no_grad`` (thread-local)."""
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self.prev = _state.grad_enabled
         _state.grad_enabled = True
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         _state.grad_enabled = self.prev
 
 
 class set_grad_enabled(_DecoratorContextManager):
-    """``set_grad_enabled(False)`` switches recording off at once; in ``with`` it is restored after."""
+    """``set_grad_enabled(mode)`` switches recording at once; in ``with`` the previous mode comes back after.
+
+    As a decorator (``@set_grad_enabled(False)``) it affects only the decorated function.
+    """
 
     def __init__(self, mode: bool) -> None:
         self.prev = _state.grad_enabled
         self.mode = bool(mode)
         _state.grad_enabled = self.mode
 
-    def __enter__(self):
-        pass
+    def __call__(self, func):
+        _state.grad_enabled = self.prev          # a decorator: undo the switch made by __init__
+        return super().__call__(func)
 
-    def __exit__(self, *exc):
+    def __enter__(self) -> None:
+        _state.grad_enabled = self.mode          # (re-applied: the object may be entered later)
+
+    def __exit__(self, *exc) -> None:
         _state.grad_enabled = self.prev
 
+    def __repr__(self) -> str:
+        return "torch.autograd.grad_mode.set_grad_enabled(mode=%s)" % self.mode
+
+    __str__ = __repr__
+
     def clone(self):
-        return set_grad_enabled(self.mode)
+        return type(self)(self.mode)
 
 
 class inference_mode(_DecoratorContextManager):
-    """Like ``no_grad``, and tensors made inside are inference tensors (``is_inference()``)."""
+    """Like ``no_grad``, and tensors made inside are inference tensors (``is_inference()``).
+
+    ``inference_mode(False)`` turns inference mode (and ``no_grad``) off inside an enclosing one.
+    """
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)                       # `@inference_mode` without parentheses
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = mode
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self.prev = (_state.grad_enabled, _state.inference)
-        if self.mode:
-            _state.grad_enabled, _state.inference = False, True
+        _state.grad_enabled, _state.inference = not self.mode, self.mode
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         _state.grad_enabled, _state.inference = self.prev
 
     def clone(self):
-        return inference_mode(self.mode)
+        return type(self)(self.mode)

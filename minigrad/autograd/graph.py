@@ -12,6 +12,7 @@ Observation hooks (minigrad's own, documented in docs/architecture.md):
 from __future__ import annotations
 
 import itertools
+import threading
 import weakref
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -25,9 +26,23 @@ __all__ = ["Node", "AccumulateGrad", "BackwardEvent", "register_node_created_hoo
 _sequence = itertools.count()
 _ACCUMULATE_SEQUENCE_NR = 2**64 - 1   # AccumulateGrad runs as soon as it is ready, as in PyTorch
 
-# Observers: module-level dicts, so "nothing registered" costs one falsy check.
+# Observers: module-level dicts, so "nothing registered" costs one falsy check.  Each value is
+# ``(thread id, fn)``: an observer sees only what happens in the thread that registered it
+# (thread-local, like PyTorch's hooks state).
 _node_created_hooks = hook_dict()
 _backward_observers = hook_dict()
+
+
+def _add_for_this_thread(hooks: dict, fn: Callable) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = (threading.get_ident(), fn)
+    return handle
+
+
+def _for_this_thread(hooks: dict) -> tuple:
+    """The functions of ``hooks`` registered by the calling thread, in order."""
+    me = threading.get_ident()
+    return tuple(fn for thread, fn in tuple(hooks.values()) if thread == me)
 
 
 class Node:
@@ -168,7 +183,7 @@ def register_node_created_hook(fn: Callable) -> RemovableHandle:
     >>> seen
     ['MulBackward0', 'SumBackward0']
     """
-    return _add(_node_created_hooks, fn)
+    return _add_for_this_thread(_node_created_hooks, fn)
 
 
 def register_backward_observer(fn: Callable) -> RemovableHandle:
@@ -182,11 +197,11 @@ def register_backward_observer(fn: Callable) -> RemovableHandle:
     >>> [e.name for e in events if e.kind == "node"]
     ['SumBackward0', 'MulBackward0', 'AccumulateGrad']
     """
-    return _add(_backward_observers, fn)
+    return _add_for_this_thread(_backward_observers, fn)
 
 
 def _notify_node_created(node: Node) -> None:
-    for fn in tuple(_node_created_hooks.values()):
+    for fn in _for_this_thread(_node_created_hooks):
         fn(node)
 
 
@@ -203,8 +218,30 @@ def increment_version(tensor) -> None:
 # Saved-tensor hooks: transform what forward saves (pack) and what backward reads (unpack).
 # --------------------------------------------------------------------------------------
 
-_saved_tensors_hooks_stack: list = []
-_saved_tensors_hooks_disabled: list = []
+class _ThreadLocalStack(threading.local):
+    """A stack (``append``, ``pop``, ``[-1]``, truth) with one list per thread, as PyTorch keeps these."""
+
+    def __init__(self) -> None:
+        self.items: list = []
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index):
+        return self.items[index]
+
+    def append(self, item) -> None:
+        self.items.append(item)
+
+    def pop(self):
+        return self.items.pop()
+
+
+_saved_tensors_hooks_stack = _ThreadLocalStack()
+_saved_tensors_hooks_disabled = _ThreadLocalStack()
 
 
 class saved_tensors_hooks:

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _random
 from .._creation import _rng
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -34,6 +34,7 @@ __all__ = [
     "conv2d",
     "max_pool2d",
     "avg_pool2d",
+    "adaptive_avg_pool2d",
     "relu",
     "relu_",
     "leaky_relu",
@@ -48,6 +49,9 @@ __all__ = [
     "softmax",
     "log_softmax",
     "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
     "layer_norm",
     "batch_norm",
     "embedding",
@@ -248,6 +252,29 @@ def avg_pool2d(
     return C.AvgPool2d.apply(
         input, kernel, stride, padding, bool(ceil_mode), bool(count_include_pad), divisor_override, saved
     )
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    """Average over the windows that make an ``output_size`` result (``AdaptiveAvgPool2DBackward0``).
+
+    ``output_size`` is ``(oh, ow)`` or one number for both; ``None`` keeps that input size. An output of
+    ``1 × 1`` is the mean over the last two dims (``MeanBackward1``), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.adaptive_avg_pool2d(torch.arange(16.).reshape(1, 4, 4), 2)
+    tensor([[[ 2.5000,  4.5000],
+             [10.5000, 12.5000]]])
+    """
+    from ..ops.adaptive import AdaptiveAvgPool2d
+
+    if input.ndim not in (3, 4):
+        raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s" % list(input.shape))
+    size = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    size = tuple(input.shape[-2 + i] if s is None else int(s) for i, s in enumerate(size))
+    if size == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    return AdaptiveAvgPool2d.apply(input, size)
 
 
 def embedding(
@@ -499,13 +526,48 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
     if p == 0 or not training or input.numel() == 0:
         return input
+    return _dropout_noise(input, input.shape, p, inplace)
+
+
+def _dropout_noise(input: Tensor, noise_shape, p: float, inplace: bool) -> Tensor:
+    """PyTorch's CPU ``_dropout``: ``noise = empty(shape).bernoulli_(1 - p) / (1 - p)``, then ``input · noise``."""
     dtype = input._data.dtype
     if p == 1:
         mask = np.zeros((), dtype=dtype)
     else:
-        mask = (_rng().random(input.shape) < 1 - p).astype(dtype) / dtype.type(1 - p)
+        mask = _random.bernoulli(_rng(), noise_shape, dtype, 1 - p) / dtype.type(1 - p)
     keep = Tensor._make(mask)
     return input.mul_(keep) if inplace else input * keep
+
+
+def _feature_dropout(name, input, p, training, inplace, batched_dim):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
+    if input.ndim not in (batched_dim - 1, batched_dim):
+        raise RuntimeError("%s: Expected %dD or %dD input, but received a %dD input."
+                           % (name, batched_dim - 1, batched_dim, input.ndim))
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    batched = input.ndim == batched_dim
+    x = input if batched else input.unsqueeze(0)
+    noise_shape = tuple(x.shape[:2]) + (1,) * (x.ndim - 2)
+    out = _dropout_noise(x, noise_shape, p, inplace)
+    return out if batched else out.squeeze(0)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels (dim 1 of an ``(N, C, L)`` input) with probability ``p``; scale the rest by ``1/(1-p)``."""
+    return _feature_dropout("dropout1d", input, p, training, inplace, 3)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``; scale the rest by ``1/(1-p)``."""
+    return _feature_dropout("dropout2d", input, p, training, inplace, 4)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``; scale the rest by ``1/(1-p)``."""
+    return _feature_dropout("dropout3d", input, p, training, inplace, 5)
 
 
 # -- normalisation -------------------------------------------------------------------------------

@@ -129,7 +129,8 @@ def eye_(tensor: Tensor) -> Tensor:
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """Glorot initialisation: U(-a, a) with ``a = gain · √(6 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    bound = math.sqrt(3.0) * std  # PyTorch's order of operations, so the float bounds agree bit for bit
     return uniform_(tensor, -bound, bound, generator)
 
 

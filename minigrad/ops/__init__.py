@@ -17,4 +17,12 @@ module             ops
 =================  =====================================================
 """
 
-from . import elementwise, index, inplace, linalg, reduce, shape  # noqa: F401
+from . import (  # noqa: F401
+    elementwise,
+    formulas,
+    index,
+    inplace,
+    linalg,
+    reduce,
+    shape,
+)

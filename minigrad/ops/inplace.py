@@ -198,6 +198,11 @@ def _write(target, result):
     target._version_counter[0] += 1
 
 
+def _zeros_like(grad):
+    """The gradient of values that were overwritten: an exact 0 (``grad * 0`` would make inf into nan)."""
+    return _tensor.Tensor._make(np.zeros_like(grad._data))
+
+
 class Zero(Function):
     """``zero_()``.  Backward: 0 (the old values no longer matter)."""
 
@@ -209,7 +214,7 @@ class Zero(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0
+        return _zeros_like(grad)
 
 
 class Fill(Function):
@@ -223,7 +228,7 @@ class Fill(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, None
+        return _zeros_like(grad), None
 
 
 class FillTensor(Function):
@@ -237,7 +242,7 @@ class FillTensor(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, grad.sum()
+        return _zeros_like(grad), grad.sum()
 
 
 class Copy(Function):
@@ -251,7 +256,7 @@ class Copy(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, grad
+        return _zeros_like(grad), grad
 
 
 class ViewCopy(Function):

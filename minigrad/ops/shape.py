@@ -11,17 +11,27 @@ import math
 
 import numpy as np
 
+from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
 from ._util import wrap_dim
 
 
 def infer_shape(shape, numel):
     """Resolve one ``-1`` in ``shape``, with PyTorch's errors."""
-    shape = tuple(int(s) for s in shape)
+    shape = tuple([int(s) for s in shape])
+    if -1 not in shape and math.prod(shape) == numel and min(shape, default=0) >= 0:
+        return shape                                    # the common case, checked at once
+    for i, s in enumerate(shape):
+        if s < -1:
+            raise RuntimeError("invalid shape dimension %d at index %d of shape [%s]"
+                               % (s, i, ", ".join(map(str, shape))))
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     known = math.prod(s for s in shape if s != -1)
     if -1 in shape:
+        if known == 0 and numel == 0:
+            raise RuntimeError("cannot reshape tensor of 0 elements into shape [%s] because the unspecified "
+                               "dimension size -1 can be any value and is ambiguous" % ", ".join(map(str, shape)))
         if known == 0 or numel % known:
             raise RuntimeError("shape '[%s]' is invalid for input of size %d" % (", ".join(map(str, shape)), numel))
         shape = tuple(numel // known if s == -1 else s for s in shape)
@@ -32,12 +42,22 @@ def infer_shape(shape, numel):
 
 def view_array(a, shape):
     """``a`` with a new shape *without copying*, or None when that is impossible."""
-    v = a.view()
+    if a.flags.c_contiguous:
+        return a.reshape(shape)                         # always a view
+    if _RESHAPE_COPY_ARG:
+        try:
+            return a.reshape(shape, copy=False)         # numpy >= 2.1: raises instead of copying
+        except ValueError:
+            return None
+    v = a.view()                                        # older numpy: setting the shape never copies
     try:
         v.shape = shape
     except AttributeError:
         return None
     return v
+
+
+_RESHAPE_COPY_ARG = tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 1)
 
 
 class View(Function):
@@ -59,6 +79,21 @@ class View(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.reshape(ctx.self_sym_sizes), None
+
+
+class Alias(Function):
+    """``x[...]``, ``x[:, :]``: the same tensor as a new view (PyTorch's ``alias``).  Backward: grad."""
+
+    node_name = "AliasBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._data.view()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
 
 
 class ReshapeAlias(View):
@@ -130,6 +165,8 @@ class Permute(Function):
     @staticmethod
     def forward(ctx, x, dims):
         dims = tuple(wrap_dim(d, x.ndim) for d in dims)
+        if len(dims) == x.ndim and len(set(dims)) != len(dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
         if len(dims) != x.ndim or sorted(dims) != list(range(x.ndim)):
             raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
                                "length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to "
@@ -287,23 +324,35 @@ class Cat(Function):
     def forward(ctx, dim, *tensors):
         if not tensors:
             raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-        ref = next((t for t in tensors if t.ndim > 0), tensors[0])
-        if ref.ndim == 0:
-            raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+        for i, t in enumerate(tensors):
+            if t.ndim == 0:
+                raise RuntimeError("zero-dimensional tensor (at position %d) cannot be concatenated" % i)
+        # PyTorch's legacy rule: 1-D empty tensors are skipped when the others have more dims
+        legacy = [t.shape == (0,) for t in tensors]
+        ref = next((t for t, skip in zip(tensors, legacy) if not skip), tensors[0])
+        if ref.ndim == 1:
+            legacy = [False] * len(tensors)
+        ctx.legacy = legacy
         ctx.dim = d = wrap_dim(dim, ref.ndim)
         for i, t in enumerate(tensors):
+            if legacy[i]:
+                continue
             if t.ndim != ref.ndim or any(a != b for j, (a, b) in enumerate(zip(t.shape, ref.shape)) if j != d):
                 raise RuntimeError("Sizes of tensors must match except in dimension %d. Expected size %d but got "
                                    "size %d for tensor number %d in the list."
                                    % (d, ref.shape[1 if d == 0 else 0], t.shape[1 if d == 0 else 0], i))
         from ._util import promoted
-        ctx.sizes = [t.shape[d] for t in tensors]
-        return np.concatenate(promoted(*tensors), axis=d)
+        ctx.sizes = [0 if skip else t.shape[d] for t, skip in zip(tensors, legacy)]
+        arrays = promoted(*tensors)
+        return np.concatenate([a for a, skip in zip(arrays, legacy) if not skip] or arrays[:1], axis=d)
 
     @staticmethod
     def backward(ctx, grad):
         out, start = [None], 0
-        for size in ctx.sizes:
+        for size, skip in zip(ctx.sizes, ctx.legacy):
+            if skip:
+                out.append(_tensor.Tensor._make(np.zeros(0, grad._data.dtype)))
+                continue
             out.append(grad.narrow(ctx.dim, start, size))
             start += size
         return tuple(out)
@@ -386,8 +435,11 @@ class Flip(Function):
 
     @staticmethod
     def forward(ctx, x, dims):
-        ctx.dims = tuple(wrap_dim(d, x.ndim) for d in dims)
-        return np.flip(x._data, ctx.dims).copy()
+        ctx.dims = tuple(wrap_dim(d, max(x.ndim, 1)) for d in dims)          # a 0-d tensor takes dim 0 / -1
+        for i, d in enumerate(ctx.dims):
+            if d in ctx.dims[:i]:
+                raise RuntimeError("dim %d appears multiple times in the list of dims" % d)
+        return np.flip(x._data, ctx.dims).copy() if x.ndim else x._data.copy()
 
     @staticmethod
     def backward(ctx, grad):
@@ -559,6 +611,8 @@ class Roll(Function):
             raise RuntimeError("`shifts` required")
         if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):
             raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:%d" % (len(shifts), len(dims)))
+        if x.ndim == 0 and dims:
+            raise IndexError("Dimension specified as %d but tensor has no dimensions" % dims[0])
         ctx.shifts, ctx.dims = shifts, tuple(wrap_dim(d, x.ndim) for d in dims)
         return np.roll(x._data, shifts if dims else shifts[0], ctx.dims or None)
 
@@ -568,6 +622,6 @@ class Roll(Function):
 
 
 # Data movement only: numpy has no floating-point warning to give (see Function.quiet).
-for _op in (View, UnsafeView, Transpose, T, Permute, Unsqueeze, Squeeze, SqueezeDim, Expand, Repeat, Cat, Stack,
+for _op in (View, Alias, UnsafeView, Transpose, T, Permute, Unsqueeze, Squeeze, SqueezeDim, Expand, Repeat, Cat, Stack,
             Split, Unbind, Flip, Tril, SqueezeDims, Diagonal, DiagonalScatter, DiagEmbed, Roll):
     _op.quiet = False

@@ -246,6 +246,14 @@ CASES: list[OpCase] = [
     OpCase("mul_scalar", lambda a: a * 3, node="MulBackward0", shapes=ANY_SHAPE),
     OpCase("rmul_scalar", lambda a: -0.5 * a, node="MulBackward0", shapes=ANY_SHAPE),
     OpCase("div", lambda a, b: a / b, node="DivBackward0", elements=(FLOATS, NONZERO), **BINARY),
+    # remainder / rounded division: inside one step of the floor (no jump between the finite differences)
+    OpCase("remainder", lambda a, b: a % b, node="RemainderBackward1",
+           elements=(st.floats(0.1, 0.9), st.floats(1.1, 2)), **BINARY),
+    OpCase("remainder_scalar", lambda a: a.remainder(1.5), node="RemainderBackward0", elements=st.floats(0.1, 1.4)),
+    OpCase("div_floor", lambda a, b: a.div(b, rounding_mode="floor"), node="DivBackward2",
+           elements=(st.floats(0.1, 0.9), st.floats(1.1, 2)), **BINARY),
+    OpCase("div_trunc", lambda a, b: a.div(b, rounding_mode="trunc"), node="DivBackward2",
+           elements=(st.floats(0.1, 0.9), st.floats(1.1, 2)), **BINARY),
     OpCase("div_scalar", lambda a: a / 4, node="DivBackward0", shapes=ANY_SHAPE),
     OpCase("rdiv_scalar", lambda a: 2 / a, node="MulBackward0", elements=NONZERO, shapes=ANY_SHAPE),
     OpCase("neg", lambda a: -a, node="NegBackward0", shapes=ANY_SHAPE),
@@ -255,7 +263,8 @@ CASES: list[OpCase] = [
     OpCase("pow_square", lambda a: a.square(), node="PowBackward0"),
     OpCase("pow_half", lambda a: a**0.5, node="PowBackward0", elements=POSITIVE),
     OpCase("pow_negative", lambda a: a**-1.5, node="PowBackward0", elements=POSITIVE),
-    OpCase("pow_tensor", lambda a, b: a**b, node="PowBackward1", elements=(POSITIVE, FLOATS), **BINARY),
+    # (exponent 0 is a kink of the second derivative: PyTorch zeroes d/dself there, as minigrad does)
+    OpCase("pow_tensor", lambda a, b: a**b, node="PowBackward1", elements=(POSITIVE, NONZERO), **BINARY),
     OpCase("rpow_scalar", lambda a: 2**a, node="PowBackward2", shapes=ANY_SHAPE),
     OpCase("pow_method", lambda a: a.pow(2), node="PowBackward0"),
     # unary math and activations

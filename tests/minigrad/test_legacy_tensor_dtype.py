@@ -1,4 +1,4 @@
-"""``torch.Tensor(...)``, the legacy constructor, follows the default dtype (as in PyTorch); ``FloatTensor`` does not."""
+"""``torch.Tensor(...)``, the legacy constructor, follows the default dtype (as in PyTorch); FloatTensor does not."""
 
 from __future__ import annotations
 

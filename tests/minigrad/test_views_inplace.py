@@ -8,9 +8,9 @@ import pytest
 
 MULTI = ("This view is the output of a function that returns multiple views. Such functions do not allow the output "
          "views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
-NO_GRAD = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
-           "both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
-           "tracked) or both outside (if you want the inplace to be tracked).")
+NO_GRAD = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+           "moving both the view and the inplace either both inside the no_grad block (if you don't want the "
+           "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
 def test_an_integer_indexed_element_is_a_view(lib):
@@ -116,7 +116,7 @@ def test_in_place_ops_that_save_their_result_are_version_protected(lib, op):
     y = x + 0
     getattr(y, op)()
     y.mul_(2)
-    with pytest.raises(RuntimeError, match="modified by an inplace operation: .*is at version 2; expected version 1"):
+    with pytest.raises(RuntimeError, match=r"modified by an inplace operation: .*is at version 2; expected version 1"):
         y.sum().backward()
 
 
@@ -155,7 +155,7 @@ def test_outputs_of_multi_output_views_may_not_be_modified_in_place(lib, make):
     assert str(info.value) == "Output 0 of %s is a view and is being modified inplace. %s" % (name, MULTI)
     y.mul_(2)                         # the base may change ... but then the view is unusable
     with pytest.raises(RuntimeError) as info:
-        a.grad_fn
+        _ = a.grad_fn
     assert str(info.value) == ("Output 0 of %s is a view and its base or another view of its base has been "
                                "modified inplace. %s" % (name, MULTI))
     assert repr(a).endswith("grad_fn=<Invalid>)")
@@ -177,7 +177,8 @@ def test_views_made_under_no_grad_may_not_be_modified_with_grad_mode_on(lib):
     y = x * 1
     with lib.no_grad():
         v = y[:2]
-    assert v.requires_grad and v.grad_fn is None
+    assert v.requires_grad
+    assert v.grad_fn is None
     with pytest.raises(RuntimeError) as info:
         v.mul_(2)
     assert str(info.value) == "A view was created in no_grad mode and is being modified inplace with grad mode " \
@@ -190,7 +191,7 @@ def test_views_made_under_no_grad_may_not_be_modified_with_grad_mode_on(lib):
         w = y[2:]
     y.mul_(3)
     with pytest.raises(RuntimeError) as info:
-        w.grad_fn
+        _ = w.grad_fn
     assert str(info.value) == ("A view was created in no_grad mode and its base or another view of its base has "
                                "been modified inplace with grad mode enabled. " + NO_GRAD)
 

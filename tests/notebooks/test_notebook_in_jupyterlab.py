@@ -56,4 +56,4 @@ def test_notebook_2_stepper_responds_to_next(jupyter_lab: Any, browser_page: Any
             assert tensor_json(grad)["text"] in panel
     page.screenshot(path=str(jupyter_lab.log.parent / "notebook-2.png"))
     # Every exercise of the notebook passed in the browser too.
-    assert page.locator(".jp-OutputArea-output:has-text('✔ Correct.')").count() == 3
+    assert page.locator(".jp-OutputArea-output:has-text('✔ Correct.')").count() == 4

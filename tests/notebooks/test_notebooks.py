@@ -34,9 +34,9 @@ def _code(source: str) -> str:
 # ------------------------------------------------------------------ the course is complete
 
 
-def test_ten_numbered_notebooks() -> None:
+def test_twelve_numbered_notebooks() -> None:
     numbers = [p.name[:2] for p in SOURCES]
-    assert numbers == [f"{n:02d}" for n in range(1, 11)], numbers
+    assert numbers == [f"{n:02d}" for n in range(1, 13)], numbers
     for source in SOURCES:
         assert source.with_suffix(".ipynb").exists(), f"{source.name} has no .ipynb (jupytext --to ipynb)"
     assert (NOTEBOOKS / "README.md").exists()

@@ -8,8 +8,8 @@ Usage (from the project root)::
 Each snippet (in ``differential_snippets.py``) runs in a fresh namespace with ``torch``, ``nn``, ``F``,
 ``optim`` and ``np`` bound; ``import torch.nn as nn`` etc. work too (``torch`` is aliased to minigrad in
 the minigrad run).  Compared per snippet: the printed output, the exception (type and first sentence of
-its message) and the warnings (category and first line).  Random *values* differ by design, so
-snippets print only shapes of random tensors.
+its message) and the warnings (category and first line).  minigrad reproduces PyTorch's CPU generator,
+so random values are compared too (the ``rng_*`` snippets digest whole tensors bit for bit).
 """
 
 from __future__ import annotations

@@ -57,17 +57,37 @@ def _pair(minigrad: ModuleType) -> viz.SideBySide:
                             viz.draw(-3 * b, names={"x": b}, backend="wasm"), titles=[EVIL, "x < 0"])
 
 
+def _img_svg(html: str) -> str:
+    """The SVG inside the one <img src="data:image/svg+xml;base64,..."> of a static picture."""
+    import base64
+    import re
+
+    found = re.findall(r'<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(found) == 1, html[:300]
+    return base64.b64decode(found[0]).decode("utf-8")
+
+
 def test_side_by_side_shows_inline_svgs_with_escaped_titles(minigrad: ModuleType) -> None:
     pair = _pair(minigrad)
+    inline = pair._repr_html_()  # for pages that trust it: inline SVG
+    assert inline.count("<svg") == 2
+    assert "<?xml" not in inline
+    assert "&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;" in inline
+    assert "<img" not in inline
+    assert "x &lt; 0" in inline
+    assert 'id="n0"' in inline
+    assert 'class="node tensor root' in inline
+    # in a notebook: one picture that shows untrusted too (an <img>, and image/svg+xml)
     bundle = pair._repr_mimebundle_()
+    assert set(bundle) == {"text/html", "image/svg+xml", "text/plain"}
     html = bundle["text/html"]
-    assert html.count("<svg") == 2
-    assert "<?xml" not in html
-    assert "&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;" in html
-    assert "<img" not in html
-    assert "x &lt; 0" in html
-    assert 'id="n0"' in html
-    assert 'class="node tensor root' in html
+    assert "<svg" not in html
+    assert html.count("<img") == 1
+    assert "onerror=alert" not in html.replace("&lt;img src=x onerror=alert(1)&gt;", "")
+    picture = _img_svg(html)
+    assert picture == bundle["image/svg+xml"]
+    ET.fromstring(picture)
+    assert "x &lt; 0" in picture
     assert repr(pair) == "<viz.SideBySide: 2 diagrams>"
 
 

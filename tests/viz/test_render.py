@@ -133,8 +133,11 @@ def test_a_2000_node_graph_renders(minigrad: ModuleType, backend: str) -> None:
         y = (y * minigrad.tensor([0.5, 0.5], requires_grad=True)).tanh()
     snap = capture_graph(y.sum())
     assert len(snap.nodes) >= 2000
-    svg = to_svg(snap, backend=backend)
+    svg = to_svg(snap, backend=backend, fold=False)
     assert len(_svg_groups(svg, "node")) == len(snap.nodes)
+    folded = to_svg(snap, backend=backend)  # automatic: the loop body once, "×667"
+    assert "loop body ×667" in folded
+    assert len(_svg_groups(folded, "node")) < 10
 
 
 # ------------------------------------------------------------------ escaping
@@ -182,17 +185,27 @@ def test_escape_helpers() -> None:
 # ------------------------------------------------------------------ Diagram and backends
 
 
-def test_diagram_displays_inline_svg_as_html(minigrad: ModuleType) -> None:
+def test_diagram_displays_a_static_picture_that_needs_no_trust(minigrad: ModuleType) -> None:
+    import base64
+
     x = minigrad.tensor([1.0], requires_grad=True)
     diagram = viz.draw(x * 2, params={"x": x}, backend="wasm")
     bundle = diagram._repr_mimebundle_()
-    assert set(bundle) == {"text/html", "text/plain"}
+    assert set(bundle) == {"text/html", "image/svg+xml", "text/plain"}
     html = bundle["text/html"]
-    assert html.startswith('<div class="viz-diagram"><svg')
-    assert "<?xml" not in html
-    assert 'id="n0"' in html
-    assert 'class="node tensor root' in html
-    assert repr(diagram) == "<viz.Diagram autograd: 3 nodes, 2 edges>"
+    assert html.startswith('<div class="viz-static"><img src="data:image/svg+xml;base64,')
+    assert "<svg" not in html
+    assert "<script" not in html
+    data = html.split("base64,", 1)[1].split('"', 1)[0]
+    picture = base64.b64decode(data).decode("utf-8")
+    assert picture == bundle["image/svg+xml"] == render.strip_xml_prolog(diagram.svg())
+    assert 'id="n0"' in picture
+    assert 'class="node tensor root' in picture
+    # the inline form stays available for pages that trust it
+    inline = diagram._repr_html_()
+    assert inline.startswith('<div class="viz-diagram"><svg')
+    assert "<?xml" not in inline
+    assert repr(diagram) == "<viz.Diagram autograd: 4 nodes, 3 edges>"  # x, *, the constant 2, the root
 
 
 def test_save_picks_the_format_from_the_suffix(minigrad: ModuleType, tmp_path: Path) -> None:
@@ -254,9 +267,9 @@ def _ys(g: ET.Element) -> list[float]:
 
 def test_legend_explains_only_what_is_drawn(minigrad: ModuleType) -> None:
     keys = [key for key, _ in render.legend_entries(build("frozen_layer", minigrad).snapshot)]
-    assert keys == ["fn", "root", "param", "frozen"]          # no "leaf", "no-grad" or "tensor" box
+    assert keys == ["fn", "root", "param", "frozen", "constant"]  # no "leaf", "no-grad" or "tensor" box
     keys = [key for key, _ in render.legend_entries(build("second_derivative", minigrad).snapshot)]
-    assert keys == ["fn", "acc", "root", "derivative", "edge:differentiates"]
+    assert keys == ["fn", "acc", "root", "derivative", "constant", "edge:differentiates"]
 
 
 def test_legend_is_one_small_row_under_the_graph(minigrad: ModuleType, backend: str) -> None:
@@ -281,7 +294,7 @@ def test_legend_ids_and_classes_are_the_same_in_both_backends(minigrad: ModuleTy
         svgs.append(diagram.svg())
     legend = [{i: c for i, c in _all_groups(svg).items() if "legend" in c} for svg in svgs]
     assert legend[0] == legend[1]
-    assert legend[0]["legend4"] == "node legend edge-differentiates"
+    assert legend[0]["legend5"] == "node legend edge-differentiates"
 
 
 def _all_groups(svg: str) -> dict[str, str]:

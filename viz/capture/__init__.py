@@ -25,7 +25,7 @@ One job per module:
 
 from __future__ import annotations
 
-from .backward import BackwardPass, BackwardRecorder, record_backward
+from .backward import BackwardPass, BackwardRecorder, fold_pass, record_backward
 from .describe import describe_object
 from .modules import ModuleTrace, trace_modules
 from .naming import resolve_names
@@ -38,6 +38,7 @@ __all__ = [
     "record_backward",
     "BackwardPass",
     "BackwardRecorder",
+    "fold_pass",
     "LiveGraph",
     "ModuleTrace",
     "trace_modules",

@@ -17,14 +17,16 @@ from typing import Any
 
 import numpy as np
 
+from ..fold import AUTO_FOLD_NODES, alias_map, fold_loops, fold_note
 from ..model import Event, GraphSnapshot, Step
+from ..text import safe_name, safe_text
 from .modules import ModuleTrace
 from .naming import resolve_names
 from .saved import _read_saved
 from .tensors import MAX_VALUES, _is_node, _is_tensor, to_numpy
 from .walk import _Capture, _capture
 
-__all__ = ["BackwardPass", "BackwardRecorder", "record_backward"]
+__all__ = ["BackwardPass", "BackwardRecorder", "record_backward", "fold_pass"]
 
 
 
@@ -80,7 +82,7 @@ class BackwardRecorder:
         node_id = self.node_ids.get(event.node_id) if event.node_id is not None else None
         if event.kind == "node":
             self.steps.append(Step(
-                index=len(self.steps), node_id=node_id, name=event.name,
+                index=len(self.steps), node_id=node_id, name=safe_name(event.name),
                 grad_outputs=_copies(event.grad_outputs or ()),
                 grad_inputs=_copies(event.grad_inputs or ()),
                 grad_before=None if event.grad_before is None else np.array(event.grad_before),
@@ -90,7 +92,8 @@ class BackwardRecorder:
             return
         if event.kind in ("begin", "end", "error"):
             return
-        recorded = Event(kind=event.kind, node_id=node_id, name=event.name, detail=event.detail,
+        recorded = Event(kind=event.kind, node_id=node_id, name=safe_name(event.name),
+                         detail=safe_text(event.detail, 500),
                          grads=_copies(event.grad_outputs) if event.grad_outputs else None)
         if event.kind in ("post_accumulate_hook", "node_hook", "release") and self.steps:
             self._attach(recorded)
@@ -106,7 +109,7 @@ class BackwardRecorder:
         for node in self.nodes:
             if not _is_node(node) or id(node) not in self.node_ids:
                 continue
-            node_id, name = self.node_ids[id(node)], type(node).__name__
+            node_id, name = self.node_ids[id(node)], safe_name(type(node).__name__)
             variable = getattr(node, "variable", None)
             self._handles.append(node.register_prehook(self._prehook(node_id, name, variable)))
             self._handles.append(node.register_hook(self._posthook(node_id, variable)))
@@ -120,7 +123,7 @@ class BackwardRecorder:
             node_id = self.node_ids.get(id(node)) if node is not None else None
             if node_id is None:
                 continue
-            name = type(node).__name__
+            name = safe_name(type(node).__name__)
             self._wrap(tensor, "_backward_hooks", "tensor_hook", node_id, name)
             self._wrap(tensor, "_post_accumulate_grad_hooks", "post_accumulate_hook", node_id, name)
             if not tensor.is_leaf and getattr(tensor, "retains_grad", False):
@@ -170,7 +173,7 @@ class BackwardRecorder:
         for node in self.nodes:
             hooked = _is_node(node) and id(node) in self.node_ids and not hasattr(node, "variable")
             if hooked and self.steps and _read_saved(node)[1] == "freed":
-                self._attach(Event("release", self.node_ids[id(node)], type(node).__name__))
+                self._attach(Event("release", self.node_ids[id(node)], safe_name(type(node).__name__)))
 
     # -- context manager ----------------------------------------------------------
     def __enter__(self) -> BackwardRecorder:
@@ -284,7 +287,7 @@ def _refs_for(capture: _Capture, roots: list[Any]) -> dict[str, Callable[[], Any
 
 def _with_derivative_graph(before: _Capture, roots: list[Any], params: Any, steps: list[Step],
                            created: list[tuple[Any, int]], show_saved: bool = False,
-                           module_trace: ModuleTrace | None = None,
+                           module_trace: ModuleTrace | None = None, show_constants: bool = True,
                            ) -> tuple[_Capture, list[Step], dict[str, int]]:
     """Re-capture after a ``create_graph=True`` backward so the derivative graph is drawn too.
 
@@ -294,7 +297,8 @@ def _with_derivative_graph(before: _Capture, roots: list[Any], params: Any, step
     leaves = [n.variable for n in before.keep if hasattr(n, "variable")]
     grads = [leaf.grad for leaf in leaves if getattr(leaf, "grad", None) is not None]
     extra = [g for g in grads if getattr(g, "grad_fn", None) is not None]
-    after = _capture(tuple(roots + extra), params, "autograd", show_saved, module_trace, MAX_VALUES)
+    after = _capture(tuple(roots + extra), params, "autograd", show_saved, module_trace, MAX_VALUES,
+                     show_constants)
     rename = {before.node_ids[key]: after.node_ids[key] for key in before.node_ids if key in after.node_ids}
     steps = [replace(step, node_id=rename.get(step.node_id, step.node_id) if step.node_id else None,
                      events=tuple(replace(ev, node_id=rename.get(ev.node_id, ev.node_id))  # type: ignore[arg-type]
@@ -308,7 +312,7 @@ def _with_derivative_graph(before: _Capture, roots: list[Any], params: Any, step
 def record_backward(roots: Any, gradient: Any = None, retain_graph: bool | None = None,
                     create_graph: bool = False, inputs: Any = None, *, params: Any = None,
                     show_saved: bool = False, module_trace: ModuleTrace | None = None,
-                    raise_error: bool = True, names: Any = None) -> BackwardPass:
+                    raise_error: bool = True, names: Any = None, show_constants: bool = True) -> BackwardPass:
     """Capture the graph of ``roots``, run their real backward, and record every step.
 
     The snapshot is taken first (so it shows gradients "not computed yet"), then
@@ -323,7 +327,7 @@ def record_backward(roots: Any, gradient: Any = None, retain_graph: bool | None 
         ``gradient`` (one root) or ``grad_tensors`` (several).
     retain_graph, create_graph, inputs
         As for ``backward``.
-    params, show_saved, module_trace, names
+    params, show_saved, module_trace, names, show_constants
         As for :func:`~viz.capture.capture_graph`.
     raise_error : bool
         ``True`` (default): whatever the backward raises propagates, with the library's
@@ -339,7 +343,8 @@ def record_backward(roots: Any, gradient: Any = None, retain_graph: bool | None 
     """
     params = resolve_names(params, names)
     root_list = list(roots) if isinstance(roots, list | tuple) else [roots]
-    capture = _capture(tuple(root_list), params, "autograd", show_saved, module_trace, MAX_VALUES)
+    capture = _capture(tuple(root_list), params, "autograd", show_saved, module_trace, MAX_VALUES,
+                       show_constants)
     recorder = BackwardRecorder(root_list[0], capture.node_ids, capture.keep)
     created: list[tuple[Any, int]] = []
     register = _node_created_hook_for(root_list[0]) if create_graph else None
@@ -364,9 +369,52 @@ def record_backward(roots: Any, gradient: Any = None, retain_graph: bool | None 
     steps, born = recorder.steps, dict[Any, Any]()
     if create_graph and error is None:
         capture, steps, born = _with_derivative_graph(capture, root_list, params, steps, created,
-                                                      show_saved, module_trace)
+                                                      show_saved, module_trace, show_constants)
     released = tuple(dict.fromkeys(
         ev.node_id for step in steps for ev in step.events if ev.kind == "release" and ev.node_id))
     return BackwardPass(snapshot=capture.snapshot, steps=steps, error=error, released=released,
                         seeds=_seed_gradients(root_list, gradient), born=born,
                         refs=_refs_for(capture, root_list))
+
+
+def fold_pass(record: BackwardPass, fold: bool | None = None,
+              like: GraphSnapshot | None = None) -> BackwardPass:
+    """The same pass on a graph whose loops are drawn once (:func:`viz.fold.fold_loops`).
+
+    Every id in the steps, events, ``released``, ``born`` and ``refs`` is moved to the node
+    drawn for it, so stepping through a folded loop runs through its body once per
+    iteration.  ``fold=None`` folds only graphs bigger than
+    :data:`viz.fold.AUTO_FOLD_NODES`; ``like`` reuses the folding of an earlier pass over
+    the same graph (``backward_again``), so ids agree between passes.
+
+    Returns
+    -------
+    BackwardPass
+        ``record`` itself when nothing was folded.
+    """
+    if like is not None:
+        folded = like if like.folds else None
+    elif fold is False or (fold is None and len(record.snapshot.nodes) <= AUTO_FOLD_NODES):
+        folded = None
+    else:
+        folded = fold_loops(record.snapshot)
+        if folded.folds:
+            note = fold_note(len(record.snapshot.nodes), folded.folds, fold is None)
+            folded = replace(folded, notes=(*folded.notes, note))
+    if folded is None or not folded.folds:
+        return record
+    alias = alias_map(folded)
+
+    def moved(node_id: str | None) -> str | None:
+        return alias.get(node_id, node_id) if node_id else node_id
+
+    steps = [replace(step, node_id=moved(step.node_id),
+                     events=tuple(replace(ev, node_id=moved(ev.node_id)) for ev in step.events))
+             for step in record.steps]
+    born: dict[str, int] = {}
+    for node_id, index in record.born.items():
+        key = moved(node_id) or node_id
+        born[key] = min(born.get(key, index), index)
+    refs = {node_id: ref for node_id, ref in record.refs.items() if alias.get(node_id, node_id) == node_id}
+    return replace(record, snapshot=folded, steps=steps, born=born, refs=refs,
+                   released=tuple(dict.fromkeys(moved(n) or n for n in record.released)))

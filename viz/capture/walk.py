@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import weakref
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import EdgeInfo, GraphSnapshot, ModuleInfo, NodeInfo, TensorInfo
@@ -54,6 +55,8 @@ class _Capture:
     snapshot: GraphSnapshot
     node_ids: dict[int, str]
     keep: list[Any]
+    #: (consumer's snapshot id, saved name) -> id of the constant node drawn for that input.
+    constants: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def _walk_order(starts: list[Any]) -> list[Any]:
@@ -89,7 +92,8 @@ class _Walker:
     """Builds one snapshot from roots; shared by both views."""
 
     def __init__(self, naming: _Naming, trace: ModuleTrace | None, show_saved: bool,
-                 max_values: int) -> None:
+                 max_values: int, show_constants: bool = True,
+                 info: Callable[[Any, str | None], TensorInfo] | None = None) -> None:
         self.naming, self.trace = naming, trace
         self.show_saved, self.max_values = show_saved, max_values
         self.out = _Builder()
@@ -97,6 +101,11 @@ class _Walker:
         self.tensor_ids: dict[int, str] = {}   # id(tensor) -> snapshot id
         self.keep: list[Any] = []
         self.saved: list[tuple[str, list[tuple[str, Any]]]] = []
+        self.show_constants = show_constants
+        self.constants: dict[tuple[str, str], str] = {}
+        #: tensor, name -> TensorInfo (the live graph passes a cache: NOTE [a live cell stays fast])
+        self.info = info or (lambda tensor, name: tensor_info(tensor, name, max_values))
+        self._saved: dict[int, list[tuple[str, Any]]] = {}
 
     # -- pieces -------------------------------------------------------------------
     def tensor_node(self, tensor: Any, extra_roles: tuple[str, ...] = ()) -> str:
@@ -107,7 +116,7 @@ class _Walker:
         roles = (*_tensor_roles(tensor, is_param), *extra_roles)  # "root" styles last, so it wins
         node_id = self.out.add_node(
             kind="tensor", name=name or "tensor", roles=roles,
-            tensor=tensor_info(tensor, name, self.max_values),
+            tensor=self.info(tensor, name),
             module=self.naming.modules.get(id(tensor)))
         self.tensor_ids[id(tensor)] = node_id
         self.keep.append(tensor)
@@ -115,6 +124,7 @@ class _Walker:
 
     def fn_roles_and_attrs(self, node: Any) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...], str]:
         pairs, problem, message = _read_saved(node)
+        self._saved[id(node)] = pairs
         roles: list[str] = [problem] if problem else []
         metadata = getattr(node, "metadata", None) or {}
         if metadata.get("differentiates") is not None:
@@ -141,7 +151,7 @@ class _Walker:
                  if id(tensor) not in self.tensor_ids]
         if not named:
             return None
-        return tensor_info(named[0][1], ", ".join(name for name, _ in named), self.max_values)
+        return self.info(named[0][1], ", ".join(name for name, _ in named))
 
     def module_of(self, node: Any) -> str | None:
         return self.trace.module_of(node) if self.trace is not None else None
@@ -168,7 +178,7 @@ class _Walker:
             node_id = self.out.add_node(
                 kind="acc", name=type(node).__name__,
                 roles=_tensor_roles(variable, is_param),
-                tensor=tensor_info(variable, name, self.max_values),
+                tensor=self.info(variable, name),
                 module=self.naming.modules.get(id(variable)))
             self.tensor_ids.setdefault(id(variable), node_id)
         else:
@@ -264,9 +274,55 @@ class _Walker:
                     roles = tuple(r for r in _tensor_roles(tensor, False) if r == "modified")
                     saved_id = self.out.add_node(
                         kind="saved", name=label, roles=roles,
-                        tensor=tensor_info(tensor, name, self.max_values),
+                        tensor=self.info(tensor, name),
                         module=self.out.nodes[int(owner[1:])].module)
                     self.out.add_edge(saved_id, owner, "saved")  # its title names it
+
+    def constant_nodes(self) -> None:
+        """A small grey input for every ``next_functions`` entry that is ``None``.
+
+        Such an input gets no gradient: a constant (a Python number is wrapped as one), a
+        tensor that does not require grad, or a ``detach()``-ed one.  Without it, ``x + w``
+        with a constant ``x`` would look like a one-input operation.  Its value shows when the
+        node saved it (``_saved_other`` of ``h * h.detach()``); one tensor used by several
+        nodes is drawn once.
+        """
+        drawn: dict[int, str] = {}
+        for node in self.pending_next:
+            slots = [slot for slot, (child, _) in enumerate(node.next_functions) if child is None]
+            if not slots:
+                continue
+            owner = self.node_ids[id(node)]
+            saved = dict(self._saved[id(node)] if id(node) in self._saved else _read_saved(node)[0])
+            for slot in slots:
+                key, value = _input_value(node, slot, saved)
+                if _is_tensor(value) and id(value) in self.tensor_ids:
+                    const_id = self.tensor_ids[id(value)]   # already drawn (e.g. a named root)
+                elif _is_tensor(value) and id(value) in drawn:
+                    const_id = drawn[id(value)]
+                else:
+                    const_id = self.constant_node(value, owner)
+                    if _is_tensor(value):
+                        drawn[id(value)] = const_id
+                if key is not None:
+                    self.constants[(owner, key)] = const_id
+                self.out.add_edge(const_id, owner, "input", slot=slot, label=key or "")
+
+    def constant_node(self, value: Any, owner: str) -> str:
+        module = None  # an input of the module, not part of it (fold_repeats compares modules)
+        if _is_tensor(value):
+            name = self.naming.names.get(id(value))
+            self.keep.append(value)
+            return self.out.add_node(kind="tensor", name=name or "constant", roles=("constant",),
+                                     tensor=self.info(value, name), module=module)
+        if isinstance(value, int | float | complex) and not isinstance(value, bool):
+            text = _value_text(value)
+            info = TensorInfo(shape=(), dtype=type(value).__name__, requires_grad=False,
+                              values=text, grad_status="not required")
+            return self.out.add_node(kind="tensor", name="constant", roles=("constant",), tensor=info,
+                                     module=module)
+        return self.out.add_node(kind="tensor", name="constant", roles=("constant",), module=module,
+                                 detail="an input that gets no gradient (its value was not saved)")
 
     def run(self, roots: list[Any], view: str) -> _Capture:
         self.pending_next: list[Any] = []
@@ -279,6 +335,8 @@ class _Walker:
         self.derivative_edges()
         self.unused_params()
         self.saved_nodes(view)
+        if self.show_constants:
+            self.constant_nodes()
         root_ids = []
         for root in roots:
             key = id(root) if _is_tensor(root) else None
@@ -287,7 +345,8 @@ class _Walker:
             snapshot=GraphSnapshot(
                 nodes=tuple(self.out.nodes), edges=tuple(self.out.edges), roots=tuple(root_ids),
                 view=view, modules=self.modules()),
-            node_ids=self.node_ids, keep=self.keep + [t for _, t in self.naming.ordered])
+            node_ids=self.node_ids, keep=self.keep + [t for _, t in self.naming.ordered],
+            constants=self.constants)
 
     def modules(self) -> tuple[ModuleInfo, ...]:
         """Every module owning a node, plus its ancestors (for nested clusters)."""
@@ -302,16 +361,17 @@ class _Walker:
 
 
 def _capture(roots: tuple[Any, ...], params: Any, view: str, show_saved: bool,
-             module_trace: ModuleTrace | None, max_values: int) -> _Capture:
+             module_trace: ModuleTrace | None, max_values: int, show_constants: bool = True,
+             info: Callable[[Any, str | None], TensorInfo] | None = None) -> _Capture:
     if view not in VIEWS:
         raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
-    walker = _Walker(_naming(params), module_trace, show_saved, max_values)
+    walker = _Walker(_naming(params), module_trace, show_saved, max_values, show_constants, info)
     return walker.run(_root_list(roots), view)
 
 
 def capture_graph(*roots: Any, params: Any = None, view: str = "autograd", show_saved: bool = False,
                   module_trace: ModuleTrace | None = None, max_values: int = MAX_VALUES,
-                  names: Any = None) -> GraphSnapshot:
+                  names: Any = None, show_constants: bool = True) -> GraphSnapshot:
     """Capture the autograd graph behind ``roots`` as plain data.
 
     Parameters
@@ -338,6 +398,10 @@ def capture_graph(*roots: Any, params: Any = None, view: str = "autograd", show_
         Tensors up to this many elements show their values.
     names : optional
         An alias of ``params`` (give one of them).
+    show_constants : bool
+        Also capture the inputs that get no gradient (the ``None`` entries of
+        ``next_functions``: constants, tensors that do not require grad, detached
+        tensors) as ``"constant"`` tensor nodes with ``"input"`` edges, after all others.
 
     Returns
     -------
@@ -349,10 +413,63 @@ def capture_graph(*roots: Any, params: Any = None, view: str = "autograd", show_
     >>> x = torch.tensor([1., 2.], requires_grad=True)
     >>> snap = capture_graph((x * 2).sum(), params={"x": x})
     >>> [(n.id, n.name) for n in snap.nodes]
-    [('n0', 'tensor'), ('n1', 'SumBackward0'), ('n2', 'MulBackward0'), ('n3', 'AccumulateGrad')]
+    [('n0', 'tensor'), ('n1', 'SumBackward0'), ('n2', 'MulBackward0'), ('n3', 'AccumulateGrad'), ('n4', 'constant')]
+    >>> snap.node("n4").tensor.values  # the 2, saved by MulBackward0 as `other`
+    '2'
     >>> snap.node("n3").tensor.grad_text
     'grad: not computed yet'
     """
     params = resolve_names(params, names)
-    return _capture(roots, params, view, show_saved, module_trace, max_values).snapshot
+    return _capture(roots, params, view, show_saved, module_trace, max_values, show_constants).snapshot
 
+
+
+#: Names PyTorch gives the inputs of an op, by position (derivatives.yaml): where a node
+#: saved an input that gets no gradient, it is under one of these.
+_INPUT_NAMES = (("self", "input"), ("other", "mat2", "weight", "vec", "tensor", "exponent", "end"),
+                ("bias", "weight", "tensor2", "end", "value"))
+
+
+def _input_value(node: Any, slot: int, saved: dict[str, Any]) -> tuple[str | None, Any]:
+    """``(saved name, value)`` of the input behind ``next_functions[slot]``, if the node saved it.
+
+    The rule's own input names are used when the library publishes them
+    (``autograd.derivative_formula(node).inputs``), else PyTorch's usual names by position.
+    """
+    names: tuple[str, ...] = _INPUT_NAMES[slot] if slot < len(_INPUT_NAMES) else ()
+    formula = _formula_inputs(node)
+    if formula is not None and slot < len(formula) and formula[slot]:
+        names = (formula[slot],)
+    for name in names:
+        value = saved.get(name)
+        if value is None:
+            continue
+        if _is_tensor(value) and not value.requires_grad:
+            return name, value
+        if isinstance(value, int | float | complex) and not isinstance(value, bool):
+            return name, value
+    return None, None
+
+
+_FORMULA_API: dict[str, Any] = {}
+
+
+def _formula_inputs(node: Any) -> tuple[str, ...] | None:
+    """``derivative_formula(node).inputs`` of the node's library, when it has that API."""
+    package = type(node).__module__.partition(".")[0]
+    if package not in _FORMULA_API:
+        try:
+            import importlib
+
+            _FORMULA_API[package] = getattr(importlib.import_module(f"{package}.autograd"),
+                                            "derivative_formula", None)
+        except ImportError:
+            _FORMULA_API[package] = None
+    api = _FORMULA_API[package]
+    if api is None:
+        return None
+    try:
+        formula = api(node)
+    except Exception:  # a formula API that cannot describe this node: fall back to the names
+        return None
+    return tuple(getattr(formula, "inputs", ()) or ()) if formula is not None else None

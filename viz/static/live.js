@@ -1,7 +1,8 @@
 // Live graph widget: shows the latest SVG that Python drew of the growing graph.
 //
-// Python redraws (debounced: once per notebook cell that recorded operations) and sets
-// the `svg` trait; this module only swaps the picture in, sanitised, and shows `status`.
+// Python redraws (debounced: once per notebook cell that recorded operations, laid out in a
+// thread) and sets the `svg` trait; this module only swaps the picture in, sanitised, and
+// shows `status`.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -22,7 +23,16 @@ function parseSvg(svgText) {
   return document.importNode(svg, true);
 }
 
+/** Hide the static picture displayed before this widget (viz.export.display_with_widget). */
+function hideStatic(tag) {
+  if (!tag) return;
+  document.querySelectorAll(`.viz-static[data-viz-static="${CSS.escape(tag)}"]`).forEach((el) => { el.style.display = "none"; });
+}
+
 function render({ model, el }) {
+  hideStatic(model.get("static_id"));
+  // Python stops watching once the last view is gone (NOTE [one watcher per kernel] in viz/live_graph.py)
+  model.send({ type: "view", attached: true });
   const root = document.createElement("div");
   root.className = "mg-stepper mg-live";
   const status = document.createElement("div");
@@ -54,6 +64,7 @@ function render({ model, el }) {
     model.off("change:status", showStatus);
     model.off("change:mode", showMode);
     root.remove();
+    model.send({ type: "view", attached: false });
   };
 }
 

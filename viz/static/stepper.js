@@ -281,12 +281,14 @@ function passAt(plan, k) {
 function nodeLook(plan, id, k, selected) {
   const pass = plan.passes[passAt(plan, k)];
   const inPass = (i) => i >= pass.start && i < pass.stop;
-  const run = (plan.runs.get(id) || []).find(inPass);
+  // a node of a folded loop body (viz/fold.py) runs once per iteration: its last run so far counts
+  const runs = (plan.runs.get(id) || []).filter(inPass);
+  const ran = runs.filter((i) => i < k);
   let base = "";
-  if (run !== undefined && run < k) base = run === k - 1 ? "mg-current" : "mg-done";
+  if (ran.length) base = ran[ran.length - 1] === k - 1 ? "mg-current" : "mg-done";
   else if ((plan.fed.get(id) || []).some((i) => inPass(i) && i < k)) base = "mg-waiting";
   else if (k === pass.start && plan.roots.has(id)) base = "mg-waiting";
-  else if (run !== undefined) base = "mg-pending";   // runs later in this pass: dimmed
+  else if (runs.length) base = "mg-pending";   // runs later in this pass: dimmed
   const P = plan.passes;
   const freed = (plan.freedIn.get(id) || []).some((q) => k >= P[q].stop && (P[q].stop > P[q].start || k === P[q].stop));
   const error = (plan.errorIn.get(id) || []).some((q) => k === P[q].stop);
@@ -909,9 +911,16 @@ export function timeStep(model, k) {
   return performance.now() - t0;
 }
 
+/** Hide the static first frame displayed before this widget (viz.export.display_with_widget). */
+function hideStatic(tag) {
+  if (!tag) return;
+  document.querySelectorAll(`.viz-static[data-viz-static="${CSS.escape(tag)}"]`).forEach((el) => { el.style.display = "none"; });
+}
+
 // anywidget entry point
 export default {
   render({ model, el }) {
+    hideStatic(model.get("static_id"));
     return createStepper(el, model);
   },
 };

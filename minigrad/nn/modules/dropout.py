@@ -6,7 +6,7 @@ from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
 
 
 class Dropout(Module):
@@ -33,3 +33,28 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return "p=%s, inplace=%s" % (self.p, self.inplace)
+
+
+class _DropoutNd(Dropout):
+    _functional = staticmethod(F.dropout2d)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return type(self)._functional(input, self.p, self.training, self.inplace)
+
+
+class Dropout1d(_DropoutNd):
+    """Zero whole channels of an ``(N, C, L)`` input with probability ``p`` while training (``F.dropout1d``)."""
+
+    _functional = staticmethod(F.dropout1d)
+
+
+class Dropout2d(_DropoutNd):
+    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p`` while training (``F.dropout2d``)."""
+
+    _functional = staticmethod(F.dropout2d)
+
+
+class Dropout3d(_DropoutNd):
+    """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p`` while training."""
+
+    _functional = staticmethod(F.dropout3d)

@@ -7,9 +7,9 @@
 [(0, 1), (2, 3), (4,)]
 """
 
-from .dataloader import DataLoader, default_collate, default_convert
+from .dataloader import DataLoader, default_collate, default_convert, get_worker_info
 from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split
-from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler, WeightedRandomSampler
 
 __all__ = [
     "Dataset",
@@ -20,8 +20,11 @@ __all__ = [
     "DataLoader",
     "default_collate",
     "default_convert",
+    "get_worker_info",
     "Sampler",
     "SequentialSampler",
     "RandomSampler",
+    "SubsetRandomSampler",
+    "WeightedRandomSampler",
     "BatchSampler",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -10,7 +11,7 @@ from ... import _creation, _dtype
 from ..._tensor import Tensor
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
-__all__ = ["DataLoader", "default_collate", "default_convert"]
+__all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
 
 
 def default_collate(batch):
@@ -81,8 +82,12 @@ class DataLoader:
         Drop the last, incomplete batch.
     collate_fn : callable, default ``default_collate``
     generator : Generator, optional
-
-    Only single-process loading exists (``num_workers=0``).
+    num_workers : int, default 0
+        PyTorch loads in worker processes. minigrad emulates them in the main process with the same
+        order and the same seeds: worker ``i`` gets ``base_seed + i`` for its generator (and Python's
+        ``random``), ``worker_init_fn(i)`` runs under it, batch ``k`` is made by worker
+        ``k % num_workers``, and ``get_worker_info()`` answers inside; the main process's generator is
+        untouched by the workers' draws, as with real processes.
     """
 
     def __init__(
@@ -99,10 +104,25 @@ class DataLoader:
         timeout: float = 0,
         worker_init_fn=None,
         generator=None,
+        *,
+        prefetch_factor: int | None = None,
+        persistent_workers: bool = False,
         **kwargs,
     ) -> None:
-        if num_workers != 0:
-            raise ValueError("minigrad's DataLoader loads in the main process only: use num_workers=0")
+        if num_workers < 0:
+            raise ValueError(
+                "num_workers option should be non-negative; use num_workers=0 to disable multiprocessing."
+            )
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError(
+                "prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 to "
+                "enable multiprocessing, otherwise set prefetch_factor to None."
+            )
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        self.worker_init_fn, self.prefetch_factor = worker_init_fn, (2 if num_workers and prefetch_factor is None
+                                                                     else prefetch_factor)
+        self.persistent_workers, self._iterator = persistent_workers, None
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None and (batch_size != 1 or shuffle or sampler is not None or drop_last):
@@ -128,12 +148,107 @@ class DataLoader:
         )
 
     def __iter__(self):
-        if self.batch_sampler is None:
-            for index in self.sampler:
-                yield self.collate_fn(self.dataset[index])
-            return
-        for indices in self.batch_sampler:
-            yield self.collate_fn([self.dataset[i] for i in indices])
+        if self.persistent_workers and self.num_workers > 0:
+            if self._iterator is None:
+                self._iterator = _DataLoaderIter(self)
+            else:
+                self._iterator._reset()
+            return self._iterator
+        return _DataLoaderIter(self)
 
     def __len__(self) -> int:
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
+
+
+class WorkerInfo:
+    """What ``get_worker_info()`` returns inside a worker: ``id``, ``num_workers``, ``seed``, ``dataset``."""
+
+    id: int
+    num_workers: int
+    seed: int
+    dataset: Any
+
+    def __init__(self, **kwargs) -> None:
+        self.__dict__.update(kwargs)
+
+    def __repr__(self) -> str:
+        return "WorkerInfo(%s)" % ", ".join("%s=%s" % (k, v) for k, v in self.__dict__.items())
+
+
+_worker_info: WorkerInfo | None = None
+
+
+def get_worker_info() -> WorkerInfo | None:
+    """Inside a DataLoader worker, its ``WorkerInfo``; in the main process, ``None``."""
+    return _worker_info
+
+
+class _Worker:
+    """One emulated worker process: its own default-generator state and Python ``random`` state."""
+
+    def __init__(self, loader, worker_id: int, base_seed: int) -> None:
+        import random
+
+        self.info = WorkerInfo(id=worker_id, num_workers=loader.num_workers, seed=base_seed + worker_id,
+                               dataset=loader.dataset)
+        rng = _creation.Generator().manual_seed(self.info.seed)
+        self.torch_state = rng.get_state()
+        saved = random.getstate()
+        random.seed(self.info.seed)
+        self.random_state = random.getstate()
+        random.setstate(saved)
+        if loader.worker_init_fn is not None:
+            self.run(loader.worker_init_fn, worker_id)
+
+    def run(self, fn, *args):
+        """Call ``fn`` as this worker: its generator states swapped in, the main process's restored after."""
+        import random
+
+        global _worker_info
+        main_torch, main_random, main_info = _creation.get_rng_state(), random.getstate(), _worker_info
+        _creation.set_rng_state(self.torch_state)
+        random.setstate(self.random_state)
+        _worker_info = self.info
+        try:
+            return fn(*args)
+        finally:
+            self.torch_state, self.random_state = _creation.get_rng_state(), random.getstate()
+            _creation.set_rng_state(main_torch)
+            random.setstate(main_random)
+            _worker_info = main_info
+
+
+class _DataLoaderIter:
+    """``iter(loader)``: PyTorch's order of draws — the base seed now, the sampler's seed at the first batch."""
+
+    def __init__(self, loader) -> None:
+        self._loader = loader
+        self._sampler_iter = iter(loader.batch_sampler if loader.batch_sampler is not None else loader.sampler)
+        self._base_seed = int(_creation.empty((), dtype=_dtype.int64).random_(generator=loader.generator).item())
+        self._workers = [_Worker(loader, i, self._base_seed) for i in range(loader.num_workers)]
+        self._count = 0
+
+    def _reset(self) -> None:
+        self._sampler_iter = iter(
+            self._loader.batch_sampler if self._loader.batch_sampler is not None else self._loader.sampler)
+        self._count = 0
+
+    def __iter__(self):
+        return self
+
+    def __len__(self) -> int:
+        return len(self._loader)
+
+    def _fetch(self, index):
+        loader = self._loader
+        if loader.batch_sampler is None:
+            return loader.collate_fn(loader.dataset[index])
+        return loader.collate_fn([loader.dataset[i] for i in index])
+
+    def __next__(self):
+        index = next(self._sampler_iter)
+        worker = self._workers[self._count % len(self._workers)] if self._workers else None
+        self._count += 1
+        if worker is None:
+            return self._fetch(index)
+        return worker.run(self._fetch, index)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler"]
+from ... import _dtype
+
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+           "BatchSampler"]
 
 
 class Sampler:
@@ -30,8 +33,9 @@ class SequentialSampler(Sampler):
 class RandomSampler(Sampler):
     """A random permutation of the indices (a fresh one per pass).
 
-    Without a ``generator``, each pass draws its seed from the default generator, so
-    ``manual_seed`` makes the shuffling reproducible — as in PyTorch.
+    Without a ``generator``, each pass starts by drawing a seed from the default generator
+    (``torch.empty((), dtype=torch.int64).random_()``) for a fresh ``Generator``, exactly as PyTorch
+    does, so ``manual_seed`` gives the order a PyTorch program gets.
     """
 
     def __init__(
@@ -53,20 +57,68 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self) -> Iterator[int]:
-        from ..._creation import Generator, _rng
+        from ... import _creation
 
-        generator = self.generator
-        if generator is None:
-            generator = Generator().manual_seed(int(_rng().integers(0, 2**63 - 1)))
         n = len(self.data_source)
-        rng = generator._rng
+        generator = self.generator
+        if generator is None:  # PyTorch: a fresh generator seeded by one int64 draw, at the first index
+            seed = int(_creation.empty((), dtype=_dtype.int64).random_().item())
+            generator = _creation.Generator().manual_seed(seed)
         if self.replacement:
-            yield from rng.integers(0, n, self.num_samples).tolist()
+            for _ in range(self.num_samples // 32):
+                yield from _creation.randint(high=n, size=(32,), dtype=_dtype.int64, generator=generator).tolist()
+            yield from _creation.randint(high=n, size=(self.num_samples % 32,), dtype=_dtype.int64,
+                                         generator=generator).tolist()
             return
-        order: list[int] = []
-        while len(order) < self.num_samples:
-            order.extend(rng.permutation(n).tolist())
-        yield from order[: self.num_samples]
+        for _ in range(self.num_samples // n):
+            yield from _creation.randperm(n, generator=generator).tolist()
+        yield from _creation.randperm(n, generator=generator).tolist()[: self.num_samples % n]
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given indices in a random order (a new one per pass)."""
+
+    def __init__(self, indices, generator=None) -> None:
+        self.indices, self.generator = indices, generator
+
+    def __iter__(self) -> Iterator[int]:
+        from ... import _creation
+
+        for i in _creation.randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probabilities proportional to ``weights`` (``torch.multinomial``)."""
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None) -> None:
+        from ... import _creation
+
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(
+                "num_samples should be a positive integer value, but got num_samples=%s" % num_samples
+            )
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got replacement=%s" % replacement)
+        weights_tensor = _creation.as_tensor(weights, dtype=_dtype.float64)
+        if len(weights_tensor.shape) != 1:
+            raise ValueError(
+                "weights should be a 1d sequence but given weights have shape %s" % (tuple(weights_tensor.shape),)
+            )
+        self.weights, self.num_samples, self.replacement, self.generator = (
+            weights_tensor, num_samples, replacement, generator)
+
+    def __iter__(self) -> Iterator[int]:
+        from ... import _creation
+
+        yield from _creation.multinomial(self.weights, self.num_samples, self.replacement,
+                                         generator=self.generator).tolist()
 
     def __len__(self) -> int:
         return self.num_samples

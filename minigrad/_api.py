@@ -1,0 +1,176 @@
+"""torch-level functions and Tensor methods that tutorials use, built on the existing ops.
+
+Comparison functions (``torch.eq``…), bitwise ops, the in-place twins of unary ops (``cos_``…; same
+grad_fn as the out-of-place op, as in PyTorch), ``histc``/``histogram``, the default device and
+``torch.accelerator``.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from . import _dtype
+from ._creation import _require_cpu, device
+from ._tensor import Tensor
+
+__all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
+           "bitwise_xor", "bitwise_and", "bitwise_or", "bitwise_not", "histc", "histogram", "set_default_device",
+           "get_default_device", "is_nonzero", "det", "inverse", "svd", "slogdet"]
+
+
+def _binary(name, method):
+    def fn(input, other, *, out=None):
+        from .ops._util import operand
+        return getattr(operand(input), method)(other)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = "``torch.%s(input, other)``: the same as ``input.%s(other)``." % (name, method)
+    return fn
+
+
+eq, ne, lt, le, gt, ge = (_binary(n, "__%s__" % n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+greater, less, greater_equal, less_equal, not_equal = gt, lt, ge, le, ne
+
+
+def _bitwise(name, op):
+    def fn(input, other, *, out=None):
+        from .ops._util import operand
+        x = operand(input)
+        if x.dtype.is_floating_point or (isinstance(other, Tensor) and other.dtype.is_floating_point) or \
+                isinstance(other, float):
+            bad = x.dtype if x.dtype.is_floating_point else (other.dtype if isinstance(other, Tensor)
+                                                               else _dtype.get_default_dtype())
+            raise NotImplementedError('"%s_cpu" not implemented for \'%s\'' % (name, bad._legacy))
+        return op(x, other)
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+bitwise_xor = _bitwise("bitwise_xor", lambda x, y: x ^ y)
+bitwise_and = _bitwise("bitwise_and", lambda x, y: x & y)
+bitwise_or = _bitwise("bitwise_or", lambda x, y: x | y)
+
+
+def bitwise_not(input, *, out=None):
+    if input.dtype.is_floating_point:
+        raise NotImplementedError('"bitwise_not_cpu" not implemented for \'%s\'' % input.dtype._legacy)
+    return ~input
+
+
+def is_nonzero(input) -> bool:
+    if input.numel() != 1:
+        raise RuntimeError("Boolean value of Tensor with %s values is ambiguous"
+                           % ("no" if input.numel() == 0 else "more than one"))
+    return bool(input.item())
+
+
+def _histogram_input(name, input):
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError('"%s" not implemented for \'%s\'' % (name, input.dtype._legacy))
+    return input._data
+
+
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    """Counts in ``bins`` equal bins over [min, max] (the data's range when min == max); others ignored."""
+    data = _histogram_input("histogram_cpu", input)
+    lo, hi = float(min), float(max)
+    if lo == hi and data.size:
+        lo, hi = float(data.min()), float(data.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if bins <= 0:
+        raise RuntimeError("torch.histc: bins must be > 0, but got %d for dimension 0" % bins)
+    counts, _ = np.histogram(data, bins=int(bins), range=(lo, hi))
+    return Tensor._make(counts.astype(data.dtype))
+
+
+_Histogram = namedtuple("histogram", ["hist", "bin_edges"])  # type: ignore[name-match]  # PyTorch's name
+
+
+class _HistogramResult(_Histogram):
+    def __repr__(self):
+        return "torch.return_types.histogram(\nhist=%r,\nbin_edges=%r)" % (self.hist, self.bin_edges)
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
+    """``(hist, bin_edges)``: counts (or weights, or a density) in ``bins`` bins (a number or the edges)."""
+    data = _histogram_input("histogram_cpu", input)
+    edges = bins._data if isinstance(bins, Tensor) else int(bins)
+    if range is None and not isinstance(bins, Tensor) and data.size:
+        range = (float(data.min()), float(data.max()))
+    w = None if weight is None else weight._data
+    hist, bin_edges = np.histogram(data, bins=edges, range=range, weights=w, density=density)
+    return _HistogramResult(Tensor._make(hist.astype(data.dtype)), Tensor._make(bin_edges.astype(data.dtype)))
+
+
+_default_device = device("cpu")
+
+
+def set_default_device(d) -> None:
+    """Only the CPU exists here: ``set_default_device("cpu")`` (or ``None``) is accepted."""
+    global _default_device
+    if d is None:
+        _default_device = device("cpu")
+        return
+    _require_cpu(d)
+    _default_device = device(d)
+
+
+def get_default_device() -> device:
+    return _default_device
+
+
+# -- Tensor methods --------------------------------------------------------------------------------------
+
+def _inplace_twin(name):
+    def method(self, *args, **kwargs):
+        return self._inplace(lambda x: getattr(type(x), name)(x, *args, **kwargs))
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = "In-place ``%s``: writes the result into this tensor (same gradient as ``%s``)." % (name, name)
+    return method
+
+
+for _name in ("cos", "sin", "tan", "abs", "log", "log2", "log10", "log1p", "expm1", "floor", "ceil", "round",
+              "trunc", "frac", "reciprocal", "square", "erf", "sign", "rsqrt", "sinh", "cosh", "asin", "acos",
+              "atan", "remainder", "fmod", "atan2", "clamp_min", "clamp_max", "lerp", "hypot", "xlogy"):
+    if hasattr(Tensor, _name) and not hasattr(Tensor, _name + "_"):
+        setattr(Tensor, _name + "_", _inplace_twin(_name))
+del _name
+
+for _name, _fn in (("bitwise_xor", bitwise_xor), ("bitwise_and", bitwise_and), ("bitwise_or", bitwise_or),
+                   ("bitwise_not", bitwise_not), ("histc", histc), ("is_nonzero", is_nonzero)):
+    if not hasattr(Tensor, _name):
+        setattr(Tensor, _name, _fn)
+del _name, _fn
+
+
+# -- linear algebra (torch.det, torch.inverse, torch.svd, Tensor.det...) ---------------------------------------
+
+def _linalg():
+    from . import linalg
+    return linalg
+
+
+def det(input, *, out=None):
+    return _linalg().det(input)
+
+
+def inverse(input, *, out=None):
+    return _linalg().inv(input)
+
+
+def svd(input, some=True, compute_uv=True, *, out=None):
+    return _linalg()._torch_svd(input, some, compute_uv)
+
+
+def slogdet(input, *, out=None):
+    return _linalg().slogdet(input)
+
+
+for _name, _fn in (("det", det), ("inverse", inverse), ("svd", svd), ("slogdet", slogdet)):
+    if not hasattr(Tensor, _name):
+        setattr(Tensor, _name, _fn)
+del _name, _fn

@@ -1,0 +1,136 @@
+"""``torch.functional``: the torch-level functions PyTorch writes in Python (``meshgrid``, ``cartesian_prod``, …).
+
+>>> import minigrad as torch
+>>> x, y = torch.meshgrid(torch.tensor([1, 2, 3]), torch.tensor([4, 5]), indexing="ij")
+>>> x
+tensor([[1, 1],
+        [2, 2],
+        [3, 3]])
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ._tensor import Tensor
+
+__all__ = ["meshgrid", "cartesian_prod", "broadcast_shapes", "einsum", "split", "norm", "unique", "tensordot",
+           "atleast_1d", "atleast_2d", "atleast_3d"]
+
+
+def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
+    """Coordinate grids: output ``i`` is input ``i`` viewed along dim ``i`` and expanded to the full grid.
+
+    ``indexing='ij'`` (matrix) puts input i along dim i; ``'xy'`` (Cartesian) swaps the first two dims.
+    Without ``indexing`` PyTorch warns and uses ``'ij'``. Each output is an expanded view
+    (``ExpandBackward0`` after ``ViewBackward0``), so gradients flow back to the inputs.
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but received: %s' % indexing)
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t.dtype is not tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+        if t.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: %s" % t)
+    swap = indexing == "xy" and len(tensors) >= 2
+    order = list(range(len(tensors)))
+    if swap:
+        order[0], order[1] = 1, 0
+    shape = [tensors[i].numel() for i in order]
+    out = []
+    for i, t in enumerate(tensors):
+        dim = order.index(i)
+        view_shape = [1] * len(tensors)
+        view_shape[dim] = -1
+        out.append(t.view(*view_shape).expand(*shape))
+    return tuple(out)
+
+
+def cartesian_prod(*tensors) -> Tensor:
+    """All combinations of the inputs' elements, one per row (``itertools.product`` order)."""
+    from ._creation import stack
+
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return stack([g.flatten() for g in grids], dim=1)
+
+
+def broadcast_shapes(*shapes):
+    """The shape the given shapes broadcast to (``torch.Size``)."""
+    import numpy as np
+
+    from ._size import Size
+
+    try:
+        return Size(np.broadcast_shapes(*[(s,) if isinstance(s, int) else tuple(s) for s in shapes]))
+    except ValueError:
+        raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape") from None
+
+
+def atleast_1d(*tensors):
+    out = tuple(t if t.ndim >= 1 else t.reshape(1) for t in _flat(tensors))
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_2d(*tensors):
+    out = tuple(t if t.ndim >= 2 else t.reshape(1, -1) for t in _flat(tensors))
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_3d(*tensors):
+    def lift(t):
+        if t.ndim >= 3:
+            return t
+        if t.ndim == 2:
+            return t.unsqueeze(-1)
+        return t.reshape(1, -1, 1)
+    out = tuple(lift(t) for t in _flat(tensors))
+    return out[0] if len(out) == 1 else out
+
+
+def _flat(tensors):
+    return tuple(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+
+
+def einsum(*args):
+    from .ops import linalg
+    return linalg.einsum(*args)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    return tensor.split(split_size_or_sections, dim)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    return input.norm(p, dim, keepdim) if dtype is None else input.norm(p, dim, keepdim, dtype=dtype)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    return input.unique(sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+
+
+def tensordot(a, b, dims=2):
+    """Sum of products over ``dims`` (a number: the last of ``a`` with the first of ``b``; or two lists)."""
+    if isinstance(dims, int):
+        da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    else:
+        da, db = [list(d) if isinstance(d, (list, tuple)) else [d] for d in dims]
+    da = [d % a.ndim for d in da]
+    db = [d % b.ndim for d in db]
+    keep_a = [d for d in range(a.ndim) if d not in da]
+    keep_b = [d for d in range(b.ndim) if d not in db]
+    k = 1
+    for d in da:
+        k *= a.shape[d]
+    left = a.permute(*keep_a, *da).reshape(-1, k)
+    right = b.permute(*db, *keep_b).reshape(k, -1)
+    return (left @ right).reshape(*[a.shape[d] for d in keep_a], *[b.shape[d] for d in keep_b])

@@ -1,0 +1,8 @@
+"""Makes ``catalogue`` (this folder's module) importable for the misuse tests."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,0 +1,87 @@
+"""``make site``: the course as static HTML, opened from file:// in Chromium with zero network requests.
+
+Builds a subset (notebook 2, which has two steppers and graphs) to keep CI time sane; the full build
+is the same code per notebook.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+
+pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("course_site_tool", NOTEBOOKS / "tools" / "site.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
+    for package in ("nbclient", "nbconvert", "jupytext", "ipykernel"):
+        pytest.importorskip(package)
+    out = tmp_path_factory.mktemp("site")
+    pages = _tool().build(out, only=["02_"], quiet=True)
+    return out, pages
+
+
+def test_the_site_has_pages_steppers_and_svg(site: tuple[Path, list[Any]]) -> None:
+    out, pages = site
+    assert [p.name for p in pages] == ["02_chain_rule"]
+    page = (out / "en" / "02_chain_rule.html").read_text(encoding="utf-8")
+    assert page.count("<svg") + page.count("data:image/svg+xml") >= 2   # the two graphs, as SVG
+    assert page.count('class="course-stepper"') == 2                 # the two steppers, embedded
+    assert (out / "en" / "02_chain_rule" / "stepper-1.html").exists()
+    assert "Learner edition" in page                                 # the default edition
+    assert "return grad * node._saved_other.item()" not in page      # no solution on the site
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="en/02_chain_rule.html"' in index
+    for text in (page, index):
+        assert not re.search(r"""<(script|link)[^>]+(src|href)=["']?https?://""", text)
+
+
+@pytest.mark.browser
+def test_the_site_opens_offline_and_its_stepper_steps(site: tuple[Path, list[Any]], browser_page: Any) -> None:
+    out, _ = site
+    page = browser_page
+    requests: list[str] = []
+    problems: list[str] = []
+    page.on("request", lambda req: requests.append(req.url))
+    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+
+    page.goto((out / "index.html").as_uri())
+    page.click("text=The chain rule")
+    page.wait_for_load_state("load")
+    assert page.url.endswith("/en/02_chain_rule.html")
+    frame_element = page.wait_for_selector("iframe.course-stepper")
+    frame_element.scroll_into_view_if_needed()
+    frame = frame_element.content_frame()
+    assert frame is not None
+    frame.wait_for_selector(".mg-stepper svg g.node", state="attached")
+    stepper = frame.locator(".mg-stepper").first
+    assert stepper.get_attribute("data-step") == "0"
+    stepper.click(position={"x": 5, "y": 5})                         # focus the player, as a reader would
+    frame.locator(".mg-stepper").first.press("ArrowRight")
+    frame.wait_for_function("document.querySelector('.mg-stepper').dataset.step === '1'")
+    page.keyboard.press("ArrowRight")
+    frame.wait_for_function("document.querySelector('.mg-stepper').dataset.step === '2'")
+
+    network = [url for url in requests if not url.startswith(("file:", "data:", "about:", "blob:"))]
+    assert network == [], f"the site made network requests: {network}"
+    assert not problems, problems
