@@ -315,7 +315,7 @@ def _apply(snapshot: GraphSnapshot, graph: _Graph, runs: list[_Run]) -> GraphSna
         src_at, tgt_at = block_index.get(edge.source), block_index.get(edge.target)
         same_run = src_at is not None and tgt_at is not None and src_at[0] == tgt_at[0]
         if same_run and src_at == tgt_at:
-            if src_at[1] == 0:  # inside the drawn iteration
+            if src_at is not None and src_at[1] == 0:  # inside the drawn iteration
                 edges.append(edge)
             continue
         back = same_run  # from one iteration into the next: the loop's hand-over

@@ -43,7 +43,7 @@ __all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
 
 _NO_EDGE = (None, 0)
 try:  # the context variable behind np.errstate, set directly (see function._ignore_fp_errors)
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
     _QUIET, _quiet_set, _quiet_reset = _make_extobj(all="ignore"), _extobj_contextvar.set, _extobj_contextvar.reset
 except ImportError:  # pragma: no cover - the public, slower way
     _QUIET = None

@@ -67,7 +67,8 @@ class BackwardRecorder:
     """
 
     def __init__(self, root: Any, node_ids: Mapping[int, str], nodes: list[Any]) -> None:
-        self.node_ids, self.nodes = node_ids, nodes
+        self.node_ids: Mapping[int, str] = node_ids
+        self.nodes: list[Any] = nodes
         self.steps: list[Step] = []
         self._pending_events: list[Event] = []
         self._handles: list[Any] = []
@@ -335,7 +336,7 @@ def _with_derivative_graph(before: _Capture, roots: list[Any], params: Any, step
                      show_constants)
     rename = {before.node_ids[key]: after.node_ids[key] for key in before.node_ids if key in after.node_ids}
     steps = [replace(step, node_id=rename.get(step.node_id, step.node_id) if step.node_id else None,
-                     events=tuple(replace(ev, node_id=rename.get(ev.node_id, ev.node_id))
+                     events=tuple(replace(ev, node_id=rename.get(ev.node_id, ev.node_id))  # type: ignore[arg-type]
                                   for ev in step.events))
              for step in steps]
     born = {after.node_ids[id(node)]: index for node, index in created if id(node) in after.node_ids}
@@ -401,7 +402,7 @@ def record_backward(roots: Any, gradient: Any = None, retain_graph: bool | None 
         if raise_error:
             raise
         error = exc
-    steps, born = recorder.steps, {}
+    steps, born = recorder.steps, dict[Any, Any]()
     if create_graph and error is None:
         capture, steps, born = _with_derivative_graph(capture, root_list, params, steps, created,
                                                       show_saved, module_trace, show_constants)
