@@ -3,9 +3,10 @@ job_system() {
     if [ "$(id -u)" -eq 0 ]; then
         export DEBIAN_FRONTEND=noninteractive
         run "apt-get update" apt-get update -q
-        # fonts-liberation2: what Graphviz recommends, so text is measured with a real font.
+        # fonts-liberation2: what Graphviz recommends, so text is measured with a real font;
+        # fonts-noto-cjk: Chinese glyphs in PNG/PDF (Pango falls back to it per character).
         run "apt-get install" apt-get install -y -q --no-install-recommends \
-            chromium graphviz make python3 python3-venv fonts-liberation2 ca-certificates
+            chromium graphviz make python3 python3-venv fonts-liberation2 fonts-noto-cjk ca-certificates
     else
         notice "not root: skipping apt-get; chromium, graphviz, make and python3-venv must already be installed"
     fi
