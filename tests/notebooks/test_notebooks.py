@@ -16,6 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 SOURCES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
+#: The Chinese edition (notebooks/zh, the zh helper's): stored and run like the English one.
+ZH_SOURCES = sorted((NOTEBOOKS / "zh").glob("[0-9][0-9]_*.py"))
 #: Per notebook (CI's limit); each takes well under a minute.
 TIMEOUT = 120
 
@@ -23,7 +25,7 @@ pytestmark = pytest.mark.notebooks
 
 
 def _id(path: Path) -> str:
-    return path.stem
+    return path.stem if path.parent == NOTEBOOKS else f"{path.parent.name}-{path.stem}"
 
 
 def _code(source: str) -> str:
@@ -66,7 +68,7 @@ def test_every_exercise_is_in_answers_md() -> None:
 # ------------------------------------------------------------------ stored clean and paired
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=_id)
+@pytest.mark.parametrize("source", SOURCES + ZH_SOURCES, ids=_id)
 def test_ipynb_is_clean_and_matches_its_py(source: Path) -> None:
     jupytext = pytest.importorskip("jupytext")
     nbformat = pytest.importorskip("nbformat")
@@ -98,7 +100,7 @@ def _on_pytorch(source: str) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("library", ["minigrad", pytest.param("torch", marks=pytest.mark.torch)])
-@pytest.mark.parametrize("source", SOURCES, ids=_id)
+@pytest.mark.parametrize("source", SOURCES + ZH_SOURCES, ids=_id)
 def test_notebook_runs_top_to_bottom(source: Path, library: str, kernel_env: dict[str, str]) -> None:
     """Every cell runs and every self-check passes; with ``torch``, on real PyTorch instead of minigrad.
 
@@ -122,7 +124,7 @@ def test_notebook_runs_top_to_bottom(source: Path, library: str, kernel_env: dic
         # other processes (the notebooks' tensors are tiny)
         env.setdefault("OMP_NUM_THREADS", "1")
     client = nbclient.NotebookClient(notebook, timeout=TIMEOUT, kernel_name="python3",
-                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+                                     resources={"metadata": {"path": str(source.parent)}})
     start = time.monotonic()
     client.execute(env=env)          # raises CellExecutionError (with the traceback) on any error
     elapsed = time.monotonic() - start
