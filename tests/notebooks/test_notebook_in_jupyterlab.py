@@ -30,7 +30,7 @@ def _expected_steps() -> list[Any]:
 
 
 def _classes(page: Any, node_id: str) -> list[str]:
-    return page.eval_on_selector(f".mg-stepper svg g#{node_id}", "el => Array.from(el.classList)")
+    return page.eval_on_selector(f'.mg-stepper svg g[data-id="{node_id}"]', "el => Array.from(el.classList)")
 
 
 def test_notebook_2_stepper_responds_to_next(jupyter_lab: Any, browser_page: Any) -> None:
