@@ -17,7 +17,7 @@ from ._tensor import Tensor
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
            "bitwise_xor", "bitwise_and", "bitwise_or", "bitwise_not", "histc", "histogram", "set_default_device",
-           "get_default_device", "is_nonzero"]
+           "get_default_device", "is_nonzero", "det", "inverse", "svd", "slogdet"]
 
 
 def _binary(name, method):
@@ -87,7 +87,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     return Tensor._make(counts.astype(data.dtype))
 
 
-_Histogram = namedtuple("histogram", ["hist", "bin_edges"])
+_Histogram = namedtuple("histogram", ["hist", "bin_edges"])  # type: ignore[name-match]  # PyTorch's name
 
 
 class _HistogramResult(_Histogram):
@@ -142,6 +142,35 @@ del _name
 
 for _name, _fn in (("bitwise_xor", bitwise_xor), ("bitwise_and", bitwise_and), ("bitwise_or", bitwise_or),
                    ("bitwise_not", bitwise_not), ("histc", histc), ("is_nonzero", is_nonzero)):
+    if not hasattr(Tensor, _name):
+        setattr(Tensor, _name, _fn)
+del _name, _fn
+
+
+# -- linear algebra (torch.det, torch.inverse, torch.svd, Tensor.det...) ---------------------------------------
+
+def _linalg():
+    from . import linalg
+    return linalg
+
+
+def det(input, *, out=None):
+    return _linalg().det(input)
+
+
+def inverse(input, *, out=None):
+    return _linalg().inv(input)
+
+
+def svd(input, some=True, compute_uv=True, *, out=None):
+    return _linalg()._torch_svd(input, some, compute_uv)
+
+
+def slogdet(input, *, out=None):
+    return _linalg().slogdet(input)
+
+
+for _name, _fn in (("det", det), ("inverse", inverse), ("svd", svd), ("slogdet", slogdet)):
     if not hasattr(Tensor, _name):
         setattr(Tensor, _name, _fn)
 del _name, _fn

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import functools
-import inspect
 import math
+import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,13 +17,50 @@ from .ops import inplace as P
 from .ops import linalg as L
 from .ops import reduce as R
 from .ops import shape as S
-from .ops._util import operand, wrap_dim
+from .ops._util import check_broadcast, operand, promoted, wrap_dim
+
+if TYPE_CHECKING:
+    from ._size import Size
+    from ._tensor import Tensor
+
+
+def numpy_names(method):
+    """Also accept numpy's ``axis=`` and ``keepdims=`` for ``dim=`` and ``keepdim=``, as PyTorch's parser does."""
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        if kwargs:
+            for numpy_name, name in (("axis", "dim"), ("keepdims", "keepdim")):
+                if numpy_name in kwargs:
+                    if name in kwargs:
+                        raise TypeError("%s() got an unexpected keyword argument '%s'" % (method.__name__, numpy_name))
+                    kwargs[name] = kwargs.pop(numpy_name)
+        return method(*args, **kwargs)
+    return wrapper
 
 
 class TensorOps:
     """Arithmetic, math, reductions, linear algebra, shapes, indexing and in-place variants."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # what the methods here use of Tensor, the one class that mixes them in
+        _data: np.ndarray
+        _base: Tensor | None
+        _view_fn: Any
+        _version_counter: Any
+        _is_inference: bool
+        requires_grad: bool
+
+        @classmethod
+        def _make(cls, data: np.ndarray, requires_grad: bool = False) -> Tensor: ...
+        @property
+        def shape(self) -> Size: ...
+        @property
+        def ndim(self) -> int: ...
+        @property
+        def dtype(self) -> _dtype.dtype: ...
+        def numel(self) -> int: ...
+        def is_floating_point(self) -> bool: ...
 
     # -- arithmetic -----------------------------------------------------------------------
     # An operand that is not a tensor or a number (a list, a str...) gives NotImplemented, so Python raises
@@ -78,13 +116,19 @@ class TensorOps:
         return _int_div(np.floor_divide, other, self)
 
     def __mod__(self, other):
-        return _int_div(np.mod, self, other)
+        if _is_number(other) and not isinstance(other, np.ndarray):
+            return E.RemainderScalar.apply(self, other)
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented
+        return E.Remainder.apply(self, other)
 
     def __rmod__(self, other):
         return _int_div(np.mod, other, self)
 
     def remainder(self, other):
-        return _int_div(np.mod, self, operand(other))
+        return self.__mod__(other)
 
     def floor_divide(self, other):
         return _int_div(np.floor_divide, self, operand(other))
@@ -135,10 +179,8 @@ class TensorOps:
         return self * other
 
     def div(self, other, *, rounding_mode=None):
-        if rounding_mode == "floor":
-            return self // other
-        if rounding_mode == "trunc":
-            return _int_div(lambda a, b: np.trunc(np.divide(a, b)).astype(a.dtype), self, operand(other))
+        if rounding_mode in ("floor", "trunc"):
+            return E.DivRounding.apply(self, operand(other), rounding_mode)
         return self / other
 
     multiply, divide, subtract, true_divide = mul, div, sub, __truediv__
@@ -163,7 +205,6 @@ class TensorOps:
             other = operand(other)
         except TypeError:
             return NotImplemented             # Python's own error (or, for == and !=, False and True)
-        from .ops._util import check_broadcast, promoted
         check_broadcast(self, other)
         a, b = promoted(self, other)
         return type(self)._make(np.asarray(fn(a, b)))
@@ -233,6 +274,7 @@ class TensorOps:
     def logical_xor(self, other):
         return self._compare(operand(other), np.logical_xor)
 
+    @numpy_names
     def count_nonzero(self, dim=None):
         return type(self)._make(np.asarray(np.count_nonzero(self._data, axis=dim), dtype=np.int64))
 
@@ -261,27 +303,35 @@ class TensorOps:
     def equal(self, other):
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
+    @numpy_names
     def any(self, dim=None, keepdim=False):
         return type(self)._make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
 
+    @numpy_names
     def all(self, dim=None, keepdim=False):
         return type(self)._make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
 
+    @numpy_names
     def argmax(self, dim=None, keepdim=False):
         return _arg(self, np.argmax, dim, keepdim)
 
+    @numpy_names
     def argmin(self, dim=None, keepdim=False):
         return _arg(self, np.argmin, dim, keepdim)
 
+    @numpy_names
     def sort(self, dim=-1, descending=False, *, stable=False):
         return _Pair("sort", *R.Sort.apply(self, dim, descending))
 
+    @numpy_names
     def argsort(self, dim=-1, descending=False, *, stable=False):
         return self.sort(dim, descending).indices
 
+    @numpy_names
     def topk(self, k, dim=-1, largest=True, sorted=True):
         return _Pair("topk", *R.Topk.apply(self, k, dim, largest))
 
+    @numpy_names
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         """The distinct values, sorted (also for ``sorted=False``, as PyTorch does on the CPU)."""
         values, inverse, counts = (R.Unique if dim is None else R.UniqueDim).apply(self, dim)
@@ -412,18 +462,21 @@ class TensorOps:
         return E.MaskedFill.apply(self, mask._data, value)
 
     # -- reductions ------------------------------------------------------------------------------
+    @numpy_names
     def sum(self, dim=None, keepdim=False, dtype=None):
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Sum.apply(x)
         return R.SumDim.apply(x, dim, keepdim)
 
+    @numpy_names
     def mean(self, dim=None, keepdim=False, dtype=None):
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Mean.apply(x)
         return R.MeanDim.apply(x, dim, keepdim)
 
+    @numpy_names
     def max(self, dim=None, keepdim=False):
         if dim is None:
             return R.MaxAll.apply(self)
@@ -431,6 +484,7 @@ class TensorOps:
             return self.maximum(dim)
         return _Pair("max", *R.MaxDim.apply(self, dim, keepdim))
 
+    @numpy_names
     def min(self, dim=None, keepdim=False):
         if dim is None:
             return R.MinAll.apply(self)
@@ -438,46 +492,59 @@ class TensorOps:
             return self.minimum(dim)
         return _Pair("min", *R.MinDim.apply(self, dim, keepdim))
 
+    @numpy_names
     def amax(self, dim=(), keepdim=False):
         return R.Amax.apply(self, () if dim is None else dim, keepdim)
 
+    @numpy_names
     def amin(self, dim=(), keepdim=False):
         return R.Amin.apply(self, () if dim is None else dim, keepdim)
 
+    @numpy_names
     def median(self, dim=None, keepdim=False):
         if dim is None:
             return R.Median.apply(self)
         return _Pair("median", *R.MedianDim.apply(self, dim, keepdim))
 
+    @numpy_names
     def mode(self, dim=-1, keepdim=False):
         return _Pair("mode", *R.ModeDim.apply(self, dim, keepdim))
 
+    @numpy_names
     def cumprod(self, dim, *, dtype=None):
         return R.Cumprod.apply(self if dtype is None else self.to(dtype), dim)
 
+    @numpy_names
     def cumsum(self, dim, *, dtype=None):
         return R.Cumsum.apply(self if dtype is None else self.to(dtype), dim)
 
+    @numpy_names
     def logsumexp(self, dim, keepdim=False):
         return R.LogSumExp.apply(self, dim, keepdim)
 
+    @numpy_names
     def softmax(self, dim, dtype=None):
         return R.Softmax.apply(self if dtype is None else self.to(dtype), dim)
 
+    @numpy_names
     def log_softmax(self, dim, dtype=None):
         return R.LogSoftmax.apply(self if dtype is None else self.to(dtype), dim)
 
+    @numpy_names
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return R.Var.apply(self, dim, _correction(unbiased, correction), keepdim)
 
+    @numpy_names
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return R.Std.apply(self, dim, _correction(unbiased, correction), keepdim)
 
+    @numpy_names
     def prod(self, dim=None, keepdim=False):
         if dim is None:
             return R.Prod.apply(self, None, False)
         return R.ProdDim.apply(self, dim, keepdim)
 
+    @numpy_names
     def norm(self, p="fro", dim=None, keepdim=False):
         p = 2 if p in ("fro", None) else p
         return R.Norm.apply(self, float(p), dim, keepdim)
@@ -528,14 +595,43 @@ class TensorOps:
         if self.ndim == 0:
             return self.reshape(1)
         s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
+        if s > e:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
         if s == e:
             return self
         shape = (*self.shape[:s], math.prod(self.shape[s:e + 1]), *self.shape[e + 1:])
         return self.reshape(shape)
 
+    @numpy_names
     def unflatten(self, dim, sizes):
         d = wrap_dim(dim, self.ndim)
-        return self.view(self.shape[:d] + tuple(sizes) + self.shape[d + 1:])
+        sizes = tuple(sizes)
+        if -1 not in sizes and math.prod(sizes) != self.shape[d]:
+            raise RuntimeError("unflatten: Provided sizes [%s] don't multiply up to the size of dim %d (%d) in the "
+                               "input tensor" % (", ".join(map(str, sizes)), d, self.shape[d]))
+        return self.view(self.shape[:d] + sizes + self.shape[d + 1:])
+
+    def movedim(self, source, destination):
+        """Move the dims ``source`` to the positions ``destination`` (ints or sequences); a permute."""
+        src = (source,) if isinstance(source, int) else tuple(source)
+        dst = (destination,) if isinstance(destination, int) else tuple(destination)
+        if len(src) != len(dst):
+            raise RuntimeError("movedim: Invalid source or destination dims: source (%s dims) should contain the "
+                               "same number of dims as destination (%s dims)" % (list(src), list(dst)))
+        n = max(self.ndim, 1)
+        src, dst = [wrap_dim(d, n) for d in src], [wrap_dim(d, n) for d in dst]
+        for name, dims in (("source", src), ("destination", dst)):
+            if len(set(dims)) != len(dims):
+                raise RuntimeError("movedim: repeated dim in `%s` (%s)" % (name, list(dims)))
+        if self.ndim == 0:
+            return S.Alias.apply(self)
+        order = [None] * self.ndim
+        for a, b in zip(src, dst):
+            order[b] = a
+        rest = iter(d for d in range(self.ndim) if d not in src)
+        return self.permute([d if d is not None else next(rest) for d in order])
+
+    moveaxis = movedim
 
     def transpose(self, dim0, dim1):
         return S.Transpose.apply(self, dim0, dim1)
@@ -548,7 +644,6 @@ class TensorOps:
     @property
     def T(self):
         if self.ndim != 2 and not _warned_T[self.ndim == 0]:
-            import warnings
             _warned_T[self.ndim == 0] = True        # PyTorch warns once per process
             warnings.warn(_T_WARNINGS[self.ndim == 0], UserWarning, stacklevel=2)
         return S.Permute.apply(self, tuple(range(self.ndim - 1, -1, -1)))
@@ -558,11 +653,15 @@ class TensorOps:
         return self.transpose(-2, -1)
 
     def permute(self, *dims):
+        if not dims:
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
         return S.Permute.apply(self, _shape_arg(dims))
 
+    @numpy_names
     def unsqueeze(self, dim):
         return S.Unsqueeze.apply(self, dim)
 
+    @numpy_names
     def squeeze(self, dim=None):
         if dim is None:
             return S.Squeeze.apply(self)
@@ -571,7 +670,8 @@ class TensorOps:
         return S.SqueezeDim.apply(self, dim)
 
     def flip(self, *dims):
-        return S.Flip.apply(self, _shape_arg(dims))
+        dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+        return S.Flip.apply(self, tuple(dims))
 
     def roll(self, shifts, dims=None):
         """Rotate by ``shifts`` along ``dims`` (ints or sequences); without dims, the flattened tensor."""
@@ -611,10 +711,20 @@ class TensorOps:
     def repeat(self, *sizes):
         return S.Repeat.apply(self, _shape_arg(sizes))
 
+    @numpy_names
     def split(self, split_size, dim=0):
+        if self.ndim == 0:
+            raise RuntimeError("split expects at least a 1-dimensional tensor")
         d = wrap_dim(dim, self.ndim)
         n = self.shape[d]
         if isinstance(split_size, int):
+            if split_size < 0:
+                raise RuntimeError("split expects split_size be non-negative, but got split_size=%d" % split_size)
+            if split_size == 0:
+                if n:
+                    raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension size of %d"
+                                       % n)
+                return S.Split.apply(self, [0], d)
             sizes = [split_size] * (n // split_size) + ([n % split_size] if n % split_size else [])
             return S.Split.apply(self, sizes or [0], d)
         if sum(split_size) != n:
@@ -622,25 +732,55 @@ class TensorOps:
                                "dimension %d), but got split_sizes=[%s]" % (n, d, ", ".join(map(str, split_size))))
         return S.SplitWithSizes.apply(self, list(split_size), d)
 
+    @numpy_names
     def chunk(self, chunks, dim=0):
+        if self.ndim == 0:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+        if chunks <= 0:
+            raise RuntimeError("chunk expects `chunks` to be greater than 0, got: %d" % chunks)
         n = self.shape[wrap_dim(dim, self.ndim)]
+        if n == 0:                              # PyTorch: `chunks` empty pieces (split_with_sizes)
+            return self.split([0] * chunks, dim)
         return self.split(max(-(-n // chunks), 1), dim)
 
+    @numpy_names
     def unbind(self, dim=0):
+        if self.ndim == 0:
+            raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
         return S.Unbind.apply(self, dim)
 
+    @numpy_names
     def narrow(self, dim, start, length):
+        if self.ndim == 0:
+            raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
         d = wrap_dim(dim, self.ndim)
-        return self[(slice(None),) * d + (slice(start, start + length),)]
+        size = self.shape[d]
+        if not -size <= start <= size:
+            raise IndexError("start out of range (expected to be in range of [%d, %d], but got %d)"
+                             % (-size, size, start))
+        if length < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        start = start + size if start < 0 else start
+        if start + length > size:
+            raise RuntimeError("start (%d) + length (%d) exceeds dimension size (%d)." % (start, length, size))
+        return I.Slice.apply(self, (slice(None),) * d + (slice(start, start + length),))
 
+    @numpy_names
     def select(self, dim, index):
+        if self.ndim == 0:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
         d = wrap_dim(dim, self.ndim)
-        return self[(slice(None),) * d + (index,)]
+        index = int(index)
+        if not -self.shape[d] <= index < self.shape[d]:
+            raise IndexError("select(): index %d out of range for tensor of size [%s] at dimension %d"
+                             % (index, ", ".join(map(str, self.shape)), d))
+        return I.Select.apply(self, (slice(None),) * d + (index,))
 
+    @numpy_names
     def gather(self, dim, index):
-        from .ops.index import TakeAlongDim
-        return TakeAlongDim.apply(self, wrap_dim(dim, self.ndim), index._data)
+        return I.TakeAlongDim.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
+    @numpy_names
     def scatter(self, dim, index, src=None, *, value=None):
         """A copy with ``src``'s values (or the number ``value``) written at ``index`` along ``dim``."""
         dim = wrap_dim(dim, max(self.ndim, 1))
@@ -648,18 +788,22 @@ class TensorOps:
             return I.Scatter.apply(self, src, dim, index._data)
         return I.ScatterValue.apply(self, dim, index._data, value if src is None else src)
 
+    @numpy_names
     def scatter_(self, dim, index, src=None, *, value=None):
         if isinstance(src, TensorOps):
             return self._inplace(lambda x, s: x.scatter(dim, index, s), src)
         return self._inplace(lambda x: x.scatter(dim, index, src, value=value))
 
+    @numpy_names
     def scatter_add(self, dim, index, src):
         """A copy with ``src``'s values added at ``index`` along ``dim`` (repeated indices add up)."""
         return I.ScatterAdd.apply(self, src, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
+    @numpy_names
     def scatter_add_(self, dim, index, src):
         return self._inplace(lambda x, s: x.scatter_add(dim, index, s), src)
 
+    @numpy_names
     def index_select(self, dim, index):
         return I.IndexSelect.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
@@ -674,7 +818,7 @@ class TensorOps:
         return E.Clone.apply(self)
 
     def to(self, *args, **kwargs):
-        from ._creation import _require_cpu, device
+        from ._creation import _require_cpu, device  # at call time: _creation builds on Tensor
         dtype = kwargs.get("dtype")
         _require_cpu(kwargs.get("device"))
         for a in args:
@@ -699,9 +843,8 @@ class TensorOps:
 
     # -- new tensors with this one's dtype ------------------------------------------------------
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-        from ._creation import tensor
+        from ._creation import tensor  # at call time: _creation builds on Tensor
         if isinstance(data, TensorOps):
-            import warnings
             warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                           "sourceTensor.detach().clone().requires_grad_(True), rather than "
                           "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
@@ -709,19 +852,19 @@ class TensorOps:
         return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._creation import _factory
+        from ._creation import _factory  # at call time: _creation builds on Tensor
         return _factory(np.zeros, size, dtype or self.dtype, requires_grad)     # (its error is not zeros')
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._creation import ones
+        from ._creation import ones  # at call time: _creation builds on Tensor
         return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._creation import empty
+        from ._creation import empty  # at call time: _creation builds on Tensor
         return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-        from ._creation import full
+        from ._creation import full  # at call time: _creation builds on Tensor
         return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def type_as(self, other):
@@ -753,8 +896,15 @@ class TensorOps:
 
     # -- indexing ----------------------------------------------------------------------------------
     def __getitem__(self, key):
+        if isinstance(key, slice):            # one slice: always a SliceBackward0 (even x[:]), as in PyTorch
+            _check_step(key)
+            if self.ndim == 0:
+                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+            return I.Slice.apply(self, (key,))
         key, advanced = I.normalize_key(key, self.shape)
         if advanced:
+            I.check_advanced(key, self.shape)
             return I.Index.apply(self, key)
         I.check_bounds(key, self.shape)
         out, dim = self, 0
@@ -766,19 +916,23 @@ class TensorOps:
                 dim = out.ndim - sum(1 for k in key[key.index(Ellipsis) + 1:] if k is not None and k is not Ellipsis)
             elif isinstance(item, slice):
                 if item != slice(None) and item.indices(out.shape[dim]) != (0, out.shape[dim], 1):
-                    if item.step is not None and item.step <= 0:
-                        raise ValueError("step must be greater than zero")
+                    _check_step(item)
                     out = I.Slice.apply(out, (slice(None),) * dim + (item,))
                 dim += 1
             else:
                 out = I.Select.apply(out, (slice(None),) * dim + (int(item),))
-        if out is self:
-            out = S.View.apply(self, tuple(self.shape)) if self.requires_grad else _alias(self)
+        if out is self:                       # x[...], x[:, :]: PyTorch returns an alias (AliasBackward0)
+            out = S.Alias.apply(self)
         return out
 
     def __setitem__(self, key, value):
         key, advanced = I.normalize_key(key, self.shape)
+        if advanced:
+            I.check_advanced(key, self.shape)
+        else:
+            I.check_bounds(key, self.shape)
         value = operand(value)
+        I.check_assignable(self._data, key, value)
         op = I.IndexPut if advanced else I.CopySlices
         self._inplace(lambda x, v: op.apply(x, key, v.to(x.dtype)), value, leaf_message=P.VIEW_OF_LEAF_INPLACE)
 
@@ -868,64 +1022,46 @@ class TensorOps:
 
     # random in-place fills (used by nn.init); data only, version bumped.  PyTorch's draws: see _creation.
     def uniform_(self, a=0.0, b=1.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "uniform", generator, a, b)
 
     def normal_(self, mean=0.0, std=1.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "normal", generator, mean, std)
 
     def bernoulli_(self, p=0.5, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "bernoulli", generator, p)
 
     def exponential_(self, lambd=1.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "exponential", generator, lambd)
 
     def random_(self, *args, generator=None, **kwargs):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "random", generator, *args, **kwargs)
 
     def cauchy_(self, median=0.0, sigma=1.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "cauchy", generator, median, sigma)
 
     def log_normal_(self, mean=1.0, std=2.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "log_normal", generator, mean, std)
 
     def geometric_(self, p, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "geometric", generator, p)
 
     def bernoulli(self, p=None, generator=None):
-        from ._creation import bernoulli
+        from ._creation import bernoulli  # at call time: _creation builds on Tensor
         return bernoulli(self, p, generator=generator)
 
     def multinomial(self, num_samples, replacement=False, generator=None):
-        from ._creation import multinomial
+        from ._creation import multinomial  # at call time: _creation builds on Tensor
         return multinomial(self, num_samples, replacement, generator=generator)
 
 
-def numpy_names(method):
-    """Also accept numpy's ``axis=`` and ``keepdims=`` for ``dim=`` and ``keepdim=``, as PyTorch's parser does."""
-    @functools.wraps(method)
-    def wrapper(*args, **kwargs):
-        if kwargs:
-            for numpy_name, name in (("axis", "dim"), ("keepdims", "keepdim")):
-                if numpy_name in kwargs:
-                    if name in kwargs:
-                        raise TypeError("%s() got an unexpected keyword argument '%s'" % (method.__name__, numpy_name))
-                    kwargs[name] = kwargs.pop(numpy_name)
-        return method(*args, **kwargs)
-    return wrapper
-
-
-for _name, _method in list(vars(TensorOps).items()):
-    if inspect.isfunction(_method) and {"dim", "keepdim"} & set(inspect.signature(_method).parameters):
-        setattr(TensorOps, _name, numpy_names(_method))
-del _name, _method
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -952,9 +1088,14 @@ _T_WARNINGS = ("The use of `x.T` on tensors of dimension other than 2 to reverse
 _warned_T = [False, False]
 
 
+def _check_step(item):
+    if item.step is not None and item.step <= 0:
+        raise ValueError("slice step cannot be zero" if item.step == 0 else "step must be greater than zero")
+
+
 def _tensor_arg(name, other):
     """PyTorch's TypeError for a Python number where a method takes only a Tensor."""
-    from ._tensor import Tensor
+    from ._tensor import Tensor  # at call time: _tensor imports this module
     if not isinstance(other, Tensor):
         raise TypeError("%s(): argument 'other' (position 1) must be Tensor, not %s" % (name, type(other).__name__))
     return other
@@ -966,8 +1107,7 @@ def _bincount_dtype(weights):
 
 def _int_div(fn, x, y):
     """``//`` and ``%`` (no gradient), with PyTorch's error for an integer division by zero."""
-    from ._tensor import Tensor
-    from .ops._util import promoted
+    from ._tensor import Tensor  # at call time: _tensor imports this module
     try:
         x, y = operand(x), operand(y)
     except TypeError:

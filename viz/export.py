@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+import os
 import re
 import uuid
 import xml.etree.ElementTree as ET
@@ -12,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from .render import strip_xml_prolog
+from .text import safe_text
 
 __all__ = ["SideBySide", "side_by_side", "static_bundle", "static_html", "with_widget", "display_with_widget",
+           "check_file_prefix",
            "STEPPER_HINT",
            "LIVE_HINT"]
 
@@ -102,6 +105,26 @@ def display_with_widget(static: Any, make_widget: Any) -> None:
         display({**view, "text/plain": ""}, raw=True)  # no "StepperWidget(...)" where no front end runs
 
 
+def check_file_prefix(prefix: str) -> str:
+    """Refuse a file-name prefix that could leave its folder or is not a plain name.
+
+    Examples
+    --------
+    >>> check_file_prefix("frame_")
+    'frame_'
+    >>> check_file_prefix("../x")
+    Traceback (most recent call last):
+    ...
+    ValueError: prefix must be a plain file-name start without path separators, got '../x'
+    """
+    text = str(prefix)
+    bad = ("/" in text or "\\" in text or ".." in text or (os.sep in text) or (os.altsep or "/") in text
+           or any(ord(c) < 32 for c in text) or text != safe_text(text))
+    if bad:
+        raise ValueError(f"prefix must be a plain file-name start without path separators, got {prefix!r}")
+    return text
+
+
 def with_widget(static: dict[str, str], make_widget: Any) -> dict[str, Any]:
     """``static`` plus the widget's view, for ``_repr_mimebundle_`` of a widget-backed object.
 
@@ -148,8 +171,8 @@ class SideBySide:
             raise ValueError("side_by_side needs at least one diagram")
         if titles is not None and len(titles) != len(diagrams):
             raise ValueError(f"got {len(titles)} titles for {len(diagrams)} diagrams")
-        self.diagrams = list(diagrams)
-        self.titles = [str(t) for t in titles] if titles is not None else [""] * len(diagrams)
+        self.diagrams: list[Any] = list(diagrams)
+        self.titles: list[str] = [safe_text(t, 300) for t in titles] if titles is not None else [""] * len(diagrams)
 
     def _repr_html_(self) -> str:
         cells = []

@@ -18,7 +18,7 @@ import numpy as np
 
 from .capture import BackwardPass, describe_object, fold_pass, format_values, record_backward, resolve_names
 from .chain import FULL_VALUES, Names, chain_rule_lines, formula_for, number_text
-from .export import display_with_widget, static_bundle, with_widget
+from .export import check_file_prefix, display_with_widget, static_bundle, with_widget
 from .i18n import strings, t
 from .model import GraphSnapshot, Step
 from .render import strip_xml_prolog, to_svg
@@ -962,7 +962,14 @@ class Stepper:
         Returns
         -------
         list of Path
+
+        Raises
+        ------
+        ValueError
+            For a ``prefix`` that is not a plain file-name start (a path separator, ``..``,
+            a control character): the files always go into ``folder``.
         """
+        check_file_prefix(prefix)
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         state = self.state()

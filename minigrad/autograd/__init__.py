@@ -9,12 +9,14 @@ import numpy as np
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import graph
 from .engine import run_backward
+from .formulas import Formula, derivative_formula
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "Variable", "graph",
            "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "gradcheck", "gradgradcheck", "functional", "detect_anomaly", "set_detect_anomaly"]
+           "gradcheck", "gradgradcheck", "functional", "detect_anomaly", "set_detect_anomaly",
+           "derivative_formula", "Formula"]
 
 _warned_create_graph = [False]
 
@@ -163,5 +165,5 @@ def set_detect_anomaly(mode, check_nan=True):
     return None
 
 
-from . import functional  # noqa: E402
+from . import functional, profiler  # noqa: E402,F401 - torch.autograd.functional, torch.autograd.profiler
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402

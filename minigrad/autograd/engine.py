@@ -16,14 +16,14 @@ Phases of one backward pass:
 from __future__ import annotations
 
 import heapq
-import sys
 import threading
 import weakref
 
 import numpy as np
 
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
-from . import grad_mode
+from . import _fast, grad_mode
+from .function import _FREED
 from .graph import BackwardEvent, _backward_observers, _for_this_thread, register_node_created_hook
 
 
@@ -46,6 +46,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     if inputs is not None:
         run.needed = _needed_nodes(edges, dependencies, run.targets)
     observe = run.observe
+    _current_runs.append((root_nodes, dependencies, run))   # for graph.register_multi_grad_hook
 
     buffers, ready, order = {}, [], 0
     for (node, nr), grad in zip(edges, grad_roots):
@@ -72,9 +73,13 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
             if node._is_accumulate:                   # a leaf: add into .grad (no next_functions)
                 _accumulate_node(node, grads, run)
                 continue
+            if node._released and "_input_meta" not in node.__dict__:     # forgotten (_forget): cannot run again
+                raise RuntimeError(_FREED)
             grad_inputs = _execute(node, grads, run)
-            if not retain_graph and node._release() and observe:
-                _emit("release", node)
+            if not retain_graph and node._release():
+                _forget(node)
+                if observe:
+                    _emit("release", node)
             for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
                 if next_node is None:
                     continue
@@ -85,18 +90,32 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
                 if remaining == 0:
                     heappush(ready, (-next_node._seq, order, next_node))
                     order += 1
-            grad = grad_inputs = None                 # hold no gradient here (NOTE [stealing the gradient])
+            grad = grad_inputs = None                 # hold no gradient here (NOTE [stealing the gradient], _fast.py)
     except Exception as exc:
         if observe:
             _emit("error", detail="%s: %s" % (type(exc).__name__, exc))
         raise
     finally:
         state.grad_enabled = enabled
+        _current_runs.pop()
         if tagger is not None:
             tagger.handle.remove()
     if observe:
         _emit("end")
     return run.captured
+
+
+#: The backward passes running now (innermost last): ``(root nodes, dependency counts, _Run)``.
+_current_runs: list = []
+
+
+def will_execute(node) -> bool:
+    """Whether the innermost running backward pass will run ``node`` (PyTorch's ``_will_engine_execute_node``)."""
+    roots, dependencies, run = _current_runs[-1]
+    if node._is_accumulate and not run.accumulate:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                           "autograd.grad(). This is currently not supported.")
+    return (node in roots or node in dependencies) and (run.needed is None or node in run.needed)
 
 
 class _Run:
@@ -296,9 +315,9 @@ def _accumulate_into(var, grad, create_graph):
     """``var.grad += grad``: in place normally, as a new graph node under create_graph."""
     if var._grad is None:
         if create_graph and grad.requires_grad:
-            from ..ops.elementwise import CopyGrad
+            from ..ops.elementwise import CopyGrad  # at call time: ops build on autograd (layer order)
             var._grad = CopyGrad.apply(grad)
-        elif (stolen := _stealable(grad, var)) is not None:
+        elif (stolen := _fast.stealable(grad, var)) is not None:     # a speed trick: the plain way is the copy below
             var._grad = stolen
         else:
             # PyTorch's layout contract: .grad is laid out like the leaf (not like a transposed view's grad)
@@ -309,37 +328,6 @@ def _accumulate_into(var, grad, create_graph):
     else:
         np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
         var._grad._version_counter[0] += 1
-
-
-# NOTE [stealing the gradient]: like PyTorch's AccumulateGrad, the first gradient a leaf receives is
-# stored as its .grad without a copy when nothing else can see it.  PyTorch asks the tensor's use
-# count; CPython's reference counts answer the same question: the engine holds a gradient through
-# exactly _ENGINE_REFS references on its way here (the input buffer, two locals, two arguments),
-# and its array is referenced by that tensor alone.  Any other holder (a hook that kept it, the same
-# gradient sent to two leaves, a view) adds a reference, and the gradient is copied instead.  Only
-# on CPython versions whose counts are known to be exactly these: 3.11 to 3.13 (3.10 holds the
-# references differently, 3.14 may borrow them); elsewhere every first gradient is copied.
-_ENGINE_REFS = 5
-_CAN_STEAL = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
-
-
-def _stealable(grad, var):
-    """The tensor to store as ``var.grad`` without a copy, or None if the gradient must be copied."""
-    data = grad._data
-    if not (_CAN_STEAL and grad.grad_fn is None and type(data) is np.ndarray and data.dtype == var._data.dtype
-            and data.flags.writeable and data.flags.c_contiguous and var._data.flags.c_contiguous
-            and sys.getrefcount(grad) == _ENGINE_REFS):
-        return None
-    base = grad._base
-    if base is None:
-        return grad if data.base is None and sys.getrefcount(data) == 3 else None   # grad._data, `data`, argument
-    # A view of a tensor that only this view holds, itself the owner of its array: nn.Linear's weight
-    # gradient, ``(gradᵀ @ x)ᵀ`` through TBackward0.  Kept as a plain (non-view) tensor.
-    owner = base._data
-    if (base._base is None and data.base is owner and owner.base is None and sys.getrefcount(base) == 3
-            and sys.getrefcount(data) == 3 and sys.getrefcount(owner) == 4):     # base._data, data.base, `owner`
-        return _tensor.Tensor._make(data, False)
-    return None
 
 
 def _retain(tensor, grad, create_graph):
@@ -356,6 +344,35 @@ def _retain(tensor, grad, create_graph):
             tensor._grad = _tensor.Tensor._make(np.array(grad._data, copy=True, order="C"), False)
     else:
         tensor._grad = tensor._grad + grad
+
+
+# What a node keeps after a backward freed it: its place in the graph (PyTorch keeps next_functions
+# too), its identity and the values ``_saved_<name>`` shows.  The rest -- what forward stashed for
+# backward, the shapes its gradients must have -- is dropped, so that a loss kept after backward
+# holds almost nothing of the graph's memory.
+_KEPT_AFTER_RELEASE = frozenset(("next_functions", "_seq", "_released", "needs_input_grad", "_outputs", "_metadata",
+                                 "_pre_hooks", "_post_hooks", "_tensor_pre_hooks", "_retain_grad", "_n_outputs",
+                                 "_materialize_grads"))
+
+
+def _forget(node):
+    state = node.__dict__
+    keep = type(node)._value_fields
+    for name in [n for n in state if n not in _KEPT_AFTER_RELEASE and n not in keep]:
+        del state[name]
+    outputs = state.get("_outputs")
+    if outputs and all(ref is None or ref() is None for ref in outputs):
+        state["_outputs"] = _shared((None,) * len(outputs))          # collected: no weak reference to keep
+    if "needs_input_grad" in state:
+        state["needs_input_grad"] = _shared(state["needs_input_grad"])
+
+
+_SHARED: dict = {}
+
+
+def _shared(value: tuple) -> tuple:
+    """One copy of each small tuple of flags (``(True, False)``...) for all forgotten nodes."""
+    return _SHARED.setdefault(value, value) if len(_SHARED) < 1024 else value
 
 
 def _materialize(node, grads):

@@ -78,8 +78,13 @@ def dims_tuple(dim, ndim):
     if dim is None:
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
-        return (wrap_dim(int(dim), ndim),)
-    return tuple(sorted(wrap_dim(int(d), ndim) for d in dim))
+        dims = (wrap_dim(int(dim), ndim),)
+    else:
+        dims = tuple(sorted(wrap_dim(int(d), ndim) for d in dim))
+    return dims if ndim else ()       # a 0-dim tensor accepts dim 0 or -1, and has nothing to reduce
+
+
+_F32 = np.dtype(np.float32)
 
 
 class fmath:
@@ -94,9 +99,14 @@ class fmath:
 
     @staticmethod
     def _via_float64(ufunc):
-        def f(*args):
-            if any(getattr(a, "dtype", None) == np.float32 for a in args):
-                wide = [a.astype(np.float64) if getattr(a, "dtype", None) == np.float32 else a for a in args]
+        def f(a, *rest):
+            if not rest:                                    # one operand: the common case, kept short
+                if getattr(a, "dtype", None) == _F32:
+                    return ufunc(a.astype(np.float64)).astype(np.float32)
+                return ufunc(a)
+            args = (a, *rest)
+            if any(getattr(x, "dtype", None) == _F32 for x in args):
+                wide = [x.astype(np.float64) if getattr(x, "dtype", None) == _F32 else x for x in args]
                 return ufunc(*wide).astype(np.float32)
             return ufunc(*args)
 

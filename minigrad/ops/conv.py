@@ -258,3 +258,21 @@ class AvgPool2d(Function):
         g = g.expand(g.shape[0], x_shape[-3], *kernel, *ctx.out)
         g = Fold.apply(g, tuple(x_shape[-2:]), *ctx.geometry)
         return g.reshape(x_shape), None, None, None, None, None, None, None
+
+
+# -- the derivative table's rows for these classes (see ops/formulas.py) ----------------------------
+from .formulas import row as _row  # noqa: E402
+
+_SELF = ("self",)
+_row(Unfold, _SELF, ("col2im(g)",),
+     "im2col copies each pixel into every window it is in: their gradients add up (col2im).")
+_row(Fold, ("cols",), ("im2col(g)",),
+     "col2im sums windows into pixels: each window reads its pixels' gradient (im2col).")
+_row(Convolution, ("input", "weight", "bias"),
+     ("conv_transpose(g, weight)", "conv(input, g) (correlate input with g)", "sum(g) over batch and space"),
+     "Convolution: the input gets g convolved back with the flipped kernel, the kernel gets input correlated with g.")
+_row(MaxPool2d, _SELF, ("g at each window's max (result1), 0 elsewhere",),
+     "Max pooling: each window's maximum gets the gradient.")
+_row(AvgPool2d, _SELF, ("g / window size, spread over each window",),
+     "Average pooling: each window shares its gradient evenly.")
+

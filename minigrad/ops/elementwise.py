@@ -12,6 +12,7 @@ import numpy as np
 from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
+from ._rules import fused, rule
 from ._util import check_broadcast, fmath, promoted
 
 _BOOL_SUB = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
@@ -27,775 +28,428 @@ def _check_bool_sub(x, y):
         raise RuntimeError(_BOOL_SUB)
 
 
-class Add(Function):
-    """``x + alpha * y``.  Backward: d/dx = grad, d/dy = alpha * grad."""
+def _f(a):
+    """Float data for ops whose result is floating point even for integer inputs (``exp``, ``log``…)."""
+    return a if a.dtype.kind == "f" else a.astype(get_default_dtype().numpy)
 
-    node_name = "AddBackward0"
-    saved_attrs = ("alpha",)
 
-    @staticmethod
-    def forward(ctx, x, y, alpha=1):
-        check_broadcast(x, y)
-        ctx.alpha = alpha
-        a, b = promoted(x, y)
-        return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
+# -- the derivative table: elementwise ops ------------------------------------------------------------
+# One row per op: forward (numpy), and per input the gradient as text and as an expression in `xp`.
 
-    @staticmethod
-    def backward(ctx, grad):
-        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha), None
+def _add(self, other, alpha=1):
+    check_broadcast(self, other)
+    a, b = promoted(self, other)
+    return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
 
 
-class Sub(Function):
-    """``x - alpha * y``.  Backward: d/dx = grad, d/dy = -alpha * grad."""
+Add = rule("AddBackward0", _add, arrays=False, quiet=False,
+           self=("g", lambda xp, g: g),
+           other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else g * alpha),
+           words="Addition passes the gradient through to both inputs (scaled by alpha for the second).")
 
-    node_name = "SubBackward0"
-    saved_attrs = ("alpha",)
 
-    @staticmethod
-    def forward(ctx, x, y, alpha=1):
-        check_broadcast(x, y)
-        _check_bool_sub(x, y)
-        ctx.alpha = alpha
-        a, b = promoted(x, y)
-        return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
+def _sub(self, other, alpha=1):
+    check_broadcast(self, other)
+    _check_bool_sub(self, other)
+    a, b = promoted(self, other)
+    return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
 
-    @staticmethod
-    def backward(ctx, grad):
-        return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha), None
 
+Sub = rule("SubBackward0", _sub, arrays=False, quiet=False,
+           self=("g", lambda xp, g: g),
+           other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else g * -alpha),
+           words="Subtraction passes the gradient to the first input and its negative to the second.")
 
-class Rsub(Function):
-    """``other - x`` for a Python number ``other`` (``1 - x``).  Backward: d/dx = -grad."""
 
-    node_name = "RsubBackward1"
-    saved_attrs = ("alpha",)
+def _rsub(self, other):
+    from ._util import operand
+    _check_bool_sub(self, operand(other))
+    a, b = promoted(self, operand(other))
+    return b - a
 
-    @staticmethod
-    def forward(ctx, x, other):
-        from ._util import operand
-        ctx.alpha = 1
-        _check_bool_sub(x, operand(other))
-        a, b = promoted(x, operand(other))
-        return b - a
-
-    @staticmethod
-    def backward(ctx, grad):
-        return -grad, None
-
-
-class Mul(Function):
-    """Elementwise ``x * y``.  Backward: d/dx = grad * y, d/dy = grad * x."""
-
-    node_name = "MulBackward0"
-    saved_names = ("other", "self")  # PyTorch saves (and packs, and unpacks) `other` first
-
-    @staticmethod
-    def forward(ctx, x, y):
-        check_broadcast(x, y)
-        ctx.save_for_backward(y if ctx.needs_input_grad[0] else None, x if ctx.needs_input_grad[1] else None)
-        a, b = promoted(x, y)
-        return a * b
 
-    @staticmethod
-    def backward(ctx, grad):
-        y, x = ctx.saved_tensors
-        return (grad * y if ctx.needs_input_grad[0] else None,
-                grad * x if ctx.needs_input_grad[1] else None)
-
-
-class Div(Function):
-    """``x / y`` (true division).  Backward: d/dx = grad / y, d/dy = -grad * x / y²."""
-
-    node_name = "DivBackward0"
-    saved_names = ("self", "other")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        check_broadcast(x, y)
-        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
-        a, b = promoted(x, y, floating=True)
-        return a / b                                  # (a quiet op: x / 0 is inf, with no numpy warning)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        return (grad / y if ctx.needs_input_grad[0] else None,
-                -grad * x / (y * y) if ctx.needs_input_grad[1] else None)
-
-
-class Neg(Function):
-    """``-x``.  Backward: -grad."""
-
-    node_name = "NegBackward0"
-
-    @staticmethod
-    def forward(ctx, x):
-        if x.dtype.name == "bool":
-            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-                               "invert a mask, use the `~` or `logical_not()` operator instead.")
-        return np.negative(x._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return -grad
-
-
-class Reciprocal(Function):
-    """``1 / x``.  Backward: -grad / x² = -grad * result²."""
-
-    node_name = "ReciprocalBackward0"
-    saved_names = ("result",)
-
-    @staticmethod
-    def forward(ctx, x):
-        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
-        with np.errstate(divide="ignore"):
-            out = np.reciprocal(a)
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return -grad * result * result
-
-
-class Pow(Function):
-    """``x ** exponent`` for a number.  Backward: grad * exponent * x^(exponent-1) (0 where exponent is 0)."""
-
-    node_name = "PowBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("exponent",)
-
-    @staticmethod
-    def forward(ctx, x, exponent):
-        ctx.save_for_backward(x)
-        ctx.exponent = exponent
-        a = x._data
-        if isinstance(exponent, float) and not x.dtype.is_floating_point:
-            a = a.astype(get_default_dtype().numpy)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return fmath.power(a, exponent if x.dtype.is_floating_point or isinstance(exponent, float)
-                            else int(exponent)).astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        if ctx.exponent == 0:
-            return grad * 0, None
-        return grad * ctx.exponent * x ** (ctx.exponent - 1), None
-
-
-class PowTensor(Function):
-    """``x ** y`` for tensors.  Backward: d/dx = grad * y * x^(y-1), d/dy = grad * x^y * log(x)."""
-
-    node_name = "PowBackward1"
-    saved_names = ("self", "exponent", "result")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        check_broadcast(x, y)
-        a, b = promoted(x, y)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = fmath.power(a, b)
-        ctx.save_for_backward(x, y, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        from .._creation import where, zeros_like
-        x, y, result = ctx.saved_tensors
-        gx = grad * y * x ** (y - 1) if ctx.needs_input_grad[0] else None
-        gy = None
-        if ctx.needs_input_grad[1]:
-            gy = grad * result * x.log()
-            gy = where((x == 0) & (y >= 0), zeros_like(gy), gy)   # PyTorch: 0 where the base is 0
-        return gx, gy
-
-
-class PowScalarBase(Function):
-    """``base ** x`` for a number ``base``.  Backward: grad * base^x * log(base)."""
-
-    node_name = "PowBackward2"
-    saved_names = ("result",)
-    saved_attrs = ("self",)
-
-    @staticmethod
-    def forward(ctx, base, x):
-        from ._util import operand
-        ctx.self = base
-        a = x._data.astype(result_type(operand(base), x).numpy, copy=False)   # 2 ** int stays integral
-        out = fmath.power(a.dtype.type(base), a)
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return None, grad * result * float(fmath.log(ctx.self))
-
+Rsub = rule("RsubBackward1", _rsub, arrays=False, quiet=False,
+            self=("−g", lambda xp, g: -g),
+            words="other − self for a number other: the gradient changes sign.")
 
-class Exp(Function):
-    """``e^x``.  Backward: grad * e^x (the saved result)."""
-
-    node_name = "ExpBackward0"
-    saved_names = ("result",)
 
-    @staticmethod
-    def forward(ctx, x):
-        out = fmath.exp(_float(x))
-        ctx.save_for_backward(out)
-        return out
+def _mul(self, other):
+    check_broadcast(self, other)
+    a, b = promoted(self, other)
+    return a * b
 
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return grad * result
 
+Mul = rule("MulBackward0", _mul, arrays=False, quiet=False,
+           self=("g · other", lambda xp, g, other: g * other),
+           other=("g · self", lambda xp, g, self: g * self),
+           words="Product rule: each input gets the gradient times the other input.")
 
-class Log(Function):
-    """Natural logarithm.  Backward: grad / x."""
 
-    node_name = "LogBackward0"
-    saved_names = ("self",)
+def _div(self, other):
+    check_broadcast(self, other)
+    a, b = promoted(self, other, floating=True)
+    return a / b                                    # x / 0 is inf (quiet: no numpy warning)
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return fmath.log(_float(x))
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad / x
+Div = rule("DivBackward0", _div, arrays=False,
+           self=("g / other", lambda xp, g, other: g / other),
+           other=("−g · self / other²", lambda xp, g, self, other: -g * self / (other * other)),
+           words="Quotient rule: self gets g / other, other gets −g · self / other².")
 
 
-class Log1p(Function):
-    """``log(1 + x)``, exact near 0.  Backward: grad / (1 + x)."""
+def _neg(self):
+    if self.dtype.kind == "b":
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    return np.negative(self)
 
-    node_name = "Log1PBackward0"
-    saved_names = ("self",)
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.log1p(_float(x))
+Neg = rule("NegBackward0", _neg, quiet=False,
+           self=("−g", lambda xp, g: -g),
+           words="Negation flips the sign of the gradient.")
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad / (x + 1)
+Reciprocal = rule("ReciprocalBackward0", lambda self: np.reciprocal(_f(self)),
+                  self=("−g · result²", lambda xp, g, result: -g * (result * result)),
+                  words="1/x: the slope is −1/x², read from the saved result.")
 
 
-class Expm1(Function):
-    """``e^x - 1``, exact near 0.  Backward: grad * (result + 1)."""
+def _pow(self, exponent):
+    a = self
+    if isinstance(exponent, float) and a.dtype.kind != "f":
+        a = a.astype(get_default_dtype().numpy)
+    e = exponent if a.dtype.kind == "f" or isinstance(exponent, float) else int(exponent)
+    return fmath.power(a, e).astype(a.dtype, copy=False)
 
-    node_name = "Expm1Backward0"
-    saved_names = ("result",)
 
-    @staticmethod
-    def forward(ctx, x):
-        out = fmath.expm1(_float(x))
-        ctx.save_for_backward(out)
-        return out
+def _pow_grad(xp, g, self, exponent):
+    if exponent == 0:
+        return xp.zeros_like(g)
+    return g * (exponent * xp.pow(self, exponent - 1))
 
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return grad * (result + 1)
 
+Pow = rule("PowBackward0", _pow,
+           self=("g · exponent · self^(exponent − 1)", _pow_grad),
+           words="Power rule with a constant exponent (0 everywhere when the exponent is 0).")
 
-class Sin(Function):
-    """``sin x``.  Backward: grad * cos x."""
 
-    node_name = "SinBackward0"
-    saved_names = ("self",)
+def _pow_tensor(self, exponent):
+    check_broadcast(self, exponent)
+    a, b = promoted(self, exponent)
+    return fmath.power(a, b)
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.sin(_float(x))
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * x.cos()
+PowTensor = rule(
+    "PowBackward1", _pow_tensor, arrays=False,
+    self=("g · exponent · self^(exponent − 1)  (0 where exponent = 0)",
+          lambda xp, g, self, exponent: xp.where(exponent == 0, g * 0, g * (exponent * xp.pow(self, exponent - 1)))),
+    exponent=("g · result · ln(self)  (0 where self = 0 and exponent ≥ 0)",
+              lambda xp, g, self, exponent, result:
+              g * xp.where(xp.mask((self == 0) & (exponent >= 0)), result * 0, result * xp.log(self))),
+    words="A tensor power: the power rule for the base, the log rule for the exponent.")
 
 
-class Cos(Function):
-    """``cos x``.  Backward: -grad * sin x."""
+def _pow_scalar_base(self, exponent):
+    from ._util import operand
+    a = exponent._data.astype(result_type(operand(self), exponent).numpy, copy=False)   # 2 ** int stays integral
+    return fmath.power(a.dtype.type(self), a)
 
-    node_name = "CosBackward0"
-    saved_names = ("self",)
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.cos(_float(x))
+def _pow_base_grad(xp, g, self, exponent, result):
+    if self == 0:
+        return g * xp.where(xp.mask(exponent >= 0), result * 0, result * float(fmath.log(float(self))))
+    return g * (result * float(fmath.log(float(self))))
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return -grad * x.sin()
 
+PowScalarBase = rule("PowBackward2", _pow_scalar_base, arrays=False,
+                     exponent=("g · result · ln(self)", _pow_base_grad),
+                     words="A number raised to a tensor power: the log rule (0 where the base is 0).")
 
-class Tan(Function):
-    """``tan x``.  Backward: grad * (1 + tan²x), from the saved result."""
+Exp = rule("ExpBackward0", lambda self: fmath.exp(_f(self)),
+           self=("g · result", lambda xp, g, result: g * result),
+           words="The exponential is its own derivative: the node reuses its output.")
 
-    node_name = "TanBackward0"
-    saved_names = ("result",)
+Log = rule("LogBackward0", lambda self: fmath.log(_f(self)),
+           self=("g / self", lambda xp, g, self: g / self),
+           words="The slope of ln x is 1/x.")
 
-    @staticmethod
-    def forward(ctx, x):
-        out = fmath.tan(_float(x))
-        ctx.save_for_backward(out)
-        return out
+Log1p = rule("Log1PBackward0", lambda self: fmath.log1p(_f(self)),
+             self=("g / (self + 1)", lambda xp, g, self: g / (self + 1)),
+             words="ln(1 + x), exact near 0: the slope is 1/(1 + x).")
 
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return grad * (1 + result * result)
+Expm1 = rule("Expm1Backward0", lambda self: fmath.expm1(_f(self)),
+             self=("g · (result + 1)", lambda xp, g, result: g * (result + 1)),
+             words="eˣ − 1, exact near 0: the slope eˣ is the result plus 1.")
 
+Log2 = rule("Log2Backward0", lambda self: fmath.log2(_f(self)),
+            self=("g / (self · ln 2)", lambda xp, g, self: g / (self * 0.6931471805599453)),
+            words="The slope of log₂ x is 1/(x ln 2).")
 
-class Asin(Function):
-    """``asin x``.  Backward: grad / √(1 - x²)."""
+Log10 = rule("Log10Backward0", lambda self: fmath.log10(_f(self)),
+             self=("g / (self · ln 10)", lambda xp, g, self: g / (self * 2.302585092994046)),
+             words="The slope of log₁₀ x is 1/(x ln 10).")
 
-    node_name = "AsinBackward0"
-    saved_names = ("self",)
+Sin = rule("SinBackward0", lambda self: fmath.sin(_f(self)),
+           self=("g · cos(self)", lambda xp, g, self: g * xp.cos(self)),
+           words="The slope of sin is cos.")
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.arcsin(_float(x))
+Cos = rule("CosBackward0", lambda self: fmath.cos(_f(self)),
+           self=("−g · sin(self)", lambda xp, g, self: g * -xp.sin(self)),
+           words="The slope of cos is −sin.")
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * (1 - x * x).rsqrt()
+Tan = rule("TanBackward0", lambda self: fmath.tan(_f(self)),
+           self=("g · (1 + result²)", lambda xp, g, result: g * (1 + result * result)),
+           words="The slope of tan is 1 + tan², read from the saved result.")
 
+Asin = rule("AsinBackward0", lambda self: fmath.arcsin(_f(self)),
+            self=("g / √(1 − self²)", lambda xp, g, self: g * xp.rsqrt(1 - self * self)),
+            words="The slope of arcsine is 1/√(1 − x²).")
 
-class Acos(Function):
-    """``acos x``.  Backward: -grad / √(1 - x²)."""
+Acos = rule("AcosBackward0", lambda self: fmath.arccos(_f(self)),
+            self=("−g / √(1 − self²)", lambda xp, g, self: g * -xp.rsqrt(1 - self * self)),
+            words="The slope of arccosine is −1/√(1 − x²).")
 
-    node_name = "AcosBackward0"
-    saved_names = ("self",)
+Atan = rule("AtanBackward0", lambda self: fmath.arctan(_f(self)),
+            self=("g / (1 + self²)", lambda xp, g, self: g / (self * self + 1)),
+            words="The slope of arctangent is 1/(1 + x²).")
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.arccos(_float(x))
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return -grad * (1 - x * x).rsqrt()
+def _atan2(self, other):
+    check_broadcast(self, other)
+    a, b = promoted(self, other, floating=True)
+    return fmath.arctan2(a, b)
 
 
-class Atan(Function):
-    """``atan x``.  Backward: grad / (1 + x²)."""
+def _atan2_scale(xp, self, other):
+    """1 / (self² + other²), 0 at the origin (where PyTorch's gradient is 0)."""
+    r2 = self * self + other * other
+    return xp.where(xp.mask(r2 == 0), r2 * 0, 1 / r2)
 
-    node_name = "AtanBackward0"
-    saved_names = ("self",)
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.arctan(_float(x))
+Atan2 = rule("Atan2Backward0", _atan2, arrays=False,
+             self=("g · other / (self² + other²)",
+                   lambda xp, g, self, other: g * other * _atan2_scale(xp, self, other)),
+             other=("−g · self / (self² + other²)",
+                    lambda xp, g, self, other: g * -self * _atan2_scale(xp, self, other)),
+             words="atan2(self, other), the angle of the point (other, self): the gradient turns by 90° "
+                   "and shrinks with the squared distance (0 at the origin).")
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad / (x * x + 1)
+Sinh = rule("SinhBackward0", lambda self: fmath.sinh(_f(self)),
+            self=("g · cosh(self)", lambda xp, g, self: g * xp.cosh(self)),
+            words="The slope of sinh is cosh.")
 
+Cosh = rule("CoshBackward0", lambda self: fmath.cosh(_f(self)),
+            self=("g · sinh(self)", lambda xp, g, self: g * xp.sinh(self)),
+            words="The slope of cosh is sinh.")
 
-class Atan2(Function):
-    """``atan2(x, y)``, the angle of the point (y, x).  Backward: d/dx, d/dy = grad * (y, -x) / (x² + y²)."""
+TanhBackward = fused("tanh_backward", rule(
+    "TanhBackwardBackward0", lambda grad_output, output: grad_output * (1 - output * output),
+    grad_output=("g · (1 − output²)", lambda xp, g, output: xp.tanh_backward(g, output)),
+    output=("−2 · g · grad_output · output", lambda xp, g, grad_output, output: g * -2 * output * grad_output),
+    name="TanhBackward",
+    words="tanh's backward, g · (1 − y²), as one op: linear in g, quadratic in the saved y."))
 
-    node_name = "Atan2Backward0"
-    saved_names = ("self", "other")
+Tanh = rule("TanhBackward0", lambda self: fmath.tanh(_f(self)),
+            self=("g · (1 − result²)", lambda xp, g, result: xp.tanh_backward(g, result)),
+            words="tanh, from its output: the slope is 1 − y².")
 
-    @staticmethod
-    def forward(ctx, x, y):
-        check_broadcast(x, y)
-        ctx.save_for_backward(x, y)
-        a, b = promoted(x, y, floating=True)
-        return fmath.arctan2(a, b)
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        scale = grad / (x * x + y * y)
-        return (scale * y if ctx.needs_input_grad[0] else None,
-                -scale * x if ctx.needs_input_grad[1] else None)
+def _sigmoid(self):
+    a = _f(self)
+    return (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
 
 
-class Sinh(Function):
-    """``sinh x``.  Backward: grad * cosh x."""
+SigmoidBackward = fused("sigmoid_backward", rule(
+    "SigmoidBackwardBackward0", lambda grad_output, output: grad_output * (output * (1 - output)),
+    grad_output=("g · output · (1 − output)", lambda xp, g, output: xp.sigmoid_backward(g, output)),
+    output=("g · grad_output · (1 − 2 · output)",
+            lambda xp, g, grad_output, output: g * grad_output * (1 - 2 * output)),
+    name="SigmoidBackward",
+    words="sigmoid's backward, g · y · (1 − y), as one op."))
 
-    node_name = "SinhBackward0"
-    saved_names = ("self",)
+Sigmoid = rule("SigmoidBackward0", _sigmoid,
+               self=("g · result · (1 − result)", lambda xp, g, result: xp.sigmoid_backward(g, result)),
+               words="Sigmoid, from its output: the slope y · (1 − y) is at most 1/4, so long chains shrink "
+                     "the gradient.")
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.sinh(_float(x))
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * x.cosh()
+def _threshold_backward(grad_output, self, threshold):
+    return np.where(self > threshold, grad_output, np.zeros((), grad_output.dtype))   # exact zeros, even for inf
 
 
-class Cosh(Function):
-    """``cosh x``.  Backward: grad * sinh x."""
+ThresholdBackward = fused("threshold_backward", rule(
+    "ThresholdBackwardBackward0", _threshold_backward, quiet=False,
+    grad_output=("g · [self > threshold]",
+                 lambda xp, g, self, threshold: xp.threshold_backward(g, self, threshold)),
+    self=("0", lambda xp, g: xp.zeros_like(g)),
+    name="ThresholdBackward",
+    words="relu's backward as one op: the gradient where the input passed the threshold, else exactly 0."))
 
-    node_name = "CoshBackward0"
-    saved_names = ("self",)
+Relu = rule("ReluBackward0", lambda self: np.maximum(self, 0).astype(self.dtype, copy=False), quiet=False,
+            self=("g · [result > 0]", lambda xp, g, result: xp.threshold_backward(g, result, 0)),
+            words="ReLU lets the gradient through where the output is positive, else 0 (so relu'(0) = 0).")
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.cosh(_float(x))
+Sqrt = rule("SqrtBackward0", lambda self: np.sqrt(_f(self)),
+            self=("g / (2 · result)", lambda xp, g, result: g / (2 * result)),
+            words="The slope of √x is 1/(2√x), from the saved result (inf at 0, as in PyTorch).")
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * x.sinh()
+Rsqrt = rule("RsqrtBackward0", lambda self: 1 / np.sqrt(_f(self)),
+             self=("−g · result³ / 2", lambda xp, g, result: -0.5 * g * result * result * result),
+             words="The slope of 1/√x is −1/(2 x√x) = −result³/2.")
 
+Abs = rule("AbsBackward0", lambda self: np.abs(self), quiet=False,
+           self=("g · sign(self)", lambda xp, g, self: g * xp.sign(self)),
+           words="|x| passes the gradient with the sign of x (0 at 0).")
 
-class Tanh(Function):
-    """``tanh x``.  Backward: grad * (1 - tanh²x), from the saved result."""
 
-    node_name = "TanhBackward0"
-    saved_names = ("result",)
+def _sign(self):
+    out = np.sign(self)
+    if out.dtype.kind == "f" and np.isnan(out).any():
+        out = np.where(np.isnan(out), np.zeros((), out.dtype), out)     # PyTorch: sign(nan) = 0
+    return out
 
-    @staticmethod
-    def forward(ctx, x):
-        out = fmath.tanh(_float(x))
-        ctx.save_for_backward(out)
-        return out
 
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return grad * (1 - result * result)
+Sign = rule("SignBackward0", _sign, quiet=False,
+            self=("0", lambda xp, g: xp.zeros_like(g)),
+            words="sign is flat almost everywhere: the gradient is 0.")
 
 
-class Sigmoid(Function):
-    """``σ(x) = 1 / (1 + e^-x)``.  Backward: grad * σ(x) * (1 - σ(x)), from the saved result."""
+def _rounding(fn):
+    return lambda self: fn(self) if self.dtype.kind == "f" else self.copy()
 
-    node_name = "SigmoidBackward0"
-    saved_names = ("result",)
 
-    @staticmethod
-    def forward(ctx, x):
-        a = _float(x)
-        with np.errstate(over="ignore"):
-            out = (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
-        ctx.save_for_backward(out)
-        return out
+_STEP = "A step function: flat almost everywhere, so the gradient is 0."
+Floor = rule("FloorBackward0", _rounding(np.floor), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
+Ceil = rule("CeilBackward0", _rounding(np.ceil), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
+Trunc = rule("TruncBackward0", _rounding(np.trunc), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
+Round = rule("RoundBackward0", _rounding(np.round), self=("0", lambda xp, g: xp.zeros_like(g)),
+             words=_STEP + " (Rounds halves to even, as PyTorch: round(2.5) = 2.)")
 
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return grad * result * (1 - result)
 
+def _frac(self):
+    if self.dtype.kind != "f":
+        raise NotImplementedError('"frac_cpu" not implemented for \'%s\'' % from_numpy_dtype(self.dtype)._legacy)
+    return self - np.trunc(self)
 
-class Relu(Function):
-    """``max(x, 0)``.  Backward: grad where the result is > 0, else 0 (so relu'(0) = 0)."""
 
-    node_name = "ReluBackward0"
-    saved_names = ("result",)
+Frac = rule("FracBackward0", _frac, self=("g", lambda xp, g: g),
+            words="x − trunc(x) has slope 1 between the integers.")
 
-    @staticmethod
-    def forward(ctx, x):
-        out = np.maximum(x._data, 0).astype(x._data.dtype, copy=False)
-        ctx.save_for_backward(out)
-        return out
 
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return ThresholdBackward.apply(grad, result, 0)
+def _clamp(self, min, max):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    d = result_type(self, *[b for b in (min, max) if b is not None])    # an int tensor clamped at 2.5 is float
+    return np.clip(self._data.astype(d.numpy, copy=False), min, max).astype(d.numpy, copy=False)
 
 
-class ThresholdBackward(Function):
-    """The backward of relu (and threshold) as one op, as in PyTorch: ``grad`` where ``x > threshold``, else 0.
+def _clamp_mask(self, min, max):
+    if min is None:
+        return self <= max
+    if max is None:
+        return self >= min
+    return (self >= min) & (self <= max)
 
-    Recorded only under ``create_graph``.  Linear in ``grad``: its gradient is the same mask applied to
-    ``gg``; with respect to ``x`` it is zero (the mask is piecewise constant).
-    """
 
-    node_name = "ThresholdBackwardBackward0"
+Clamp = rule("ClampBackward1", _clamp, arrays=False, quiet=False,
+             self=("g · [min ≤ self ≤ max]",
+                   lambda xp, g, self, min, max: xp.where(xp.mask(_clamp_mask(self, min, max)), g, 0)),
+             words="Clamping passes the gradient where the input is inside [min, max] (bounds included), "
+                   "else exactly 0.")
 
-    @staticmethod
-    def forward(ctx, grad, x, threshold):
-        ctx.threshold = threshold
-        ctx.save_for_backward(x)
-        g, keep = grad._data, x._data > threshold
-        if np.isfinite(g).all():
-            return g * keep                          # the fast way ...
-        return np.where(keep, g, np.zeros((), g.dtype))   # ... and exact zeros even where grad is inf or nan
+ClampMin = rule("ClampMinBackward0", lambda self, min, max: _clamp(self, min, None), arrays=False, quiet=False,
+                self=("g · [self ≥ min]", lambda xp, g, self, min: xp.where(xp.mask(self >= min), g, 0)),
+                words="clamp_min passes the gradient where the input is ≥ min, else exactly 0.")
 
-    @staticmethod
-    def backward(ctx, gg):
-        (x,) = ctx.saved_tensors
-        return (ThresholdBackward.apply(gg, x, ctx.threshold) if ctx.needs_input_grad[0] else None,
-                _const(np.zeros_like(gg._data)) if ctx.needs_input_grad[1] else None, None)
+ClampMax = rule("ClampMaxBackward0", lambda self, min, max: _clamp(self, None, max), arrays=False, quiet=False,
+                self=("g · [self ≤ max]", lambda xp, g, self, max: xp.where(xp.mask(self <= max), g, 0)),
+                words="clamp_max passes the gradient where the input is ≤ max, else exactly 0.")
 
 
-class Sqrt(Function):
-    """``√x``.  Backward: grad / (2√x) (inf at 0, as in PyTorch)."""
+def _maximum(self, other):
+    check_broadcast(self, other)
+    a, b = promoted(self, other)
+    return np.maximum(a, b)
 
-    node_name = "SqrtBackward0"
-    saved_names = ("result",)
 
-    @staticmethod
-    def forward(ctx, x):
-        with np.errstate(invalid="ignore"):
-            out = np.sqrt(_float(x))
-        ctx.save_for_backward(out)
-        return out
+def _minimum(self, other):
+    check_broadcast(self, other)
+    a, b = promoted(self, other)
+    return np.minimum(a, b)
 
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return grad / (2 * result)
 
+def _share(xp, g, wins, ties):
+    """g where ``wins``, g / 2 on ties, exactly 0 elsewhere."""
+    return xp.where(xp.mask(wins), g, xp.where(xp.mask(ties), g / 2, 0))
 
-class Rsqrt(Function):
-    """``1/√x``.  Backward: -grad * result³ / 2."""
 
-    node_name = "RsqrtBackward0"
-    saved_names = ("result",)
+Maximum = rule("MaximumBackward0", _maximum, arrays=False, quiet=False,
+               self=("g · [self > other] + g/2 · [self = other]",
+                     lambda xp, g, self, other: _share(xp, g, self > other, self == other)),
+               other=("g · [other > self] + g/2 · [self = other]",
+                      lambda xp, g, self, other: _share(xp, g, other > self, self == other)),
+               words="The gradient goes to the larger input; ties split it half and half.")
 
-    @staticmethod
-    def forward(ctx, x):
-        out = 1 / np.sqrt(_float(x))
-        ctx.save_for_backward(out)
-        return out
+Minimum = rule("MinimumBackward0", _minimum, arrays=False, quiet=False,
+               self=("g · [self < other] + g/2 · [self = other]",
+                     lambda xp, g, self, other: _share(xp, g, self < other, self == other)),
+               other=("g · [other < self] + g/2 · [self = other]",
+                      lambda xp, g, self, other: _share(xp, g, other < self, self == other)),
+               words="The gradient goes to the smaller input; ties split it half and half.")
 
-    @staticmethod
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return -0.5 * grad * result * result * result
 
+def _integer_division(a, b):
+    if b.dtype.kind in "iub" and not np.all(b):
+        raise RuntimeError("ZeroDivisionError")
 
-class Abs(Function):
-    """``|x|``.  Backward: grad * sign(x) (0 at 0)."""
 
-    node_name = "AbsBackward0"
-    saved_names = ("self",)
+def _remainder(self, other):
+    check_broadcast(self, other)
+    a, b = promoted(self, other)
+    if a.dtype.kind == "b":
+        raise NotImplementedError('"remainder_cpu" not implemented for \'Bool\'')
+    _integer_division(a, b)
+    return np.mod(a, b)
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return np.abs(x._data)
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * x.sign()
+Remainder = rule("RemainderBackward1", _remainder, arrays=False,
+                 self=("g", lambda xp, g: g),
+                 other=("−g · floor(self / other)", lambda xp, g, self, other: -g * xp.floor(self / other)),
+                 words="self − other · floor(self / other): slope 1 in self, −floor(self / other) in other.")
 
+def _remainder_scalar(self, other):
+    from ._util import operand
+    return _remainder(self, operand(other))
 
-class Sign(Function):
-    """``sign(x)``.  Backward: 0 everywhere."""
 
-    node_name = "SignBackward0"
+RemainderScalar = rule("RemainderBackward0", _remainder_scalar, arrays=False,
+                       self=("g", lambda xp, g: g),
+                       words="The remainder by a number: slope 1 between the jumps.")
 
-    @staticmethod
-    def forward(ctx, x):
-        return np.sign(x._data)
 
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 0
+def _div_rounding(self, other, rounding_mode):
+    check_broadcast(self, other)
+    a, b = promoted(self, other)
+    _integer_division(a, b)
+    q = np.floor_divide(a, b) if rounding_mode == "floor" else np.trunc(np.divide(a, b)).astype(a.dtype)
+    return q
 
 
-class Floor(Function):
-    """``floor(x)``.  Backward: 0 everywhere (a step function).  Integer tensors are returned as they are."""
+DivRounding = rule("DivBackward2", _div_rounding, arrays=False,
+                   self=("0", lambda xp, g: xp.zeros_like(g)),
+                   other=("0", lambda xp, g: xp.zeros_like(g)),
+                   words="A rounded quotient is a step function: the gradient is 0.")
 
-    node_name = "FloorBackward0"
-    _round = staticmethod(np.floor)
 
-    @classmethod
-    def forward(cls, ctx, x):
-        return cls._round(x._data) if x.dtype.is_floating_point else x._data.copy()
+def _where(condition, self, other):
+    a, b = promoted(self, other)
+    return np.where(condition, a, b)
 
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 0
 
-
-class Ceil(Floor):
-    """``ceil(x)``.  Backward: 0."""
-
-    node_name = "CeilBackward0"
-    _round = staticmethod(np.ceil)
-
-
-class Trunc(Floor):
-    """``trunc(x)`` (towards 0).  Backward: 0."""
-
-    node_name = "TruncBackward0"
-    _round = staticmethod(np.trunc)
-
-
-class Round(Floor):
-    """``round(x)``, halves to even as in PyTorch (``round(2.5) == 2``).  Backward: 0."""
-
-    node_name = "RoundBackward0"
-    _round = staticmethod(np.round)
-
-
-class Frac(Function):
-    """``x - trunc(x)``, the fractional part (sign of x).  Backward: grad."""
-
-    node_name = "FracBackward0"
-
-    @staticmethod
-    def forward(ctx, x):
-        if not x.dtype.is_floating_point:
-            raise NotImplementedError('"frac_cpu" not implemented for \'%s\'' % x.dtype._legacy)
-        return x._data - np.trunc(x._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad
-
-
-class Log2(Function):
-    """``log₂ x``.  Backward: grad / (x ln 2)."""
-
-    node_name = "Log2Backward0"
-    saved_names = ("self",)
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.log2(_float(x))
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad / (x * float(fmath.log(2)))
-
-
-class Log10(Function):
-    """``log₁₀ x``.  Backward: grad / (x ln 10)."""
-
-    node_name = "Log10Backward0"
-    saved_names = ("self",)
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return fmath.log10(_float(x))
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad / (x * float(fmath.log(10)))
-
-
-class Clamp(Function):
-    """``min(max(x, min), max)``.  Backward: grad where min ≤ x ≤ max (boundaries included), else 0."""
-
-    node_name = "ClampBackward1"
-    saved_names = ("self",)
-    saved_attrs = ("min", "max")
-
-    @staticmethod
-    def forward(ctx, x, lo, hi):
-        if lo is None and hi is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        ctx.save_for_backward(x)
-        ctx.min, ctx.max = lo, hi
-        d = result_type(x, *[b for b in (lo, hi) if b is not None])    # an int tensor clamped at 2.5 is float
-        return np.clip(x._data.astype(d.numpy, copy=False), lo, hi).astype(d.numpy, copy=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        mask = np.ones(x.shape, dtype=bool)
-        if ctx.min is not None:
-            mask &= x._data >= ctx.min
-        if ctx.max is not None:
-            mask &= x._data <= ctx.max
-        return grad * _const(mask), None, None
-
-
-class ClampMin(Clamp):
-    """``Tensor.clamp_min``: PyTorch records its own node for it (``clamp(min=...)`` is ``ClampBackward1``)."""
-
-    node_name = "ClampMinBackward0"
-    saved_attrs = ("min",)
-
-
-class ClampMax(Clamp):
-    """``Tensor.clamp_max`` (``ClampMaxBackward0``)."""
-
-    node_name = "ClampMaxBackward0"
-    saved_attrs = ("max",)
-
-
-class Maximum(Function):
-    """``max(x, y)`` elementwise.  Backward: the grad goes to the larger; ties split it half and half."""
-
-    node_name = "MaximumBackward0"
-    saved_names = ("self", "other")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        check_broadcast(x, y)
-        ctx.save_for_backward(x, y)
-        a, b = promoted(x, y)
-        return np.maximum(a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        share = _const((x._data > y._data) + 0.5 * (x._data == y._data), grad)
-        return grad * share, grad * (1 - share)
-
-
-class Minimum(Function):
-    """``min(x, y)`` elementwise.  Backward: the grad goes to the smaller; ties split it half and half."""
-
-    node_name = "MinimumBackward0"
-    saved_names = ("self", "other")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        check_broadcast(x, y)
-        ctx.save_for_backward(x, y)
-        a, b = promoted(x, y)
-        return np.minimum(a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        share = _const((x._data < y._data) + 0.5 * (x._data == y._data), grad)
-        return grad * share, grad * (1 - share)
-
-
-class Where(Function):
-    """``condition ? x : y``.  Backward: grad to x where the condition holds, to y elsewhere."""
-
-    node_name = "WhereBackward0"
-    saved_attrs = ("condition",)
-
-    @staticmethod
-    def forward(ctx, condition, x, y):
-        ctx.condition = condition
-        a, b = promoted(x, y)
-        return np.where(condition, a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        keep = _const(ctx.condition, grad)
-        return None, grad * keep, grad * (1 - keep)
+Where = rule("WhereBackward0", _where, arrays=False, quiet=False,
+             self=("g · [condition]", lambda xp, g, condition: xp.where(xp.mask(condition), g, 0)),
+             other=("g · [not condition]", lambda xp, g, condition: xp.where(xp.mask(condition), 0, g)),
+             words="where(condition, self, other): the gradient goes to self where the condition holds, to "
+                   "other elsewhere (exactly 0 for the one not chosen).")
 
 
 class MaskedFill(Function):
@@ -912,11 +566,6 @@ class NormalBoth(Normal):
     node_name = "NormalBackward3"
 
 
-def _float(x):
-    """Float data for ops whose result is floating point even for integer inputs (``exp``, ``log``…)."""
-    return x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
-
-
 def _const(array, like=None):
     """A constant tensor (no gradient) from an ndarray, in ``like``'s dtype if given."""
     from .._tensor import Tensor
@@ -926,7 +575,3 @@ def _const(array, like=None):
     return Tensor._make(np.asarray(array), False)
 
 
-# Hot ops whose numpy code warns at most on float overflow (see Function.quiet).
-for _op in (Add, Sub, Mul, Neg, Relu, ThresholdBackward, MaskedFill, MaskedFillTensor, Clone, ToCopy, Where, Abs, Sign,
-            Maximum, Minimum, Clamp):
-    _op.quiet = False

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
-from .elementwise import _const
+from ._util import broadcast_shape
 
 
 class Index(Function):
@@ -83,8 +84,11 @@ class TakeAlongDim(Function):
 
     @staticmethod
     def forward(ctx, x, dim, index):
+        check_gather(x, dim, index)
         ctx.dim, ctx.index, ctx.shape = dim, index, tuple(x.shape)
-        return np.take_along_axis(x._data, index, axis=dim)
+        if x.ndim == 0:
+            return x._data.reshape(index.shape).copy()
+        return x._data[along(dim, index)]          # the index is never broadcast (PyTorch)
 
     @staticmethod
     def backward(ctx, grad):
@@ -99,6 +103,8 @@ class ScatterAlongDim(Function):
     @staticmethod
     def forward(ctx, grad, dim, index, shape):
         ctx.dim, ctx.index = dim, index
+        if not shape:                                  # a 0-d input: its one element got the whole gradient
+            return grad._data.reshape(()).copy()
         out = np.zeros(shape, dtype=grad._data.dtype)
         np.add.at(out, along(dim, index), grad._data)
         return out
@@ -108,8 +114,27 @@ class ScatterAlongDim(Function):
         return TakeAlongDim.apply(grad, ctx.dim, ctx.index), None, None, None
 
 
+def check_gather(x, dim, index):
+    """PyTorch's checks of ``gather``'s index: an integer array of the same rank, no larger, in bounds."""
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if max(index.ndim, 1) != max(x.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for d, (i, s) in enumerate(zip(index.shape, x.shape)):
+        if d != dim and i > s:
+            raise RuntimeError("Size does not match at dimension %d expected index [%s] to be no larger than self [%s] "
+                               "apart from dimension %d" % (d, ", ".join(map(str, index.shape)),
+                                                           ", ".join(map(str, x.shape)), dim))
+    size = x.shape[dim] if x.ndim else 1
+    bad = index[(index >= size) | (index < -size)]
+    if bad.size:
+        raise RuntimeError("index %d is out of bounds for dimension %d with size %d" % (bad.flat[0], dim, size))
+
+
 def along(dim, index):
     """The numpy key that addresses ``out[..., index[i, j, ...], ...]`` (at ``dim``) for every position of index."""
+    if index.ndim == 0:                                # a 0-d index picks one element of a 1-d tensor
+        return (index[()],)
     key = list(np.ix_(*[np.arange(s) for s in index.shape]))
     key[dim] = index
     return tuple(key)
@@ -122,7 +147,7 @@ def check_scatter(x, dim, index, src=None):
     if src is not None and src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     for name, other in (("self", x), ("src", src)):
-        if other is not None and index.ndim != max(other.ndim, 1):
+        if other is not None and max(index.ndim, 1) != max(other.ndim, 1):
             raise RuntimeError("Index tensor must have the same number of dimensions as %s tensor" % name)
     too_large = any(i > s for d, (i, s) in enumerate(zip(index.shape, x.shape)) if d != dim)
     if too_large or (src is not None and any(i > s for i, s in zip(index.shape, src.shape))):
@@ -216,7 +241,7 @@ class IndexSelect(Function):
         size = x.shape[dim] if x.ndim else 1
         bad = index[(index >= size) | (index < -size)]
         if bad.size:
-            raise RuntimeError("INDICES element is out of DATA bounds, id=%d axis_dim=%d" % (bad.flat[0], size))
+            raise IndexError("index out of range in self")
         ctx.dim, ctx.index, ctx.self_sym_sizes = dim, index, tuple(x.shape)
         if x.ndim == 0:
             return x._data.copy()
@@ -242,7 +267,6 @@ class MaskedSelect(Function):
     def forward(ctx, x, mask):
         if mask.dtype != np.bool_:
             raise RuntimeError("masked_select: expected BoolTensor for mask")
-        from ._util import broadcast_shape
         ctx.shape = broadcast_shape(x.shape, mask.shape)
         ctx.key = (np.broadcast_to(mask, ctx.shape),)
         return np.broadcast_to(x._data, ctx.shape)[ctx.key]
@@ -278,9 +302,10 @@ class CopySlices(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        mask = np.ones(grad.shape, dtype=bool)
-        mask[ctx.key] = False
-        return grad * _const(mask, grad), None, Index.apply(grad, ctx.key)
+        written = np.zeros(grad.shape, dtype=bool)
+        written[ctx.key] = True
+        # an exact 0 where the slots were overwritten (``grad * mask`` would turn inf into nan)
+        return grad.masked_fill(_tensor.Tensor._make(written), 0), None, Index.apply(grad, ctx.key)
 
 
 class IndexPut(CopySlices):
@@ -291,8 +316,7 @@ class IndexPut(CopySlices):
 
 def normalize_key(key, shape):
     """Turn an index into numpy form; report whether it is basic (a view) and which op name it gets."""
-    from .._tensor import Tensor
-
+    Tensor = _tensor.Tensor
     items = key if isinstance(key, tuple) else (key,)
     out, advanced = [], False
     for item in items:
@@ -303,8 +327,8 @@ def normalize_key(key, shape):
             advanced = True if item.ndim > 0 or item.dtype == np.bool_ else advanced
             if item.ndim == 0 and item.dtype != np.bool_:
                 item = int(item)
-        elif isinstance(item, (list, np.ndarray)):
-            item = np.asarray(item)
+        elif isinstance(item, (list, np.ndarray, range, tuple)):  # x[range(n), y], x[(0, 1), (1, 2)]
+            item = np.asarray(item, dtype=np.int64) if isinstance(item, range) else np.asarray(item)
             if item.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             advanced = True
@@ -315,6 +339,71 @@ def normalize_key(key, shape):
                              "valid indices (got %s)" % type(item).__name__)
         out.append(item)
     return tuple(out), advanced
+
+
+def check_advanced(key, shape):
+    """PyTorch's IndexErrors for index arrays out of bounds and boolean masks of the wrong shape."""
+    dim = 0
+    for item in key:
+        if item is None:
+            continue
+        if item is Ellipsis:
+            dim = len(shape) - sum(1 if not isinstance(k, np.ndarray) or k.dtype != np.bool_ else k.ndim
+                                   for k in key[key.index(Ellipsis) + 1:] if k is not None)
+            continue
+        if isinstance(item, np.ndarray) and item.dtype == np.bool_:
+            if item.ndim and dim + item.ndim > len(shape):
+                raise IndexError("too many indices for tensor of dimension %d" % len(shape))
+            for j, n in enumerate(item.shape):
+                if n != shape[dim + j]:
+                    raise IndexError("The shape of the mask [%s] at index %d does not match the shape of the indexed "
+                                     "tensor [%s] at index %d" % (", ".join(map(str, item.shape)), j,
+                                                                 ", ".join(map(str, shape)), dim + j))
+            dim += item.ndim
+            continue
+        if isinstance(item, bool):
+            continue
+        if dim >= len(shape):
+            raise IndexError("too many indices for tensor of dimension %d" % len(shape))
+        if isinstance(item, np.ndarray) and item.size:
+            bad = item[(item >= shape[dim]) | (item < -shape[dim])]
+            if bad.size:
+                raise IndexError("index %d is out of bounds for dimension %d with size %d"
+                                 % (bad.flat[0], dim, shape[dim]))
+        elif isinstance(item, (int, np.integer)) and not -shape[dim] <= item < shape[dim]:
+            raise IndexError("index %d is out of bounds for dimension %d with size %d" % (item, dim, shape[dim]))
+        dim += 1
+    if sum(1 for k in key if isinstance(k, np.ndarray) and k.dtype != np.bool_) > 1:
+        arrays = [k for k in key if isinstance(k, np.ndarray) and k.dtype != np.bool_]
+        try:
+            np.broadcast_shapes(*(a.shape for a in arrays))
+        except ValueError:
+            raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes %s"
+                             % " ".join("[%s]" % ", ".join(map(str, a.shape)) for a in arrays)) from None
+
+
+def check_assignable(target, key, value):
+    """PyTorch's error when ``x[key] = value`` cannot broadcast ``value`` to the indexed part."""
+    part = target[key].shape
+    have = value._data.shape
+    try:
+        np.broadcast_shapes(have, part)
+        ok = len(have) <= len(part) or all(s == 1 for s in have[:len(have) - len(part)])
+        ok = ok and all(h in (1, p) for h, p in zip(have[::-1], part[::-1]))
+    except ValueError:
+        ok = False
+    if not ok:
+        if any(isinstance(k, (np.ndarray, bool)) for k in key):
+            raise RuntimeError("shape mismatch: value tensor of shape [%s] cannot be broadcast to indexing result of "
+                               "shape [%s]" % (", ".join(map(str, have)), ", ".join(map(str, part))))
+        lead = len(part) - len(have)
+        for i in range(len(have) - 1, -1, -1):
+            p = part[lead + i] if lead + i >= 0 else 1
+            if have[i] != 1 and have[i] != p:
+                raise RuntimeError("The expanded size of the tensor (%d) must match the existing size (%d) at "
+                                   "non-singleton dimension %d.  Target sizes: [%s].  Tensor sizes: [%s]"
+                                   % (p, have[i], i, ", ".join(map(str, part)), ", ".join(map(str, have))))
+        raise RuntimeError("expand: the requested shape has too few dimensions")
 
 
 def check_bounds(key, shape):

@@ -169,6 +169,8 @@ class Addmm(Function):
         out = a @ b
         if alpha != 1:
             out = out * alpha
+        if beta == 0:                                  # PyTorch: input is ignored, nan and inf in it too
+            return out
         term = bias._data if beta == 1 else beta * bias._data
         if term.dtype == out.dtype and (term.shape == out.shape[1:] or term.shape == out.shape):
             out += term                                # in place: the product is a fresh array

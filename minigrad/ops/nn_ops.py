@@ -18,6 +18,7 @@ import numpy as np
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd.function import Function
+from ._rules import fused, rule
 from ._util import fmath, promoted
 
 NONE, MEAN, SUM = 0, 1, 2
@@ -303,24 +304,32 @@ def _weighted(grad, ctx, x):
 # -- activations --------------------------------------------------------------------------------
 
 
-class LeakyRelu(Function):
-    """``x if x > 0 else slope · x``.  Backward: grad where x > 0, slope · grad elsewhere."""
+# Each activation is a row of the derivative table (see ops/_rules.py).  Where PyTorch records one fused
+# node for the derivative (``elu_backward`` → ``EluBackwardBackward0`` under create_graph), that derivative
+# is a row of its own, bound into ``xp`` by ``fused``.
 
-    node_name = "LeakyReluBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("negative_slope",)
+def _leaky_relu_backward(grad_output, self, negative_slope):
+    return np.where(self > 0, grad_output, grad_output * grad_output.dtype.type(negative_slope))
 
-    @staticmethod
-    def forward(ctx, x, negative_slope):
-        ctx.save_for_backward(x)
-        ctx.negative_slope = negative_slope
-        a = x._data
-        return np.where(a > 0, a, a * a.dtype.type(negative_slope))
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * _const(np.where(x._data > 0, 1, ctx.negative_slope), grad), None
+LeakyReluBackward = fused("leaky_relu_backward", rule(
+    "LeakyReluBackwardBackward0", _leaky_relu_backward,
+    grad_output=("g · [self > 0] + negative_slope · g · [self ≤ 0]",
+                 lambda xp, g, self, negative_slope: xp.leaky_relu_backward(g, self, negative_slope)),
+    self=("0", lambda xp, g: xp.zeros_like(g)),
+    name="LeakyReluBackward",
+    words="leaky_relu's backward as one op: linear in the gradient, flat in the saved input."))
+
+
+def _leaky_relu(self, negative_slope):
+    return np.where(self > 0, self, self * self.dtype.type(negative_slope))
+
+
+LeakyRelu = rule(
+    "LeakyReluBackward0", _leaky_relu,
+    self=("g · [self > 0] + negative_slope · g · [self ≤ 0]",
+          lambda xp, g, self, negative_slope: xp.leaky_relu_backward(g, self, negative_slope)),
+    words="Leaky ReLU: the gradient passes where x > 0 and is scaled by the slope elsewhere.")
 
 
 class LeakyReluInplace(LeakyRelu):
@@ -329,158 +338,164 @@ class LeakyReluInplace(LeakyRelu):
     node_name = "LeakyReluBackward1"
 
 
-class Hardtanh(Function):
-    """``clamp(x, min_val, max_val)``.  Backward: grad strictly inside (min_val, max_val), else 0."""
-
-    node_name = "HardtanhBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("min_val", "max_val")
-
-    @staticmethod
-    def forward(ctx, x, min_val, max_val):
-        ctx.save_for_backward(x)
-        ctx.min_val, ctx.max_val = min_val, max_val
-        return np.clip(x._data, min_val, max_val)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        inside = (x._data > ctx.min_val) & (x._data < ctx.max_val)
-        return grad * _const(inside, grad), None, None
+def _hardtanh_backward(grad_output, self, min_val, max_val):
+    return np.where((self > min_val) & (self < max_val), grad_output, np.zeros((), grad_output.dtype))
 
 
-class Gelu(Function):
-    """``x Φ(x)``, Φ the standard normal CDF (``approximate='tanh'``: its tanh approximation).
+HardtanhBackward = fused("hardtanh_backward", rule(
+    "HardtanhBackwardBackward0", _hardtanh_backward,
+    grad_output=("g · [min_val < self < max_val]",
+                 lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
+    self=("0", lambda xp, g: xp.zeros_like(g)),
+    name="HardtanhBackward",
+    words="hardtanh's backward as one op: the gradient strictly inside (min_val, max_val), else exactly 0."))
 
-    Backward: grad · (Φ(x) + x φ(x)), φ the normal density; for tanh, the derivative of
-    ``½ x (1 + tanh(√(2/π) (x + 0.044715 x³)))``.
-    """
-
-    node_name = "GeluBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("approximate",)
-
-    @staticmethod
-    def forward(ctx, x, approximate):
-        ctx.save_for_backward(x)
-        ctx.approximate = approximate
-        a = x._data
-        if approximate == "tanh":
-            return (0.5 * a * (1 + fmath.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(
-                a.dtype, copy=False
-            )
-        return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)))).astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        if ctx.approximate == "tanh":
-            inner = (x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI
-            t = inner.tanh()
-            slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * _KAPPA * x * x)
-            return grad * slope, None
-        cdf = 0.5 * (1 + Erf.apply(x * math.sqrt(0.5)))
-        pdf = (x * x * -0.5).exp() * (1 / math.sqrt(2 * math.pi))
-        return grad * (cdf + x * pdf), None
+Hardtanh = rule(
+    "HardtanhBackward0", lambda self, min_val, max_val: np.clip(self, min_val, max_val),
+    self=("g · [min_val < self < max_val]",
+          lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
+    words="hardtanh passes the gradient strictly inside (min_val, max_val), else exactly 0.")
 
 
-class Erf(Function):
-    """The error function ``erf x``.  Backward: grad · 2/√π · e^(-x²)."""
-
-    node_name = "ErfBackward0"
-    saved_names = ("self",)
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        a = x._data if x.dtype.is_floating_point else x._data.astype(get_default_dtype().numpy)
-        return _erf(a).astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * (-x * x).exp() * (2 / math.sqrt(math.pi))
+def _gelu(self, approximate):
+    a = self
+    if approximate == "tanh":
+        return (0.5 * a * (1 + fmath.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(a.dtype, copy=False)
+    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)))).astype(a.dtype, copy=False)
 
 
-class LogSigmoid(Function):
-    """``log σ(x) = min(x, 0) - log(1 + e^-|x|)`` (stable for any x).  Backward: grad · σ(-x)."""
+def _gelu_backward(grad_output, self, approximate):
+    x = self
+    if approximate == "tanh":
+        t = fmath.tanh((x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI)
+        slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * _KAPPA * x * x)
+    else:
+        slope = 0.5 * (1 + _erf(x * math.sqrt(0.5))) + x * np.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
+    return (grad_output * slope).astype(grad_output.dtype, copy=False)
 
-    node_name = "LogSigmoidBackward0"
-    saved_names = ("self",)
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return _log_sigmoid(x._data)
+def _gelu_double(xp, g, grad_output, self, approximate):
+    """d/dx of gelu's slope, times g · grad_output (PyTorch's gelu_double_backward)."""
+    x = self
+    if approximate == "tanh":
+        inner = (x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI
+        t = xp.tanh(inner)
+        du = _SQRT_2_OVER_PI * (1 + 3 * _KAPPA * x * x)
+        curve = (1 - t * t) * du + 0.5 * x * (1 - t * t) * (6 * _SQRT_2_OVER_PI * _KAPPA * x - 2 * t * du * du)
+    else:
+        curve = xp.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi)) * (2 - x * x)
+    return g * grad_output * curve
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * (-x).sigmoid()
+
+GeluBackward = fused("gelu_backward", rule(
+    "GeluBackwardBackward0", _gelu_backward,
+    grad_output=("g · (Φ(self) + self · φ(self))",
+                 lambda xp, g, self, approximate: xp.gelu_backward(g, self, approximate)),
+    self=("g · grad_output · φ(self) · (2 − self²)", _gelu_double),
+    name="GeluBackward",
+    words="GELU's backward as one op: linear in the gradient; its curvature φ(x)(2 − x²) for the input."))
+
+Gelu = rule(
+    "GeluBackward0", _gelu,
+    self=("g · (Φ(self) + self · φ(self))", lambda xp, g, self, approximate: xp.gelu_backward(g, self, approximate)),
+    words="GELU, x Φ(x): the slope is Φ(x) + x φ(x), Φ and φ the normal CDF and density.")
+
+
+def _erf_forward(self):
+    a = self if self.dtype.kind == "f" else self.astype(get_default_dtype().numpy)
+    return _erf(a).astype(a.dtype, copy=False)
+
+
+Erf = rule("ErfBackward0", _erf_forward,
+           self=("g · 2/√π · exp(−self²)", lambda xp, g, self: 2.0 / math.sqrt(math.pi) * xp.exp(-(self * self)) * g),
+           words="The slope of erf is 2/√π · e^(−x²), the normal density's shape.")
+
+
+def _log_sigmoid_backward(grad_output, self):
+    return grad_output * _sigmoid(-self)
+
+
+LogSigmoidBackward = fused("log_sigmoid_backward", rule(
+    "LogSigmoidBackwardBackward0", _log_sigmoid_backward,
+    grad_output=("g · sigmoid(−self)", lambda xp, g, self: xp.log_sigmoid_backward(g, self)),
+    self=("−g · grad_output · sigmoid(self) · sigmoid(−self)",
+          lambda xp, g, grad_output, self: -g * grad_output * xp.sigmoid(self) * xp.sigmoid(-self)),
+    name="LogSigmoidBackward",
+    words="log_sigmoid's backward as one op: its curvature is −σ(x) σ(−x)."))
+
+LogSigmoid = rule("LogSigmoidBackward0", lambda self: _log_sigmoid(self),
+                  self=("g · sigmoid(−self)", lambda xp, g, self: xp.log_sigmoid_backward(g, self)),
+                  words="log σ(x): the slope is σ(−x), near 1 for very negative x and 0 for large x.")
 
 
 def _log_sigmoid(a):
     return (np.minimum(a, 0) - fmath.log1p(fmath.exp(-np.abs(a)))).astype(a.dtype, copy=False)
 
 
-class Silu(Function):
-    """``x · σ(x)`` (also called swish).  Backward: grad · σ(x) · (1 + x (1 - σ(x)))."""
-
-    node_name = "SiluBackward0"
-    saved_names = ("self",)
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return (x._data / (1 + fmath.exp(-x._data))).astype(x._data.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        s = x.sigmoid()
-        return grad * s * (1 + x * (1 - s))
+def _sigmoid(a):
+    return (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
 
 
-class Elu(Function):
-    """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere.  Backward: grad where x > 0, grad · alpha eˣ elsewhere."""
-
-    node_name = "EluBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("alpha",)
-
-    @staticmethod
-    def forward(ctx, x, alpha):
-        ctx.save_for_backward(x)
-        ctx.alpha = alpha
-        a = x._data
-        return np.where(a > 0, a, alpha * fmath.expm1(np.minimum(a, 0))).astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        positive = Tensor._make((x._data > 0).astype(x._data.dtype))
-        return grad * (positive + (1 - positive) * ctx.alpha * x.exp()), None
+def _silu_grad(xp, g, self):
+    s = xp.sigmoid(self)
+    return g * s * (1 + self * (1 - s))
 
 
-class Softplus(Function):
-    """``log(1 + e^(βx)) / β``, linear (``x``) where ``βx > threshold``.  Backward: grad · σ(βx) (1 past it)."""
+Silu = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-self))).astype(self.dtype, copy=False),
+            self=("g · sigmoid(self) · (1 + self · (1 − sigmoid(self)))", _silu_grad),
+            words="SiLU, x σ(x): the product rule with σ' = σ(1 − σ).")
 
-    node_name = "SoftplusBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("beta", "threshold")
 
-    @staticmethod
-    def forward(ctx, x, beta, threshold):
-        ctx.save_for_backward(x)
-        ctx.beta, ctx.threshold = beta, threshold
-        a = x._data
-        return np.where(a * beta > threshold, a, np.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
+def _elu(self, alpha):
+    return np.where(self > 0, self, alpha * fmath.expm1(np.minimum(self, 0))).astype(self.dtype, copy=False)
 
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        linear = Tensor._make((x._data * ctx.beta > ctx.threshold).astype(x._data.dtype))
-        return grad * (linear + (1 - linear) * (x * ctx.beta).sigmoid()), None, None
+
+def _elu_backward(grad_output, self, alpha):
+    # exp(min(x, 0)): never overflows, so the positive side is exactly g (elu at 100 has slope 1, not nan)
+    return np.where(self > 0, grad_output, grad_output * alpha * fmath.exp(np.minimum(self, 0)))
+
+
+EluBackward = fused("elu_backward", rule(
+    "EluBackwardBackward0", _elu_backward,
+    grad_output=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
+                 lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
+    self=("g · grad_output · alpha · exp(self) · [self < 0]",
+          lambda xp, g, grad_output, self, alpha:
+          xp.where(xp.mask(self < 0), g * grad_output * alpha * xp.exp(xp.minimum0(self)), 0)),
+    name="EluBackward",
+    words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))
+
+Elu = rule("EluBackward0", _elu,
+           self=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
+                 lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
+           words="ELU: slope 1 for x > 0, α eˣ elsewhere (never nan: eˣ is taken of min(x, 0)).")
+
+
+def _softplus(self, beta, threshold):
+    a = self
+    return np.where(a * beta > threshold, a, np.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
+
+
+def _softplus_backward(grad_output, self, beta, threshold):
+    z = self * beta
+    return np.where(z > threshold, grad_output, grad_output * _sigmoid(z))
+
+
+SoftplusBackward = fused("softplus_backward", rule(
+    "SoftplusBackwardBackward0", _softplus_backward,
+    grad_output=("g · sigmoid(beta · self)  (g where beta · self > threshold)",
+                 lambda xp, g, self, beta, threshold: xp.softplus_backward(g, self, beta, threshold)),
+    self=("g · grad_output · beta · sigmoid(beta · self) · (1 − sigmoid(beta · self))",
+          lambda xp, g, grad_output, self, beta, threshold:
+          xp.where(xp.mask(self * beta > threshold), 0,
+                   g * grad_output * beta * xp.sigmoid(self * beta) * (1 - xp.sigmoid(self * beta)))),
+    name="SoftplusBackward",
+    words="softplus's backward as one op: its curvature is β σ'(βx), 0 past the threshold."))
+
+Softplus = rule("SoftplusBackward0", _softplus,
+                self=("g · sigmoid(beta · self)  (g where beta · self > threshold)",
+                      lambda xp, g, self, beta, threshold: xp.softplus_backward(g, self, beta, threshold)),
+                words="Softplus: the slope is σ(βx), exactly 1 past the threshold.")
 
 
 # -- lookups, padding and products --------------------------------------------------------------
@@ -855,3 +870,50 @@ def _erf(a):
         )
         outer = np.copysign(1 - fmath.exp(-zc * zc) * ratio, x)
     return np.where(z <= 1, inner, outer)
+
+
+# -- the derivative table's rows for these classes (see ops/formulas.py) ----------------------------
+from ..autograd.formulas import register_formula  # noqa: E402
+from .formulas import row as _row  # noqa: E402
+
+_SELF = ("self",)
+_row(MseLoss, ("self", "target"), ("2 · (self − target) · g  (/ N for mean)",
+     "−2 · (self − target) · g  (/ N for mean)"),
+     "Squared error: the gradient is twice the difference (divided by N for the mean).")
+_row(SmoothL1Loss, ("self", "target"), ("g · clamp((self − target) / beta, −1, 1)",
+     "−g · clamp((self − target) / beta, −1, 1)"),
+     "Smooth L1: linear in the difference near 0, ±1 beyond beta.")
+_row(HuberLoss, ("self", "target"), ("g · clamp(self − target, −delta, delta)",
+     "−g · clamp(self − target, −delta, delta)"),
+     "Huber: the difference itself near 0, ±delta beyond.")
+_row(NllLoss, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
+     "Negative log-likelihood: only the target class's log-probability gets a gradient, −weight.")
+_row(NllLoss2d, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
+     "Negative log-likelihood per pixel: only the target class gets a gradient.")
+_row(BinaryCrossEntropy, ("self", "target"), ("g · weight · (self − target) / (self · (1 − self))",
+     "g · weight · (log(1 − self) − log(self))"),
+     "Binary cross-entropy on probabilities: (p − t) / (p (1 − p)).")
+_row(BinaryCrossEntropyWithLogits, ("self", "target"),
+     ("g · weight · ((1 + (pos_weight − 1) · target) · sigmoid(self) − pos_weight · target)",
+      "g · weight · −self (for pos_weight = 1)"),
+     "Binary cross-entropy on logits: σ(z) − t, the sigmoid folded in.")
+_row(LeakyReluInplace, _SELF, ("g · [result > 0] + negative_slope · g · [result ≤ 0]",),
+     "In-place leaky ReLU: the same derivative, read from the result.")
+_row(Embedding, ("weight",), ("zeros(weight) with g's rows added at indices",),
+     "Embedding picks rows: each picked row gets its gradient (added up for repeats).")
+_row(ConstantPadNd, _SELF, ("g without the padding",), "Padding adds constants: the gradient drops the padded part.")
+_row(Trilinear, ("i1", "i2", "i3"), ("Σ g · W · x2", "Σ g · x1 · x2", "Σ g · x1 · W"),
+     "Bilinear form x1ᵀ W x2: each factor gets g contracted with the other two.")
+_row(NativeLayerNorm, ("input", "weight", "bias"),
+     ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
+     "Layer norm: the input's gradient is centred and decorrelated from x̂; weight gets Σ g·x̂, bias Σ g.")
+_row(NativeBatchNorm, ("input", "weight", "bias"),
+     ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
+     "Batch norm (training): as layer norm, per channel over the batch.")
+_row(MulScalar, _SELF, ("g · other",), "Multiplying by a number scales the gradient by it.")
+_row(AddScalar, _SELF, ("g",), "Adding a number passes the gradient through.")
+_row(DivScalar, _SELF, ("g / other",), "Dividing by a number divides the gradient by it.")
+_row(MaskedFill, _SELF, ("g · [not mask]",), "Filled positions get exactly 0; the rest pass g.")
+register_formula("BackwardHookFunctionBackward", ("tensors",), ("g",), (),
+                 "The identity node module backward hooks attach to: g passes through.")
+

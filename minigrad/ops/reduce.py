@@ -118,8 +118,7 @@ class MaxAll(Function):
     @staticmethod
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
-        hit = x._data == result._data
-        return grad * _const(hit / hit.sum(), grad)
+        return _evenly(grad, x, result, None, x.shape)
 
 
 class MinAll(MaxAll):
@@ -154,12 +153,32 @@ class MaxDim(Function):
     def backward(ctx, grad, grad_indices):
         from .index import gather_backward
         (indices,) = ctx.saved_tensors
+        if not ctx.self_sym_sizes:                   # a 0-dim input: its one element was picked
+            return grad.reshape(()), None, None
         return gather_backward(grad, indices, ctx.axis, ctx.keepdim, ctx.self_sym_sizes), None, None
 
 
 class MinDim(MaxDim):
     node_name = "MinBackward0"
     arg = staticmethod(np.argmin)
+
+
+def _hits(x, value):
+    """Where ``x`` equals the reduced ``value`` (a nan value is hit by the nans), as a bool array."""
+    a, v = x._data, value._data
+    hit = a == v
+    if a.dtype.kind == "f":
+        hit |= np.isnan(a) & np.isnan(v)
+    return hit
+
+
+def _evenly(grad, x, value, dims, shape):
+    """PyTorch's evenly_distribute_backward: grad / count at the elements equal to ``value``, exactly 0 elsewhere."""
+    from .._creation import where
+    hit = _hits(x, value)
+    count = hit.sum(axis=dims, keepdims=True)
+    share = _const(np.divide(1, count, out=np.zeros(count.shape, dtype=x._data.dtype), where=count != 0), grad)
+    return where(_const(hit), grad * share, 0)
 
 
 def _drop(shape, d, ndim):
@@ -199,9 +218,8 @@ class Amax(Function):
     @staticmethod
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
-        hit = x._data == _restore(result, x.shape, ctx.dims, ctx.keepdim)._data
-        share = _const(hit / hit.sum(axis=ctx.dims, keepdims=True), grad)
-        return _restore(grad, x.shape, ctx.dims, ctx.keepdim) * share, None, None
+        r = _restore(result, x.shape, ctx.dims, ctx.keepdim)
+        return _evenly(_restore(grad, x.shape, ctx.dims, ctx.keepdim), x, r, ctx.dims, x.shape), None, None
 
 
 class Amin(Amax):
@@ -273,8 +291,8 @@ class LogSumExp(Function):
     @staticmethod
     def forward(ctx, x, dim, keepdim):
         ctx.dim, ctx.keepdim = dims_tuple(dim, x.ndim), keepdim
-        a = x._data
-        m = np.max(a, axis=ctx.dim, keepdims=True) if a.size else np.zeros_like(a)
+        a = _float_array(x)                                     # logsumexp of integers is a float
+        m = np.max(a, axis=ctx.dim, keepdims=True, initial=-np.inf)     # -inf over an empty dim
         m = np.where(np.isfinite(m), m, 0)
         out = fmath.log(np.sum(fmath.exp(a - m), axis=ctx.dim, keepdims=True)) + m
         if not keepdim:
@@ -290,6 +308,11 @@ class LogSumExp(Function):
         return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * (x - r).exp(), None, None
 
 
+def _check_floating(x, message, error):
+    if x._data.dtype.kind != "f":
+        raise error(message)
+
+
 def _float_array(x):
     return x._data if x._data.dtype.kind == "f" else x._data.astype(get_default_dtype().numpy)
 
@@ -303,17 +326,23 @@ class Softmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
+        _check_floating(x, '"softmax_lastdim_kernel_impl" not implemented for \'%s\'' % x.dtype._legacy,
+                        NotImplementedError)
         ctx.dim = wrap_dim(dim, x.ndim)
+        ctx.axis = ctx.dim if x.ndim else None
         a = _float_array(x)
-        e = fmath.exp(a - a.max(axis=ctx.dim, keepdims=True))
-        e /= e.sum(axis=ctx.dim, keepdims=True)
+        if a.size == 0:
+            e = a.copy()
+        else:
+            e = fmath.exp(a - a.max(axis=ctx.axis, keepdims=True))
+            e /= e.sum(axis=ctx.axis, keepdims=True)
         ctx.save_for_backward(e)
         return e
 
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return SoftmaxBackwardData.apply(grad, y, ctx.dim), None
+        return SoftmaxBackwardData.apply(grad, y, ctx.axis), None
 
 
 class SoftmaxBackwardData(Function):
@@ -351,17 +380,23 @@ class LogSoftmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
+        _check_floating(x, '"log_softmax_lastdim_kernel_impl" not implemented for \'%s\'' % x.dtype._legacy,
+                        NotImplementedError)
         ctx.dim = wrap_dim(dim, x.ndim)
+        ctx.axis = ctx.dim if x.ndim else None
         a = _float_array(x)
-        out = a - a.max(axis=ctx.dim, keepdims=True)
-        out -= fmath.log(fmath.exp(out).sum(axis=ctx.dim, keepdims=True))
+        if a.size == 0:
+            out = a.copy()
+        else:
+            out = a - a.max(axis=ctx.axis, keepdims=True)
+            out -= fmath.log(fmath.exp(out).sum(axis=ctx.axis, keepdims=True))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return LogSoftmaxBackwardData.apply(grad, y, ctx.dim), None
+        return LogSoftmaxBackwardData.apply(grad, y, ctx.axis), None
 
 
 class LogSoftmaxBackwardData(Function):
@@ -398,7 +433,9 @@ class Var(Function):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
+        _check_floating(x, "std and var only support floating point and complex dtypes", RuntimeError)
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
+        ctx.all = dim is None or x.ndim == 0
         ctx.save_for_backward(x)
         n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
         ctx.n = n
@@ -408,15 +445,24 @@ class Var(Function):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        centered = x - x.mean(ctx.dim, keepdim=True)
-        return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * centered * (2.0 / (ctx.n - ctx.correction)), \
-            None, None, None
+        return _var_backward(_restore(grad, x.shape, ctx.dim, ctx.keepdim), x, ctx), None, None, None
+
+
+def _var_backward(g, x, ctx):
+    """PyTorch's var_backward: g · 2 (x − mean) / (N − correction); for a full reduction without degrees of
+    freedom, g · (nan where x is the mean, inf elsewhere)."""
+    from .._creation import where
+    dof = ctx.n - ctx.correction
+    centered = x - x.mean(ctx.dim, keepdim=True)
+    if dof <= 0 and ctx.all:
+        return g * where(centered == 0, math.nan, math.inf)
+    return g * centered * (2.0 / dof if dof else math.inf)
 
 
 def _variance(a, dims, dof, keepdim):
     """Σ(x - mean)² / dof, in ``a``'s dtype (inf or nan when ``dof <= 0``, without numpy's warnings)."""
     centered = a - a.mean(axis=dims, keepdims=True) if a.size else a
-    return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / dof, dtype=a.dtype)
+    return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0), dtype=a.dtype)
 
 
 def _warn_dof(name, n, correction):
@@ -436,7 +482,9 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
+        _check_floating(x, "std and var only support floating point and complex dtypes", RuntimeError)
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
+        ctx.all = dim is None or x.ndim == 0
         ctx.n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
         _warn_dof("std", ctx.n, correction)
         out = np.sqrt(_variance(x._data, ctx.dim, ctx.n - correction, keepdim))
@@ -445,11 +493,12 @@ class Std(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        from .._creation import where
         x, result = ctx.saved_tensors
-        centered = x - x.mean(ctx.dim, keepdim=True)
         r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
         g = _restore(grad, x.shape, ctx.dim, ctx.keepdim)
-        return g * centered / (r * (ctx.n - ctx.correction)), None, None, None
+        g_var = where(r == 0, 0, g / (r * 2))        # PyTorch: std 0 (a constant input) gives gradient 0
+        return _var_backward(g_var, x, ctx), None, None, None
 
 
 class Prod(Function):
@@ -515,6 +564,8 @@ class Norm(Function):
 
     @staticmethod
     def forward(ctx, x, p, dim, keepdim):
+        _check_floating(x, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s"
+                        % x.dtype._legacy, RuntimeError)
         ctx.ord, ctx.dim, ctx.keepdim = p, dims_tuple(dim, x.ndim), keepdim
         a = np.abs(x._data)
         if p == float("inf"):
@@ -532,17 +583,25 @@ class Norm(Function):
         x, result = ctx.saved_tensors
         g = _restore(grad, x.shape, ctx.dim, ctx.keepdim)
         r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
-        p = ctx.ord
-        if p == 1:
-            return g * x.sign(), None, None, None
-        if p == float("inf"):
-            hit = _const(np.abs(x._data) == r._data, g)
-            return g * x.sign() * hit / hit.sum(ctx.dim, keepdim=True), None, None, None
-        safe = r + _const(r._data == 0, r)          # avoid 0/0: the gradient at 0 is 0
-        scale = _const(r._data != 0, r)
-        if p == 2:
-            return g * x / safe * scale, None, None, None
-        return g * x * x.abs() ** (p - 2) / safe ** (p - 1) * scale, None, None, None
+        return _norm_backward(g, x, r, ctx.ord, ctx.dim), None, None, None
+
+
+def _norm_backward(g, x, r, p, dims):
+    """PyTorch's norm_backward, case by case (exact zeros where the norm or the element is 0)."""
+    from .._creation import where
+    if p == 0:
+        return g * 0
+    if p == 1:
+        return g * x.sign()
+    if p == float("inf") or p == -float("inf"):
+        hit = _const(np.abs(x._data) == r._data, g)
+        return x.sign() * (g / hit.sum(dims, keepdim=True) * hit)
+    if p == 2:
+        return g * where(r == 0, 0, x / r)
+    if p < 1:
+        scaled = x.sign() * where(x == 0, 0, x.abs() ** (p - 1))
+        return scaled * g * r ** (1 - p)
+    return x.sign() * x.abs() ** (p - 1) * where(r == 0, 0, g / r ** (p - 1))
 
 
 class Cumsum(Function):
@@ -558,6 +617,8 @@ class Cumsum(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if grad.ndim == 0:                      # a 0-dim input: its running sum is itself
+            return grad, None
         return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
 
 

@@ -11,8 +11,10 @@ import math
 
 import numpy as np
 
+from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
-from ._util import wrap_dim
+from ._util import promoted, wrap_dim
+from .reduce import _sum_dtype
 
 
 def infer_shape(shape, numel):
@@ -78,6 +80,21 @@ class View(Function):
     @staticmethod
     def backward(ctx, grad):
         return grad.reshape(ctx.self_sym_sizes), None
+
+
+class Alias(Function):
+    """``x[...]``, ``x[:, :]``: the same tensor as a new view (PyTorch's ``alias``).  Backward: grad."""
+
+    node_name = "AliasBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._data.view()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
 
 
 class ReshapeAlias(View):
@@ -149,6 +166,8 @@ class Permute(Function):
     @staticmethod
     def forward(ctx, x, dims):
         dims = tuple(wrap_dim(d, x.ndim) for d in dims)
+        if len(dims) == x.ndim and len(set(dims)) != len(dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
         if len(dims) != x.ndim or sorted(dims) != list(range(x.ndim)):
             raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
                                "length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to "
@@ -306,23 +325,34 @@ class Cat(Function):
     def forward(ctx, dim, *tensors):
         if not tensors:
             raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-        ref = next((t for t in tensors if t.ndim > 0), tensors[0])
-        if ref.ndim == 0:
-            raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+        for i, t in enumerate(tensors):
+            if t.ndim == 0:
+                raise RuntimeError("zero-dimensional tensor (at position %d) cannot be concatenated" % i)
+        # PyTorch's legacy rule: 1-D empty tensors are skipped when the others have more dims
+        legacy = [t.shape == (0,) for t in tensors]
+        ref = next((t for t, skip in zip(tensors, legacy) if not skip), tensors[0])
+        if ref.ndim == 1:
+            legacy = [False] * len(tensors)
+        ctx.legacy = legacy
         ctx.dim = d = wrap_dim(dim, ref.ndim)
         for i, t in enumerate(tensors):
+            if legacy[i]:
+                continue
             if t.ndim != ref.ndim or any(a != b for j, (a, b) in enumerate(zip(t.shape, ref.shape)) if j != d):
                 raise RuntimeError("Sizes of tensors must match except in dimension %d. Expected size %d but got "
                                    "size %d for tensor number %d in the list."
                                    % (d, ref.shape[1 if d == 0 else 0], t.shape[1 if d == 0 else 0], i))
-        from ._util import promoted
-        ctx.sizes = [t.shape[d] for t in tensors]
-        return np.concatenate(promoted(*tensors), axis=d)
+        ctx.sizes = [0 if skip else t.shape[d] for t, skip in zip(tensors, legacy)]
+        arrays = promoted(*tensors)
+        return np.concatenate([a for a, skip in zip(arrays, legacy) if not skip] or arrays[:1], axis=d)
 
     @staticmethod
     def backward(ctx, grad):
         out, start = [None], 0
-        for size in ctx.sizes:
+        for size, skip in zip(ctx.sizes, ctx.legacy):
+            if skip:
+                out.append(_tensor.Tensor._make(np.zeros(0, grad._data.dtype)))
+                continue
             out.append(grad.narrow(ctx.dim, start, size))
             start += size
         return tuple(out)
@@ -344,7 +374,6 @@ class Stack(Function):
                 raise RuntimeError("stack expects each tensor to be equal size, but got [%s] at entry 0 and [%s] at "
                                    "entry %d" % (first, this, i))
         ctx.dim = wrap_dim(dim, tensors[0].ndim + 1)
-        from ._util import promoted
         return np.stack(promoted(*tensors), axis=ctx.dim)
 
     @staticmethod
@@ -358,6 +387,7 @@ class Split(Function):
     node_name = "SplitBackward0"
     saved_attrs = ("dim", "split_size", "self_sym_sizes")
     is_view = True
+    multi_output = True           # returns a list of views (PyTorch's MULTI_OUTPUT_NODE views)
 
     @staticmethod
     def forward(ctx, x, sizes, dim):
@@ -368,8 +398,7 @@ class Split(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        from .._creation import cat
-        return cat(grads, ctx.dim), None, None
+        return Cat.apply(ctx.dim, *grads), None, None
 
 
 class SplitWithSizes(Split):
@@ -385,6 +414,7 @@ class Unbind(Function):
     node_name = "UnbindBackward0"
     saved_attrs = ("dim",)
     is_view = True
+    multi_output = True
 
     @staticmethod
     def forward(ctx, x, dim):
@@ -393,8 +423,7 @@ class Unbind(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        from .._creation import stack
-        return stack(grads, ctx.dim), None
+        return Stack.apply(ctx.dim, *grads), None
 
 
 class Flip(Function):
@@ -405,8 +434,11 @@ class Flip(Function):
 
     @staticmethod
     def forward(ctx, x, dims):
-        ctx.dims = tuple(wrap_dim(d, x.ndim) for d in dims)
-        return np.flip(x._data, ctx.dims).copy()
+        ctx.dims = tuple(wrap_dim(d, max(x.ndim, 1)) for d in dims)          # a 0-d tensor takes dim 0 / -1
+        for i, d in enumerate(ctx.dims):
+            if d in ctx.dims[:i]:
+                raise RuntimeError("dim %d appears multiple times in the list of dims" % d)
+        return np.flip(x._data, ctx.dims).copy() if x.ndim else x._data.copy()
 
     @staticmethod
     def backward(ctx, grad):
@@ -556,7 +588,6 @@ class Trace(Function):
     def forward(ctx, x):
         if x.ndim != 2:
             raise RuntimeError("trace: expected a matrix, but got tensor with dim %d" % x.ndim)
-        from .reduce import _sum_dtype
         ctx.self_sym_sizes = tuple(x.shape)
         return np.asarray(np.trace(x._data, dtype=_sum_dtype(x)))
 
@@ -578,6 +609,8 @@ class Roll(Function):
             raise RuntimeError("`shifts` required")
         if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):
             raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:%d" % (len(shifts), len(dims)))
+        if x.ndim == 0 and dims:
+            raise IndexError("Dimension specified as %d but tensor has no dimensions" % dims[0])
         ctx.shifts, ctx.dims = shifts, tuple(wrap_dim(d, x.ndim) for d in dims)
         return np.roll(x._data, shifts if dims else shifts[0], ctx.dims or None)
 
@@ -587,6 +620,6 @@ class Roll(Function):
 
 
 # Data movement only: numpy has no floating-point warning to give (see Function.quiet).
-for _op in (View, UnsafeView, Transpose, T, Permute, Unsqueeze, Squeeze, SqueezeDim, Expand, Repeat, Cat, Stack,
+for _op in (View, Alias, UnsafeView, Transpose, T, Permute, Unsqueeze, Squeeze, SqueezeDim, Expand, Repeat, Cat, Stack,
             Split, Unbind, Flip, Tril, SqueezeDims, Diagonal, DiagonalScatter, DiagEmbed, Roll):
     _op.quiet = False

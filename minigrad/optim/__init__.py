@@ -16,6 +16,7 @@ tensor([1.5360], requires_grad=True)
 """
 
 from . import lr_scheduler
+from .adadelta import Adadelta, NAdam, RAdam
 from .adagrad import Adagrad
 from .adam import Adam
 from .adamw import AdamW
@@ -23,4 +24,4 @@ from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "NAdam", "RAdam", "lr_scheduler"]

@@ -170,3 +170,39 @@ def test_inference_mode_false_turns_it_off_inside(lib):
 
     assert f() is True
     assert not lib.is_inference_mode_enabled()
+
+
+def test_a_freed_graph_holds_no_arrays_but_keeps_its_structure():
+    import numpy as np
+
+    import minigrad as torch
+
+    x = torch.randn(8, 5)
+    w = torch.randn(5, 4, requires_grad=True)
+    loss = ((x @ w).relu().exp() * 2).mean()
+    names = []
+    loss.backward()
+    stack, seen = [loss.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.append(node.name())
+        held = [v for v in vars(node).values() if isinstance(v, np.ndarray)]
+        assert held == [], node.name()
+        stack.extend(n for n, _ in node.next_functions)
+    assert names == ["MeanBackward0", "MulBackward0", "ExpBackward0", "ReluBackward0", "MmBackward0",
+                     "torch::autograd::AccumulateGrad"]
+
+
+def test_a_second_backward_through_a_freed_node_raises(lib):
+    x = lib.ones(2, requires_grad=True)
+    y = (x.exp() * 2).sum()
+    y.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.backward()
+    z = (x + 1).sum()                       # nothing saved: a second backward works (PyTorch too)
+    z.backward()
+    z.backward()
+    assert [round(g, 4) for g in x.grad.tolist()] == [7.4366, 7.4366]

@@ -1,4 +1,4 @@
-"""NOTE [stealing the gradient] (engine.py): a leaf's first gradient is kept without a copy only when
+"""NOTE [stealing the gradient] (autograd/_fast.py): a leaf's first gradient is kept without a copy only when
 nothing else can see it; every other case gets its own copy, so no two tensors ever share a ``.grad``.
 
 Runs on minigrad and PyTorch (the ``lib`` fixture) where the behaviour is observable in both.
@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad.autograd import engine
+from minigrad.autograd import _fast
 
 
 def shares(a, b):
     return np.shares_memory(a.detach().numpy(), b.detach().numpy())
 
 
-@pytest.mark.skipif(not engine._CAN_STEAL, reason="reference counts are not trusted on this Python")
+@pytest.mark.skipif(not _fast._CAN_STEAL, reason="reference counts are not trusted on this Python")
 def test_a_fresh_gradient_becomes_grad_without_a_copy():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     w = minigrad.ones(784, 256, requires_grad=True)
@@ -88,7 +88,7 @@ def test_stolen_gradients_still_accumulate(lib):
     assert x.grad.tolist() == [6.0, 12.0]
 
 
-@pytest.mark.skipif(not engine._CAN_STEAL, reason="reference counts are not trusted on this Python")
+@pytest.mark.skipif(not _fast._CAN_STEAL, reason="reference counts are not trusted on this Python")
 def test_the_weight_gradient_of_linear_is_kept_without_a_copy():
     """nn.Linear's weight gradient arrives as a view, ``(gradᵀ @ x)ᵀ`` through TBackward0; it is kept (as a
     plain, contiguous tensor) when nothing else holds the product."""

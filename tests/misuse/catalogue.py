@@ -203,7 +203,8 @@ for _name, _code in {
     "saved_modified_tanh_inplace": "q = w * 1\nq.tanh_()\nq.mul_(2)\nq.sum().backward()",
     "saved_modified_exp_inplace": "q = w + 0\nq.exp_()\nq.mul_(2)\nq.sum().backward()",
     "detach_inplace_used": "q = w.sigmoid()\nd = q.detach()\nd.zero_()\nq.sum().backward()",
-    "split_output_inplace": "q = w * 1\nq.split(1)[0].mul_(2)", "chunk_output_inplace": "q = w * 1\nq.chunk(2)[0].add_(1)",
+    "split_output_inplace": "q = w * 1\nq.split(1)[0].mul_(2)",
+    "chunk_output_inplace": "q = w * 1\nq.chunk(2)[0].add_(1)",
     "unbind_output_inplace": "q = w * 1\nq.unbind()[0].zero_()",
     "split_output_read_after_base": "q = w * 1\np = q.split(1)[0]\nq.add_(1)\np.grad_fn",
     "no_grad_view_inplace": "q = w * 1\nwith torch.no_grad():\n    p = q[0]\np.mul_(2)",
@@ -222,7 +223,8 @@ for _name, _code in {
 for _name, _code in {
     "sum_kw": "a.sum(dimm=0)", "mean_kw": "a.mean(foo=1)", "ones_kw": "torch.ones(2, dtyp=torch.float32)",
     "softmax_nodim": "torch.softmax(a)", "F_softmax_kw": "F.softmax(a, dim=1, foo=2)",
-    "view_float": "a.view(2.5)", "reshape_str": "a.reshape('a')", "tensor_dtype_str": "torch.tensor([1.0], dtype='float')",
+    "view_float": "a.view(2.5)", "reshape_str": "a.reshape('a')",
+    "tensor_dtype_str": "torch.tensor([1.0], dtype='float')",
     "clamp_none": "a.clamp()", "transpose_one": "a.transpose(0)", "permute_none": "a.permute()",
     "expand_none": "a.expand()", "relu_kw": "F.relu(a, foo=2)", "max_kw": "a.max(dim=0, keepdim=True, x=2)",
     "pow_missing": "a.pow()", "add_missing": "a.add()", "add_str": "a + 'x'", "mul_none": "a * None",
@@ -239,7 +241,8 @@ for _name, _code in {
     "repeat_float": "a.repeat(1.5, 1)", "where_one_arg_float": "torch.where(a)",
     "cat_kw": "torch.cat([a, a], axis=0, foo=1)", "manual_seed_str": "torch.manual_seed('x')",
     "set_default_dtype_int": "torch.set_default_dtype(torch.int64)", "clamp_min_gt_max_tensor": "a.clamp(min='x')",
-    "leaky_relu_slope_str": "F.leaky_relu(a, 'x')", "dropout_p": "F.dropout(a, p=1.5)", "dropout_neg": "F.dropout(a, p=-0.1)",
+    "leaky_relu_slope_str": "F.leaky_relu(a, 'x')", "dropout_p": "F.dropout(a, p=1.5)",
+    "dropout_neg": "F.dropout(a, p=-0.1)",
     "unique_kw": "v.unique(foo=1)", "flatten_kw": "a.flatten(start=0)", "squeeze_kw": "a.squeeze(dims=0)",
     "requires_grad_kw": "a.requires_grad_(flag=True)", "backward_kw": "w.sum().backward(foo=1)",
     "grad_kw": "torch.autograd.grad(w.sum(), [w], foo=1)",
@@ -297,7 +300,8 @@ for _name, _code in {
     "conv2d_kernel_big": "F.conv2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 3, 3))",
     "conv2d_bias": "F.conv2d(torch.ones(1, 1, 5, 5), torch.ones(2, 1, 3, 3), torch.ones(3))",
     "conv2d_stride0": "F.conv2d(torch.ones(1, 1, 5, 5), torch.ones(1, 1, 3, 3), stride=0)",
-    "max_pool_big": "F.max_pool2d(torch.ones(1, 1, 2, 2), 3)", "avg_pool_big": "F.avg_pool2d(torch.ones(1, 1, 2, 2), 3)",
+    "max_pool_big": "F.max_pool2d(torch.ones(1, 1, 2, 2), 3)",
+    "avg_pool_big": "F.avg_pool2d(torch.ones(1, 1, 2, 2), 3)",
     "max_pool_pad": "F.max_pool2d(torch.ones(1, 1, 4, 4), 2, padding=2)",
     "batch_norm_shape": "F.batch_norm(torch.ones(2, 3), torch.zeros(4), torch.ones(4))",
     "batch_norm_one": "F.batch_norm(torch.ones(1, 3), None, None, training=True)",
@@ -323,7 +327,8 @@ for _name, _code in {
     "sgd_dup": "optim.SGD([w, w], lr=0.1)", "register_param_type": "nn.Module().register_parameter('p', a)",
     "register_param_dot": "nn.Module().register_parameter('a.b', nn.Parameter(a))",
     "module_attr": "nn.Linear(2, 2).nonexistent", "embedding_oob": "nn.Embedding(3, 2)(torch.tensor([3]))",
-    "batchnorm_features": "nn.BatchNorm1d(3)(torch.ones(2, 4))", "conv_channels": "nn.Conv2d(3, 4, 3)(torch.ones(1, 2, 5, 5))",
+    "batchnorm_features": "nn.BatchNorm1d(3)(torch.ones(2, 4))",
+    "conv_channels": "nn.Conv2d(3, 4, 3)(torch.ones(1, 2, 5, 5))",
     "sequential_call_bad": "nn.Sequential(nn.Linear(2, 2))(torch.ones(2, 3))",
     "load_state_missing": "nn.Linear(2, 2).load_state_dict({})",
     "load_state_shape": "nn.Linear(2, 2).load_state_dict({'weight': torch.ones(3, 3), 'bias': torch.ones(2)})",
@@ -375,7 +380,7 @@ def run_case(code: str, lib) -> tuple[str, str, bool] | None:
         warnings.simplefilter("ignore")
         try:
             exec(code, ns)
-        except Exception as exc:  # noqa: BLE001 - the exception is the result
+        except Exception as exc:
             return (type(exc).__name__, str(exc).strip(), _internal(exc, lib.__name__.split(".")[0]))
     return None
 

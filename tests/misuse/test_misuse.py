@@ -16,9 +16,8 @@ import collections
 import json
 import os
 
-import pytest
-
 import catalogue
+import pytest
 
 RANK = {"message": 0, "type": 1, "other": 2, "silent": 3, "crash": 4}
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..fold import AUTO_FOLD_NODES, alias_map, fold_loops, fold_note
 from ..model import Event, GraphSnapshot, Step
+from ..text import safe_name, safe_text
 from .modules import ModuleTrace
 from .naming import resolve_names
 from .saved import _read_saved
@@ -66,7 +67,8 @@ class BackwardRecorder:
     """
 
     def __init__(self, root: Any, node_ids: Mapping[int, str], nodes: list[Any]) -> None:
-        self.node_ids, self.nodes = node_ids, nodes
+        self.node_ids: Mapping[int, str] = node_ids
+        self.nodes: list[Any] = nodes
         self.steps: list[Step] = []
         self._pending_events: list[Event] = []
         self._handles: list[Any] = []
@@ -80,7 +82,7 @@ class BackwardRecorder:
         node_id = self.node_ids.get(event.node_id) if event.node_id is not None else None
         if event.kind == "node":
             self.steps.append(Step(
-                index=len(self.steps), node_id=node_id, name=event.name,
+                index=len(self.steps), node_id=node_id, name=safe_name(event.name),
                 grad_outputs=_copies(event.grad_outputs or ()),
                 grad_inputs=_copies(event.grad_inputs or ()),
                 grad_before=None if event.grad_before is None else np.array(event.grad_before),
@@ -90,7 +92,8 @@ class BackwardRecorder:
             return
         if event.kind in ("begin", "end", "error"):
             return
-        recorded = Event(kind=event.kind, node_id=node_id, name=event.name, detail=event.detail,
+        recorded = Event(kind=event.kind, node_id=node_id, name=safe_name(event.name),
+                         detail=safe_text(event.detail, 500),
                          grads=_copies(event.grad_outputs) if event.grad_outputs else None)
         if event.kind in ("post_accumulate_hook", "node_hook", "release") and self.steps:
             self._attach(recorded)
@@ -106,7 +109,7 @@ class BackwardRecorder:
         for node in self.nodes:
             if not _is_node(node) or id(node) not in self.node_ids:
                 continue
-            node_id, name = self.node_ids[id(node)], type(node).__name__
+            node_id, name = self.node_ids[id(node)], safe_name(type(node).__name__)
             variable = getattr(node, "variable", None)
             self._handles.append(node.register_prehook(self._prehook(node_id, name, variable)))
             self._handles.append(node.register_hook(self._posthook(node_id, variable)))
@@ -120,7 +123,7 @@ class BackwardRecorder:
             node_id = self.node_ids.get(id(node)) if node is not None else None
             if node_id is None:
                 continue
-            name = type(node).__name__
+            name = safe_name(type(node).__name__)
             self._wrap(tensor, "_backward_hooks", "tensor_hook", node_id, name)
             self._wrap(tensor, "_post_accumulate_grad_hooks", "post_accumulate_hook", node_id, name)
             if not tensor.is_leaf and getattr(tensor, "retains_grad", False):
@@ -170,7 +173,7 @@ class BackwardRecorder:
         for node in self.nodes:
             hooked = _is_node(node) and id(node) in self.node_ids and not hasattr(node, "variable")
             if hooked and self.steps and _read_saved(node)[1] == "freed":
-                self._attach(Event("release", self.node_ids[id(node)], type(node).__name__))
+                self._attach(Event("release", self.node_ids[id(node)], safe_name(type(node).__name__)))
 
     # -- context manager ----------------------------------------------------------
     def __enter__(self) -> BackwardRecorder:
@@ -333,7 +336,7 @@ def _with_derivative_graph(before: _Capture, roots: list[Any], params: Any, step
                      show_constants)
     rename = {before.node_ids[key]: after.node_ids[key] for key in before.node_ids if key in after.node_ids}
     steps = [replace(step, node_id=rename.get(step.node_id, step.node_id) if step.node_id else None,
-                     events=tuple(replace(ev, node_id=rename.get(ev.node_id, ev.node_id))
+                     events=tuple(replace(ev, node_id=rename.get(ev.node_id, ev.node_id))  # type: ignore[arg-type]
                                   for ev in step.events))
              for step in steps]
     born = {after.node_ids[id(node)]: index for node, index in created if id(node) in after.node_ids}
@@ -399,7 +402,7 @@ def record_backward(roots: Any, gradient: Any = None, retain_graph: bool | None 
         if raise_error:
             raise
         error = exc
-    steps, born = recorder.steps, {}
+    steps, born = recorder.steps, dict[Any, Any]()
     if create_graph and error is None:
         capture, steps, born = _with_derivative_graph(capture, root_list, params, steps, created,
                                                       show_saved, module_trace, show_constants)

@@ -15,11 +15,11 @@ from .activation import (
     Tanh,
 )
 from .container import ModuleDict, ModuleList, Sequential
-from .conv import Conv2d
+from .conv import Conv2d, ConvTranspose2d
 from .distance import CosineSimilarity
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
-from .linear import Bilinear, Identity, Linear
+from .linear import Bilinear, Identity, LazyLinear, Linear, UninitializedParameter
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -31,8 +31,8 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
-from .normalization import BatchNorm1d, LayerNorm
-from .pooling import AvgPool2d, MaxPool2d
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
 
 __all__ = [
@@ -49,6 +49,12 @@ __all__ = [
     "Flatten",
     "Unflatten",
     "Dropout",
+    "LazyLinear",
+    "ConvTranspose2d",
+    "UninitializedParameter",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "AdaptiveAvgPool2d",
     "Dropout1d",
     "Dropout2d",
     "Dropout3d",

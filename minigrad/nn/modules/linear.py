@@ -126,3 +126,65 @@ class Bilinear(Module):
             self.out_features,
             self.bias is not None,
         )
+
+
+class LazyLinear(Linear):
+    """A ``Linear`` whose ``in_features`` is read from the first input; then it becomes a plain ``Linear``.
+
+    The weights are drawn (PyTorch's default initialisation) at that first call, from the generator's
+    state then, as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> layer = torch.nn.LazyLinear(3)
+    >>> layer
+    LazyLinear(in_features=0, out_features=3, bias=True)
+    >>> layer(torch.ones(2, 4)).shape, layer
+    (torch.Size([2, 3]), Linear(in_features=4, out_features=3, bias=True))
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+        Module.__init__(self)
+        self.in_features, self.out_features, self._dtype = 0, out_features, dtype
+        self.weight = UninitializedParameter()
+        if bias:
+            self.bias = UninitializedParameter()
+        else:
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self) -> None:
+        if not isinstance(self.weight, UninitializedParameter) and self.in_features != 0:
+            super().reset_parameters()
+
+    def has_uninitialized_params(self) -> bool:
+        return isinstance(self.weight, UninitializedParameter)
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        if not self.has_uninitialized_params():
+            return
+        self.in_features = input.shape[-1]
+        dtype = self._dtype or input.dtype
+        self.weight = Parameter(_creation.empty(self.out_features, self.in_features, dtype=dtype))
+        if self.bias is not None:
+            self.bias = Parameter(_creation.empty(self.out_features, dtype=dtype))
+        self.reset_parameters()
+
+    def __call__(self, *args, **kwargs):
+        if self.has_uninitialized_params():
+            self.initialize_parameters(*args, **kwargs)
+            del self._dtype
+            self.__class__ = self.cls_to_become
+        return Module.__call__(self, *args, **kwargs)
+
+
+class UninitializedParameter(Parameter):
+    """The placeholder weight of a lazy module, until its first input fixes the shape."""
+
+    def __init__(self, requires_grad: bool = True, device=None, dtype=None) -> None:
+        super().__init__(_creation.empty(0, dtype=dtype), requires_grad)
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+    __str__ = __repr__

@@ -102,9 +102,12 @@ class BatchNorm1d(Module):
             self.running_var.fill_(1)
             self.num_batches_tracked.zero_()
 
-    def forward(self, input: Tensor) -> Tensor:
+    def _check_input_dim(self, input: Tensor) -> None:
         if input.ndim not in (2, 3):
             raise ValueError("expected 2D or 3D input (got %dD input)" % input.ndim)
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             self.num_batches_tracked.add_(1)
@@ -122,3 +125,24 @@ class BatchNorm1d(Module):
             self.num_features, self.eps, self.momentum, self.affine, self.bias is not None,
             self.track_running_stats,
         )
+
+
+class BatchNorm2d(BatchNorm1d):
+    """Standardize each channel of an ``(N, C, H, W)`` input over N, H and W, then ``· weight + bias``.
+
+    >>> import minigrad as torch
+    >>> torch.nn.BatchNorm2d(3)(torch.randn(2, 3, 4, 4)).shape
+    torch.Size([2, 3, 4, 4])
+    """
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.ndim != 4:
+            raise ValueError("expected 4D input (got %dD input)" % input.ndim)
+
+
+class BatchNorm3d(BatchNorm1d):
+    """Standardize each channel of an ``(N, C, D, H, W)`` input, then ``· weight + bias``."""
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.ndim != 5:
+            raise ValueError("expected 5D input (got %dD input)" % input.ndim)

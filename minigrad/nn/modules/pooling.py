@@ -70,3 +70,22 @@ class AvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool2d(Module):
+    """Average pooling to a fixed ``output_size`` whatever the input's height and width (``F.adaptive_avg_pool2d``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.AdaptiveAvgPool2d((1, 1))(torch.ones(2, 3, 5, 7)).shape
+    torch.Size([2, 3, 1, 1])
+    """
+
+    def __init__(self, output_size) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return "output_size=%s" % (self.output_size,)

@@ -50,7 +50,7 @@ def run_many(seed: int, n: int, progress: bool = True):
         program = generate(program_id(seed, k))
         try:
             diffs = check(program)
-        except Exception as exc:  # noqa: BLE001 - the harness must survive; report it
+        except Exception as exc:
             from .compare import Diff
             diffs = [Diff("harness_error", type(exc).__name__, "harness", "", str(exc))]
         if progress and (k + 1) % 500 == 0:
@@ -113,10 +113,57 @@ def cmd_run(args) -> int:
     return 0
 
 
+def cmd_hits(args) -> int:
+    from .listed import hits
+    found = hits(run_many(args.seed, args.n))
+    print("\nissue 11's listed bugs reached by %d programs of seed %d:\n" % (args.n, args.seed))
+    print("| listed bug | programs | e.g. (python -m fuzzlib show --seed %d --k K --minimize) |" % args.seed)
+    print("|---|---:|---|")
+    for name, ks in found.items():
+        print("| %s | %d | %s |" % (name, len(ks), ", ".join(map(str, ks[:3]))))
+    return 0
+
+
+REGRESSIONS = HERE / "regressions"
+
+
+def cmd_regressions(args) -> int:
+    """Mark regression cases whose root cause is gone as fixed; add new ones from a run's output folder."""
+    added = 0
+    if args.add:
+        for f in sorted(Path(args.add).glob("*--0.json")):
+            name = REGRESSIONS / f.name.replace("--0.json", ".json")
+            case = json.loads(f.read_text())
+            if name.exists() or len(case["steps"]) > args.max_steps:
+                continue
+            case["status"] = "open"
+            name.write_text(json.dumps(case, indent=1, sort_keys=True) + "\n")
+            added += 1
+    counts = collections.Counter()
+    for f in sorted(REGRESSIONS.glob("*.json")):
+        case = json.loads(f.read_text())
+        keys = {d.key for d in check(case)}
+        status = "open" if tuple(case["key"]) in keys else "fixed"
+        if case.get("status") == "fixed" and status == "open":
+            print("REGRESSED: %s" % f.name)
+        counts[status] += 1
+        if status != case.get("status"):
+            case["status"] = status
+            f.write_text(json.dumps(case, indent=1, sort_keys=True) + "\n")
+    print("regressions: %d added; %d open, %d fixed" % (added, counts["open"], counts["fixed"]))
+    return 0
+
+
 def cmd_show(args) -> int:
     program = generate(program_id(args.seed, args.k))
     diffs = check(program)
-    if args.minimize and diffs:
+    if args.bug:
+        from .listed import LISTED
+        name = next(n for n in LISTED if args.bug.lower() in n.lower())
+        program = minimize(program, diffs[0].key, budget=args.budget, keep=LISTED[name])
+        diffs = check(program)
+        print("# minimised to keep: %s" % name)
+    elif args.minimize and diffs:
         program = minimize(program, diffs[0].key, budget=args.budget)
         diffs = check(program)
     print(reproducer(program, diffs))
@@ -158,8 +205,17 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--k", type=int, default=0)
     p.add_argument("--minimize", action="store_true")
+    p.add_argument("--bug", help="minimise keeping this listed bug (a substring of its name in fuzzlib/listed.py)")
     p.add_argument("--budget", type=int, default=300)
     p.set_defaults(fn=cmd_show)
+    p = sub.add_parser("hits", help="count the programs reaching each bug issue 11 lists")
+    p.add_argument("-n", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(fn=cmd_hits)
+    p = sub.add_parser("regressions", help="update the status of tests/fuzz/regressions/*.json (--add DIR: new ones)")
+    p.add_argument("--add", help="a run's output folder (fuzz-out): add its first reproducer per root cause")
+    p.add_argument("--max-steps", type=int, default=15)
+    p.set_defaults(fn=cmd_regressions)
     p = sub.add_parser("expect", help="rewrite tests/fuzz/expected_failures.json from the CI run")
     p.set_defaults(fn=cmd_expect)
     args = parser.parse_args(argv)

@@ -18,6 +18,7 @@ in-place ops on non-leaves and on views (and, rarely, on a leaf), hooks, ``retai
 
 from __future__ import annotations
 
+import contextlib
 import random
 import warnings
 from typing import Any
@@ -59,7 +60,7 @@ class Gen:
         for k, v in self.ns.items():
             if k[0] in "tx" and k[1:].isdigit() and isinstance(v, self.torch.Tensor):
                 try:
-                    v.grad_fn, v.is_leaf
+                    _ = (v.grad_fn, v.is_leaf)
                 except RuntimeError:
                     continue
                 out.append(k)
@@ -135,7 +136,7 @@ class Gen:
 
     def values(self, shape: tuple, kind: str | None = None) -> np.ndarray:
         if kind is None:
-            kind = self.choice(["normal"] * 12 + ["ties"] * 3 + ["special"] * 2 + ["positive"] * 3)
+            kind = self.choice(["normal"] * 12 + ["ties"] * 3 + ["special"] * 2 + ["positive"] * 3 + ["constant"])
         n = int(np.prod(shape)) if shape else 1
         if kind == "normal":
             vals = [round(self.rng.gauss(0, 1.2), 2) for _ in range(n)]
@@ -143,6 +144,8 @@ class Gen:
             vals = [round(self.rng.uniform(0.1, 3), 2) for _ in range(n)]
         elif kind == "ties":
             vals = [self.choice([-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.0, 2.0]) for _ in range(n)]
+        elif kind == "constant":  # std/var/norm of a constant: zero variance
+            vals = [self.choice([1.0, 0.0, -2.0])] * n
         elif kind == "unit":
             vals = [round(self.rng.uniform(0.05, 0.95), 2) for _ in range(n)]
         else:
@@ -157,7 +160,7 @@ class Gen:
             warnings.simplefilter("ignore")
             try:
                 exec(step["code"], self.ns)
-            except Exception:  # noqa: BLE001 - PyTorch refused it
+            except Exception:
                 for name in step.get("outs", ()):
                     self.ns.pop(name, None)
                 if self.chance(keep_error):
@@ -215,7 +218,7 @@ class Gen:
             elif form == "scalar":
                 shape = ()
             else:
-                shape = (self.choice([1, 2]),) + sa
+                shape = (self.choice([1, 2]), *sa)
         return self.leaf(shape, grad=self.chance(0.7))
 
     def add_op(self, code_expr: str, op: str, uses: list[str], keep_error: float = 0.05) -> list[str]:
@@ -225,7 +228,7 @@ class Gen:
             warnings.simplefilter("ignore")
             try:
                 exec(probe, self.ns)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 if self.chance(keep_error):
                     name = self.fresh()
                     self.steps.append({"kind": "op", "op": op, "code": "%s = %s" % (name, code_expr),
@@ -299,7 +302,7 @@ def _leaves(g: Gen) -> list[str]:
     return [n for n in g.tensors() if n.startswith("x") and g.ns[n].requires_grad]
 
 
-PLANS = ["backward", "backward", "backward_v", "grad", "grad_outputs", "retain_twice", "twice",
+PLANS = ["backward", "backward", "backward_v", "grad", "grad_outputs", "retain_twice", "retain_keep", "twice",
          "create_graph", "create_graph", "backward_create_graph", "backward_inputs", "autograd_backward"]
 
 
@@ -315,10 +318,16 @@ def add_plan(g: Gen, plan: str) -> None:
         _loss_step(g, "loss = {loss}\nloss.backward()", terms, roots, leaves, plan, ["loss"], ["loss"])
     elif plan == "backward_v":
         r = roots[-1]
-        g.add_stmt("%s.backward(%s)" % (r, g.const(g.sh(r), g.dt(r))), plan, "plan", [r] + leaves, [])
+        g.add_stmt("%s.backward(%s)" % (r, g.const(g.sh(r), g.dt(r))), plan, "plan", [r, *leaves], [])
     elif plan == "grad":
-        _loss_step(g, "loss = {loss}\ngs = torch.autograd.grad(loss, [%s], allow_unused=%s)" % (L, g.chance(0.9)),
-                   terms, roots, leaves, plan, ["gs"], ["loss", "gs"])
+        inputs = list(leaves)
+        inner = [n for n in g.tensors() if g.ns[n].requires_grad and not g.ns[n].is_leaf and n not in roots]
+        if inner and g.chance(0.4):  # a non-leaf input: its hooks must not change what grad returns
+            inputs.append(g.choice(inner))
+            if g.chance(0.5) and (g.ns[inputs[-1]]._base is None or g.ns[inputs[-1]]._version == 0):
+                g.add_stmt("h0 = %s.register_hook(lambda g: g * 2)" % inputs[-1], "hook", "hook", [inputs[-1]], [])
+        _loss_step(g, "loss = {loss}\ngs = torch.autograd.grad(loss, [%s], allow_unused=%s)" % (
+            ", ".join(inputs), g.chance(0.9)), terms, roots, inputs, plan, ["gs"], ["loss", "gs"])
     elif plan == "grad_outputs":
         vs = ", ".join(g.const(g.sh(r), g.dt(r)) for r in roots)
         g.add_stmt("gs = torch.autograd.grad([%s], [%s], grad_outputs=[%s], allow_unused=True)" % (
@@ -326,9 +335,15 @@ def add_plan(g: Gen, plan: str) -> None:
     elif plan == "retain_twice":
         _loss_step(g, "loss = {loss}\nloss.backward(retain_graph=True)\nloss.backward()", terms, roots, leaves,
                    plan, ["loss"], ["loss"])
+    elif plan == "retain_keep":
+        # the first .grad is kept: the second backward must store a new tensor, not add into it
+        kept = [n for n in g.tensors() if g.ns[n].requires_grad and getattr(g.ns[n], "retains_grad", False)]
+        x = g.choice(kept) if kept and g.chance(0.7) else leaves[-1]
+        _loss_step(g, "loss = {loss}\nloss.backward(retain_graph=True)\ngk = %s.grad\nloss.backward()" % x,
+                   terms, roots, leaves + ([x] if x not in leaves else []), plan, ["loss"], ["loss", "gk"])
     elif plan == "twice":
         _loss_step(g, "loss = {loss}\nloss.backward()", terms, roots, leaves, "backward", ["loss"], ["loss"])
-        g.add_stmt("loss.backward()", plan, "plan", ["loss"] + leaves, [], keep_error=1.0)
+        g.add_stmt("loss.backward()", plan, "plan", ["loss", *leaves], [], keep_error=1.0)
     elif plan == "create_graph":
         ok = _loss_step(g, "loss = {loss}\ngs = torch.autograd.grad(loss, [%s], create_graph=True, "
                         "allow_unused=True)" % L, terms, roots, leaves, plan, ["gs"], ["loss", "gs"], keep_error=0.5)
@@ -339,7 +354,7 @@ def add_plan(g: Gen, plan: str) -> None:
             if gi is not None and gi.requires_grad:
                 terms.append("(gs[%d] * %s).sum()" % (i, g.const(tuple(gi.shape), str(gi.dtype)[6:])))
         if terms:
-            g.add_stmt("gg = %s\ngg.backward()" % " + ".join(terms), "second_backward", "plan", ["gs"] + leaves,
+            g.add_stmt("gg = %s\ngg.backward()" % " + ".join(terms), "second_backward", "plan", ["gs", *leaves],
                        ["gg"], ["gg"])
     elif plan == "backward_create_graph":
         ok = _loss_step(g, "loss = {loss}\nloss.backward(create_graph=True)", terms, roots, leaves, plan, ["loss"],
@@ -347,7 +362,7 @@ def add_plan(g: Gen, plan: str) -> None:
         x = leaves[0]
         if ok and g.ns[x].grad is not None and g.ns[x].grad.requires_grad:
             g.add_stmt("gx = %s.grad.clone()\n%s.grad = None\n(gx * %s).sum().backward()" % (
-                x, x, g.const(g.sh(x), g.dt(x))), "second_backward", "plan", [x] + leaves, ["gx"], ["gx"])
+                x, x, g.const(g.sh(x), g.dt(x))), "second_backward", "plan", [x, *leaves], ["gx"], ["gx"])
     elif plan == "backward_inputs":
         sub = leaves[: max(1, len(leaves) // 2)]
         _loss_step(g, "loss = {loss}\nloss.backward(inputs=[%s])" % ", ".join(sub), terms, roots, leaves, plan,
@@ -370,10 +385,8 @@ def generate(seed: int, torch_module=None) -> dict:
     while sum(1 for s in g.steps if s["kind"] != "leaf") < n_ops and tries < n_ops * 6:
         tries += 1
         variant = ops.draw(g)
-        try:
+        with contextlib.suppress(ops.Skip, ValueError, IndexError):  # no fitting input; an empty range
             variant.build(g)
-        except (ops.Skip, ValueError, IndexError):  # no fitting input; an empty range to draw from
-            pass
     add_plan(g, g.choice(PLANS))
     return {"seed": seed, "steps": g.steps}
 

@@ -5,7 +5,4 @@ from __future__ import annotations
 
 def broadcastable(s1: tuple, s2: tuple) -> bool:
     """True when shapes ``s1`` and ``s2`` broadcast together."""
-    for a, b in zip(reversed(s1), reversed(s2)):
-        if a != b and a != 1 and b != 1:
-            return False
-    return True
+    return all(a == b or a == 1 or b == 1 for a, b in zip(reversed(s1), reversed(s2)))

@@ -27,21 +27,30 @@ def without(steps: list[dict], drop: set[int]) -> list[dict]:
 def still_fails(program: dict, key: tuple[str, str], torch_module=None, minigrad_module=None) -> bool:
     try:
         diffs = check(program, torch_module, minigrad_module)
-    except Exception:  # noqa: BLE001 - a candidate that breaks the harness is not interesting
+    except Exception:
         return False
     return any(d.key == key for d in diffs)
 
 
 def minimize(program: dict, key: tuple[str, str], budget: int = 400, torch_module=None,
-             minigrad_module=None) -> dict:
-    """The smallest program (by steps) found within ``budget`` runs that still shows ``key``."""
+             minigrad_module=None, keep=None) -> dict:
+    """The smallest program (by steps) found within ``budget`` runs that still shows ``key``.
+
+    ``keep(program, diffs) -> bool``, when given, replaces "shows ``key``" as what must be preserved.
+    """
     steps = list(program["steps"])
     runs = 0
 
     def test(candidate: list[dict]) -> bool:
         nonlocal runs
         runs += 1
-        return still_fails({"seed": program.get("seed"), "steps": candidate}, key, torch_module, minigrad_module)
+        cand = {"seed": program.get("seed"), "steps": candidate}
+        if keep is None:
+            return still_fails(cand, key, torch_module, minigrad_module)
+        try:
+            return bool(keep(cand, check(cand, torch_module, minigrad_module)))
+        except Exception:
+            return False
 
     for _ in range(3):
         before = len(steps), sum(len(s.get("terms", ())) for s in steps)
@@ -61,7 +70,7 @@ def _drop_terms(steps: list[dict], test, more) -> list[dict]:
                 roots = step["term_roots"][:j] + step["term_roots"][j + 1:]
                 new = dict(step, terms=terms, term_roots=roots, uses=roots + step["leaves"],
                            code=step["template"].replace("{loss}", " + ".join(terms)))
-                candidate = steps[:i] + [new] + steps[i + 1:]
+                candidate = [*steps[:i], new, *steps[i + 1:]]
                 if test(candidate):
                     steps = candidate
                     step = new

@@ -12,8 +12,8 @@ Adding an op: write a ``build`` and register it with :func:`variant`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .generate_helpers import broadcastable as _broadcastable
 
@@ -91,6 +91,8 @@ def _rpow(g):
 def _clamp(g):
     a = need(g.pick())
     lo, hi = sorted([round(g.rng.uniform(-1.5, 1.5), 1), round(g.rng.uniform(-1.5, 1.5), 1)])
+    if g.chance(0.3):  # clamp(min=0) then sqrt/log/pow: the masked gradient meets an infinite one
+        lo = 0.0
     form = g.choice(["min", "max", "both", "clamp_min", "clip"])
     if form == "min":
         code = "%s.clamp(min=%s)" % (a, lo)
@@ -416,7 +418,7 @@ def _factor_shape(g, shape):
         if n % d == 0:
             options += [(d, n // d), (d, -1)]
     if len(shape) >= 1:
-        options.append(tuple(shape) + (1,))
+        options.append((*tuple(shape), 1))
     return g.choice(options)
 
 
@@ -475,7 +477,7 @@ def _expand(g):
     sa = g.sh(a)
     new = tuple(g.choice([2, 3]) if s == 1 and g.chance(0.7) else (-1 if g.chance(0.3) else s) for s in sa)
     if g.chance(0.4):
-        new = (2,) + new
+        new = (2, *new)
     if not new:
         new = (3,)
     if g.chance(0.3):
@@ -630,7 +632,8 @@ def _flip(g):
 
 @variant("activation", "nn", 2.0)
 def _activation(g):
-    a = need(g.pick())
+    # now and then on fresh special values (elu/softplus/gelu at 100 or 1e30: exp overflows)
+    a = g.leaf(g.shape(), kind="special") if g.chance(0.15) else need(g.pick())
     code = g.choice(["F.relu(%s)", "F.leaky_relu(%s, 0.1)", "F.elu(%s)", "F.elu(%s, alpha=0.5)", "F.gelu(%s)",
                      "F.gelu(%s, approximate='tanh')", "F.silu(%s)", "F.softplus(%s)",
                      "F.softplus(%s, beta=2.0, threshold=5.0)", "F.logsigmoid(%s)", "F.hardtanh(%s)",
@@ -812,11 +815,22 @@ def _view_then_inplace(g):
 
 @variant("hook", "hook", 0.8)
 def _hook(g):
-    a = need(g.pick(grad=True))
+    # PyTorch 2.13 segfaults in register_hook on a view whose base was modified in place
+    # (t = (x * 2).permute(1, 0); t.T.view(-1).zero_(); t.register_hook(f)): never generated
+    a = need(g.pick(grad=True, where=lambda n: g.ns[n]._base is None or g.ns[n]._version == 0))
     fn = g.choice(["lambda g: g * 2", "lambda g: g + 1", "lambda g: None", "lambda g: g.clamp(min=0)",
                    "lambda g: g * 0"])
     h = g.fresh("h")
     g.add_stmt("%s = %s.register_hook(%s)" % (h, a, fn), "hook", "hook", [a], [], keep_error=0.5)
+
+
+@variant("retain_then_inplace", "hook", 0.4)
+def _retain_then_inplace(g):
+    """retain_grad() on a non-leaf, then an in-place op on it: the retained grad is the new version's."""
+    a = need(g.pick(grad=True, where=lambda n: not g.ns[n].is_leaf and g.ns[n]._base is None))
+    if g.add_stmt("%s.retain_grad()" % a, "retain_grad", "hook", [a], [a], keep_error=0.0):
+        op = g.choice(["mul_(5.0)", "add_(1.0)", "exp_()", "clamp_(min=0.0)"])
+        g.add_stmt("%s.%s" % (a, op), "retained_inplace_" + op.split("(")[0], "inplace", [a], [a], keep_error=0.5)
 
 
 @variant("retain_grad", "hook", 0.8)

@@ -30,8 +30,8 @@ so both libraries run the same remaining steps.
 from __future__ import annotations
 
 import linecache
-import re
 import math
+import re
 import traceback
 import warnings
 from typing import Any
@@ -79,7 +79,7 @@ def snapshot(value) -> Any:
     """
     try:
         return _snapshot(value)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         return {"error": (type(exc).__name__, str(exc).strip(), internal_crash(exc))}
 
 
@@ -94,7 +94,10 @@ def _snapshot(value) -> Any:
         return {"py": type(value).__name__}
     gf = value.grad_fn
     try:
-        data = np.array(value.detach().numpy(), copy=True)
+        plain = value.detach()
+        if hasattr(plain, "resolve_neg"):  # PyTorch may hand out lazily negated views (abs' backward)
+            plain = plain.resolve_neg().resolve_conj()
+        data = np.array(plain.numpy(), copy=True)
     except Exception as exc:  # pragma: no cover - reported as a difference
         data = "<numpy() failed: %s>" % type(exc).__name__
     return {
@@ -164,7 +167,7 @@ def execute(program: dict, lib) -> list[dict]:
             warnings.simplefilter("always")
             try:
                 exec(_compile(step["code"]), ns)
-            except Exception as exc:  # noqa: BLE001 - the exception is what we compare
+            except Exception as exc:
                 rec["error"] = (type(exc).__name__, str(exc).strip(), internal_crash(exc))
                 for name in step.get("outs", ()):
                     ns.pop(name, None)
@@ -188,7 +191,7 @@ def _final(ns: dict) -> dict:
                 values[name] = snapshot(value)
                 if value.is_leaf or getattr(value, "retains_grad", False):
                     grads[name] = snapshot(value.grad)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 values[name] = {"error": (type(exc).__name__, str(exc).strip(), internal_crash(exc))}
     return {"i": "end", "values": values, "grads": grads, "warnings": [_warning_record(w) for w in caught]}
 

@@ -1,0 +1,48 @@
+"""Speed tricks of the backward engine, kept apart from the teaching path (engine.py).
+
+Each is an optional shortcut next to the plain code it replaces; deleting this module's use
+in engine.py leaves a slower engine with the same results.
+
+* ``stealable``: store a leaf's first gradient as its ``.grad`` without copying it.  The plain
+  version (what engine.py does when this returns None)::
+
+      var.grad = Tensor(np.array(grad.data, copy=True))     # a copy the leaf owns
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from .. import _tensor  # circular: `_tensor.Tensor` at call time
+
+# NOTE [stealing the gradient]: like PyTorch's AccumulateGrad, the first gradient a leaf receives is
+# stored as its .grad without a copy when nothing else can see it.  PyTorch asks the tensor's use
+# count; CPython's reference counts answer the same question: the engine holds a gradient through
+# exactly _ENGINE_REFS references on its way here (the input buffer, two locals, two arguments),
+# and its array is referenced by that tensor alone.  Any other holder (a hook that kept it, the same
+# gradient sent to two leaves, a view) adds a reference, and the gradient is copied instead.  Only
+# on CPython versions whose counts are known to be exactly these: 3.11 to 3.13 (3.10 holds the
+# references differently, 3.14 may borrow them); elsewhere every first gradient is copied.
+_ENGINE_REFS = 5
+_CAN_STEAL = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
+
+
+def stealable(grad, var):
+    """The tensor to store as ``var.grad`` without a copy, or None if the gradient must be copied."""
+    data = grad._data
+    if not (_CAN_STEAL and grad.grad_fn is None and type(data) is np.ndarray and data.dtype == var._data.dtype
+            and data.flags.writeable and data.flags.c_contiguous and var._data.flags.c_contiguous
+            and sys.getrefcount(grad) == _ENGINE_REFS):
+        return None
+    base = grad._base
+    if base is None:
+        return grad if data.base is None and sys.getrefcount(data) == 3 else None   # grad._data, `data`, argument
+    # A view of a tensor that only this view holds, itself the owner of its array: nn.Linear's weight
+    # gradient, ``(gradᵀ @ x)ᵀ`` through TBackward0.  Kept as a plain (non-view) tensor.
+    owner = base._data
+    if (base._base is None and data.base is owner and owner.base is None and sys.getrefcount(base) == 3
+            and sys.getrefcount(data) == 3 and sys.getrefcount(owner) == 4):     # base._data, data.base, `owner`
+        return _tensor.Tensor._make(data, False)
+    return None

@@ -1,0 +1,97 @@
+"""``torch.linalg``: ``det``, ``inv``, ``solve``, ``svd``, ``svdvals``, ``slogdet``, ``norm`` — differentiable.
+
+>>> import minigrad as torch
+>>> A = torch.tensor([[2., 1.], [1., 3.]], requires_grad=True)
+>>> torch.linalg.det(A)
+tensor(5., grad_fn=<LinalgDetBackward0>)
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from ._tensor import Tensor
+from .ops import decomp as D
+
+__all__ = ["det", "inv", "solve", "svd", "svdvals", "slogdet", "norm", "vector_norm", "matrix_norm", "LinAlgError"]
+
+LinAlgError = D.LinAlgError
+
+
+def _result_type(name, fields):
+    base = namedtuple(name, fields)
+
+    def __repr__(self):
+        return "torch.return_types.%s(\n%s)" % (name, ",\n".join("%s=%r" % (f, getattr(self, f)) for f in fields))
+    return type(name, (base,), {"__repr__": __repr__, "__slots__": ()})
+
+
+_svd_result = _result_type("linalg_svd", ["U", "S", "Vh"])
+_torch_svd_result = _result_type("svd", ["U", "S", "V"])
+_slogdet_result = _result_type("linalg_slogdet", ["sign", "logabsdet"])
+
+
+def det(A: Tensor, *, out=None) -> Tensor:
+    """The determinant of each square matrix (``LinalgDetBackward0``)."""
+    D.check_square("linalg.det", A)
+    return D.Det.apply(A)
+
+
+def inv(A: Tensor, *, out=None) -> Tensor:
+    """The inverse of each square matrix (``LinalgInvExBackward0``); a singular one raises ``LinAlgError``."""
+    D.check_square("linalg.inv", A)
+    return D.Inv.apply(A)
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
+    """``X`` with ``A X = B`` (B a vector or a matrix of right-hand sides)."""
+    D.check_square("linalg.solve", A)
+    if not left:
+        return solve(A.transpose(-2, -1), B.transpose(-2, -1)).transpose(-2, -1)
+    return D.Solve.apply(A, B)
+
+
+def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
+    """``A = U diag(S) Vh`` (``LinalgSvdBackward0``); singular values in descending order."""
+    if A.ndim < 2:
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    return _svd_result(*D.Svd.apply(A, bool(full_matrices)))
+
+
+def svdvals(A: Tensor, *, driver=None, out=None) -> Tensor:
+    return D.Svd.apply(A, False)[1]
+
+
+def slogdet(A: Tensor, *, out=None):
+    """``(sign, log|det|)`` of each square matrix."""
+    d = det(A)
+    return _slogdet_result(d.sign(), d.abs().log())
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    return x.norm(ord, dim, keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    if ord == "fro":
+        return A.norm("fro", dim, keepdim)
+    if ord == "nuc":
+        return svdvals(A).sum(-1)
+    if ord in (2, -2):
+        s = svdvals(A)
+        return s.amax(-1) if ord == 2 else s.amin(-1)
+    raise RuntimeError("linalg.matrix_norm: Order %s not supported." % (ord,))
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+    if ord is None:
+        return A.norm(2, dim, keepdim) if dim is not None or A.ndim <= 1 else A.norm("fro", dim, keepdim)
+    if isinstance(ord, str) or (A.ndim == 2 and dim is None):
+        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim)
+    return vector_norm(A, ord, dim, keepdim)
+
+
+def _torch_svd(input: Tensor, some: bool = True, compute_uv: bool = True, *, out=None):
+    """``torch.svd``: ``(U, S, V)`` with ``V`` (not ``Vh``); reduced unless ``some=False``."""
+    u, s, vh = svd(input, full_matrices=not some)
+    return _torch_svd_result(u, s, vh.transpose(-2, -1))

@@ -1,0 +1,381 @@
+"""The derivative table's machinery: ``rule(...)`` turns one row into an op.
+
+A row names the node class (PyTorch's name), the forward (numpy code), and for each input
+the gradient twice: as Unicode math for people and as one expression for the machine::
+
+    Cos = rule("CosBackward0", lambda self: fmath.cos(_float(self)),
+               self=("−g · sin(self)", lambda xp, g, self: -g * xp.sin(self)),
+               words="The slope of cos is −sin.")
+
+* The forward's parameters are the op's arguments; those with a gradient entry are its tensor
+  inputs (``self``, ``other``...), the others are attributes (``exponent``, ``dim``...).
+* The gradient expression's parameters after ``(xp, g)`` say what backward needs: input names
+  and ``result`` (the output) are saved tensors, attribute names are saved values.  Only what
+  the inputs that require grad need is saved, as PyTorch's generated code does.
+* ``xp`` is a tiny namespace: in a plain backward it is :data:`NP` and the expression runs on
+  raw numpy arrays (no Tensor, node or ctx is made for it); under ``create_graph=True`` it is
+  :data:`T`, the expression runs on Tensors and records the derivative graph.  Where PyTorch
+  records one fused node for a derivative (``tanh_backward`` → ``TanhBackwardBackward0``), that
+  derivative is itself a rule, bound into both namespaces (:func:`fused`).
+* The row's formula is registered for :func:`minigrad.autograd.derivative_formula`, so docs, viz
+  and the tests read the same table the engine runs.
+
+A masking rule writes exact zeros (``xp.where(mask, g, 0)``): ``g * mask`` would turn an
+``inf`` or ``nan`` gradient into ``nan`` where PyTorch gives 0.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import weakref
+
+import numpy as np
+
+from .. import _tensor
+from ..autograd import grad_mode
+from ..autograd.formulas import register_formula
+from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor
+from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
+from ._util import fmath
+
+__all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
+
+_NO_EDGE = (None, 0)
+try:  # the context variable behind np.errstate, set directly (see function._ignore_fp_errors)
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
+    _QUIET, _quiet_set, _quiet_reset = _make_extobj(all="ignore"), _extobj_contextvar.set, _extobj_contextvar.reset
+except ImportError:  # pragma: no cover - the public, slower way
+    _QUIET = None
+
+    def _quiet_set(_):
+        errstate = np.errstate(all="ignore")
+        errstate.__enter__()
+        return errstate
+
+    def _quiet_reset(errstate):
+        errstate.__exit__(None, None, None)
+
+#: Every rule class, by node name, in the order they were defined.
+RULES: dict = {}
+
+
+class NP:
+    """The gradient expressions' functions on numpy arrays (a plain backward)."""
+
+    sin, cos, tan, exp, log = fmath.sin, fmath.cos, fmath.tan, fmath.exp, fmath.log
+    sinh, cosh, tanh = fmath.sinh, fmath.cosh, fmath.tanh
+    sqrt, abs, sign, floor = np.sqrt, np.abs, np.sign, np.floor
+
+    @staticmethod
+    def rsqrt(a):
+        return 1 / np.sqrt(a)
+
+    @staticmethod
+    def pow(a, b):
+        return fmath.power(a, b)
+
+    @staticmethod
+    def where(mask, a, b):
+        if type(a) is np.ndarray:
+            return np.where(mask, a, np.asarray(b, dtype=a.dtype))
+        return np.where(mask, a, b)
+
+    @staticmethod
+    def zeros_like(a):
+        return np.zeros_like(a)
+
+    @staticmethod
+    def sigmoid(a):
+        return (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def minimum0(a):
+        return np.minimum(a, 0)
+
+    @staticmethod
+    def expand(a, shape):
+        return np.broadcast_to(a, shape)
+
+    @staticmethod
+    def sum(a, dims, keepdim=False):
+        return np.sum(a, axis=dims, keepdims=keepdim)
+
+    @staticmethod
+    def mask(condition):
+        """A condition as a constant (a bool array here, a bool tensor in :data:`T`)."""
+        return condition
+
+
+class T:
+    """The same functions on Tensors (``create_graph=True``: the derivative is recorded)."""
+
+    sin = staticmethod(lambda t: t.sin())
+    cos = staticmethod(lambda t: t.cos())
+    tan = staticmethod(lambda t: t.tan())
+    exp = staticmethod(lambda t: t.exp())
+    log = staticmethod(lambda t: t.log())
+    sinh = staticmethod(lambda t: t.sinh())
+    cosh = staticmethod(lambda t: t.cosh())
+    tanh = staticmethod(lambda t: t.tanh())
+    sqrt = staticmethod(lambda t: t.sqrt())
+    rsqrt = staticmethod(lambda t: t.rsqrt())
+    abs = staticmethod(lambda t: t.abs())
+    sign = staticmethod(lambda t: t.sign())
+    floor = staticmethod(lambda t: t.floor())
+    pow = staticmethod(lambda a, b: a ** b)
+    zeros_like = staticmethod(lambda t: t * 0)
+    sigmoid = staticmethod(lambda t: t.sigmoid())
+    minimum0 = staticmethod(lambda t: t.clamp_max(0))
+    expand = staticmethod(lambda t, shape: t.expand(shape))
+
+    @staticmethod
+    def where(mask, a, b):
+        from .._creation import where  # circular: _creation builds on the ops
+        return where(mask, a, b)
+
+    @staticmethod
+    def sum(t, dims, keepdim=False):
+        return t.sum(dims, keepdim=keepdim)
+
+    @staticmethod
+    def mask(condition):
+        Tensor = _tensor.Tensor
+        return condition if isinstance(condition, Tensor) else Tensor._make(np.asarray(condition), False)
+
+
+class RuleNode(BackwardCFunction):
+    """The node of a rule: its formula runs on arrays, or on Tensors under ``create_graph``."""
+
+    def _apply(self, grad_outputs):
+        if grad_mode._state.grad_enabled:                 # create_graph: record the derivative graph
+            return BackwardCFunction._apply(self, grad_outputs)
+        if self._released:
+            raise RuntimeError(_FREED)
+        cls = self._forward_cls
+        grad = grad_outputs[0]
+        g = grad._data
+        packed = self._packed
+        values = [s.unpack_data(self) if s is not None else None for s in packed] if packed else []
+        if cls._attr_names:
+            d = self.__dict__
+            values += [d[a] for a in cls._attr_names]
+        needs = self.needs_input_grad
+        token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
+        try:
+            if cls._unary:
+                fn, uses = cls._plan[0]
+                return _finish_arrays(self, (fn(NP, g, *[values[j] for j in uses]),), grad)
+            grads = [fn(NP, g, *[values[j] for j in uses]) if fn is not None and needs[i] else None
+                     for i, (fn, uses) in enumerate(cls._plan)]
+        finally:
+            _quiet_reset(token)
+        return _finish_arrays(self, grads, grad)
+
+
+def _finish_arrays(node, grads, grad):
+    """``_check_grads`` for arrays: one gradient per tensor input, summed to its shape, in its dtype."""
+    Tensor = _tensor.Tensor
+    g = grad._data
+    out = []
+    for r, meta in zip(grads, node._input_meta):
+        if meta is None:
+            continue
+        if r is None:
+            out.append(None)
+            continue
+        if r is g:
+            if g.shape == meta[0] and g.dtype == meta[1]:
+                out.append(grad)                    # the gradient passes through: no new tensor
+                continue
+        elif type(r) is not np.ndarray:
+            r = np.asarray(r)
+        shape, dtype = meta
+        if r.shape != shape:
+            r = _sum_to_array(r, shape, node, len(out))
+        if r.dtype != dtype:
+            r = r.astype(dtype)
+        out.append(Tensor._make(r, False))
+    return tuple(out)
+
+
+def _sum_to_array(a, shape, node, index):
+    have = a.shape
+    lead = len(have) - len(shape)
+    if lead < 0 or any(s != 1 and s != h for s, h in zip(shape, have[lead:])):
+        raise RuntimeError("Function %s returned an invalid gradient at index %d - got [%s] but expected shape "
+                           "compatible with [%s]" % (node.name(), index, ", ".join(map(str, have)),
+                                                     ", ".join(map(str, shape))))
+    stretched = tuple(i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
+    if lead:
+        a = a.sum(axis=tuple(range(lead)))
+    if stretched:
+        a = a.sum(axis=stretched, keepdims=True)
+    return a.reshape(shape)
+
+
+class Rule(Function):
+    """An op defined by one row of the derivative table (see :func:`rule`)."""
+
+    _node_base = RuleNode
+    _arrays = True              # forward gets the inputs' arrays (False: the Tensors)
+    _fn = None
+    _plan = ()                  # per argument: (gradient expression or None, indices of what it uses)
+    _saves = ()                 # per saved tensor: (argument index or -1 for the result, arguments needing it)
+    _attr_names = ()
+    _attr_index = ()
+    _attr_default = ()
+    _unary = False              # one argument, and it has a gradient: the common case
+    formula = None
+
+    @classmethod
+    def apply(cls, *args):
+        """``Function.apply`` for a rule (one output, never a view): the same steps, inlined.
+
+        The plain version is ``Function.apply``: ``forward`` then ``_record_one``.  A rule's forward is
+        numpy code, so it needs no grad-mode switch; inf and nan come out as values, without numpy
+        warnings (``_quiet``).
+        """
+        Tensor = _tensor.Tensor
+        needs = None
+        if grad_mode._state.grad_enabled:
+            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+            if True not in needs:
+                needs = None
+        token = _quiet_set(_QUIET)
+        try:
+            if not cls._arrays:
+                out = cls._fn(*args)
+            elif len(args) == 1:
+                out = cls._fn(args[0]._data)
+            else:
+                out = cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args])
+        finally:
+            _quiet_reset(token)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        result = Tensor._make(out, False)
+        if needs is None or out.dtype.kind != "f":           # nothing to record (integer outputs get no grad_fn)
+            return result
+        node = cls._node_cls()
+        node.needs_input_grad = needs
+        node._seq = next(_sequence)                          # ``_link_inputs``, inlined
+        metas, edges = [], []
+        for a in args:
+            if isinstance(a, Tensor):
+                metas.append((a._data.shape, a._data.dtype))
+                if not a._requires_grad:
+                    edges.append(_NO_EDGE)
+                elif a.grad_fn is not None:
+                    edges.append((a.grad_fn, a._output_nr))
+                else:
+                    edges.append(a._gradient_edge())
+            else:
+                metas.append(None)
+        node._input_meta, node.next_functions = tuple(metas), tuple(edges)
+        node._output_meta, node._outputs = ((out.shape, out.dtype),), (weakref.ref(result),)
+        result._grad_fn, result._requires_grad = node, True
+        if cls._saves:
+            node._packed = tuple([(SavedTensor(result, 0) if src < 0 else SavedTensor(args[src]))
+                                  if True in [needs[i] for i in users] else None for src, users in cls._saves])
+        if cls._attr_names:
+            n = len(args)
+            d = node.__dict__
+            for name, i, default in zip(cls._attr_names, cls._attr_index, cls._attr_default):
+                d[name] = args[i] if i < n else default
+        if _node_created_hooks:
+            _notify_node_created(node)
+        return result
+
+    @classmethod
+    def forward(cls, ctx, *args):
+        if cls._arrays:
+            Tensor = _tensor.Tensor
+            out = cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args])
+        else:
+            out = cls._fn(*args)
+        needs = ctx.needs_input_grad
+        if True in needs:
+            if cls._saves:
+                ctx._to_save = tuple([(out if src < 0 else args[src]) if True in [needs[i] for i in users] else None
+                                      for src, users in cls._saves])
+            n = len(args)
+            for name, i, default in zip(cls._attr_names, cls._attr_index, cls._attr_default):
+                setattr(ctx, name, args[i] if i < n else default)
+        return out
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        saved = ctx.saved_tensors if cls._saves else ()
+        values = list(saved) + [getattr(ctx, a) for a in cls._attr_names]
+        needs = ctx.needs_input_grad
+        return tuple(fn(T, grad, *[values[j] for j in uses]) if fn is not None and needs[i] else None
+                     for i, (fn, uses) in enumerate(cls._plan))
+
+
+def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, **grads):
+    """Define an op from one row of the derivative table; returns its ``Function`` class.
+
+    ``grads[input] = (formula text, lambda xp, g, *uses: expression)``, or ``None`` for an input
+    that gets no gradient.  See the module docstring.
+    """
+    signature = inspect.signature(forward).parameters
+    params = list(signature)
+    unknown = set(grads) - set(params)
+    if unknown:
+        raise TypeError("%s: gradients for %s, which forward does not take" % (node_name, sorted(unknown)))
+    inputs = [p for p in params if p in grads]
+    attrs = [p for p in params if p not in grads]
+    saved, attr_used, plan_uses = [], [], []
+    for p in params:
+        entry = grads.get(p)
+        if entry is None:
+            plan_uses.append(None)
+            continue
+        fn = entry[1]
+        code = fn.__code__
+        uses = code.co_varnames[2:code.co_argcount]
+        for u in uses:
+            if u in attrs:
+                if u not in attr_used:
+                    attr_used.append(u)
+            elif u in inputs or u == "result":
+                if u not in saved:
+                    saved.append(u)
+            else:
+                raise TypeError("%s: the gradient of %s uses %r, which is neither an argument nor 'result'"
+                                % (node_name, p, u))
+        plan_uses.append(uses)
+    names = saved + attr_used
+    plan = tuple((None, ()) if uses is None else (grads[p][1], tuple(names.index(u) for u in uses))
+                 for p, uses in zip(params, plan_uses))
+    saves = tuple((-1 if s == "result" else params.index(s),
+                   tuple(i for i, uses in enumerate(plan_uses) if uses and s in uses)) for s in saved)
+    cls_name = name or node_name.replace("Backward", "_").rstrip("0123456789").rstrip("_") or node_name
+    module = sys._getframe(1).f_globals.get("__name__", __name__)
+    formula = register_formula(node_name, inputs, [grads[p][0] if grads[p] else None for p in inputs],
+                               saved + attr_used, words)
+    cls = type(cls_name, (Rule,), {
+        "node_name": node_name, "saved_names": tuple(saved), "saved_attrs": tuple(attr_used),
+        "_fn": staticmethod(forward), "_arrays": arrays, "_plan": plan, "_saves": saves,
+        "_attr_names": tuple(attr_used), "_attr_index": tuple(params.index(a) for a in attr_used),
+        "_attr_default": tuple(None if signature[a].default is inspect.Parameter.empty else signature[a].default
+                               for a in attr_used),
+        "quiet": quiet, "formula": formula, "__module__": module,
+        "_unary": len(params) == 1 and plan[0][0] is not None,
+        "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
+                                                         zip(formula.inputs, formula.grads) if t)),
+    })
+    RULES[node_name] = cls
+    return cls
+
+
+def fused(namespace_name, rule_cls):
+    """Bind a backward-of-backward rule into both namespaces: ``xp.tanh_backward(g, result)``.
+
+    In :data:`NP` it is the rule's forward on arrays; in :data:`T` it records the rule's node
+    (``TanhBackwardBackward0``), as PyTorch does.
+    """
+    setattr(NP, namespace_name, staticmethod(rule_cls._fn))
+    setattr(T, namespace_name, staticmethod(rule_cls.apply))
+    return rule_cls

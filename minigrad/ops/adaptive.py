@@ -1,0 +1,44 @@
+"""Adaptive average pooling: the output size is given, the windows follow from it.
+
+Output cell ``i`` (of ``o``) along a dim of length ``n`` averages input ``floor(i·n/o)`` up to
+``ceil((i+1)·n/o)`` (exclusive), so windows can overlap by one when ``o`` does not divide ``n``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+
+
+def windows(n: int, o: int) -> list[tuple[int, int]]:
+    return [((i * n) // o, -(-((i + 1) * n) // o)) for i in range(o)]
+
+
+class AdaptiveAvgPool2d(Function):
+    """Means over the adaptive windows of the last two dims.  Backward: each window's gradient, spread evenly."""
+
+    node_name = "AdaptiveAvgPool2DBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, output_size):
+        data = x._data
+        (h, w), (oh, ow) = data.shape[-2:], output_size
+        ctx.shape, ctx.rows, ctx.cols = data.shape, windows(h, oh), windows(w, ow)
+        ctx.save_for_backward(x)
+        out = np.empty((*data.shape[:-2], oh, ow), dtype=data.dtype)
+        for i, (r0, r1) in enumerate(ctx.rows):
+            for j, (c0, c1) in enumerate(ctx.cols):
+                out[..., i, j] = data[..., r0:r1, c0:c1].mean(axis=(-2, -1))
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad._data
+        out = np.zeros(ctx.shape, dtype=g.dtype)
+        for i, (r0, r1) in enumerate(ctx.rows):
+            for j, (c0, c1) in enumerate(ctx.cols):
+                out[..., r0:r1, c0:c1] += g[..., i:i + 1, j:j + 1] / g.dtype.type((r1 - r0) * (c1 - c0))
+        from .._tensor import Tensor
+        return Tensor._make(out), None

@@ -1,0 +1,177 @@
+"""Matrix decompositions with gradients: ``det``, ``inv``, ``solve``, ``svd`` (numpy's LAPACK does the forward).
+
+The backward rules are written with tensor ops, so they can be differentiated again:
+
+* ``det``:   ∂ = g · det(A) · A⁻ᵀ
+* ``inv``:   ∂ = −A⁻ᵀ · g · A⁻ᵀ
+* ``solve``: with X = A⁻¹B, ∂B = A⁻ᵀ g and ∂A = −∂B · Xᵀ
+* ``svd``:   (first order only) PyTorch's ``svd_backward``: with E_jk = S_k² − S_j² (1 on the diagonal)
+  and skew(M) = M − Mᵀ,
+  ∂A = U [(skew(UᵀgU)/E)·S + S·(skew(VᵀgV)/E) + diag(gS)] Vᵀ
+  (+ the terms for the parts of ℝᵐ, ℝⁿ that U, V miss)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Function
+
+
+class LinAlgError(RuntimeError):
+    """PyTorch's ``torch.linalg.LinAlgError`` (a ``RuntimeError``)."""
+
+
+LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"
+
+
+def check_square(name, a):
+    if a.ndim < 2:
+        raise RuntimeError("%s: The input tensor A must have at least 2 dimensions." % name)
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError("%s: A must be batches of square matrices, but they are %d by %d matrices"
+                           % (name, a.shape[-2], a.shape[-1]))
+    if not a.dtype.is_floating_point:
+        raise RuntimeError("%s: Expected a floating point or complex tensor as input. Got %s"
+                           % (name, a.dtype._legacy))
+
+
+def _mT(t):
+    return t.transpose(-2, -1)
+
+
+class Det(Function):
+    """``det(A)``.  Backward: g · det · A⁻ᵀ."""
+
+    node_name = "LinalgDetBackward0"
+    saved_names = ("A",)
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.linalg.det(a._data).astype(a._data.dtype)
+        ctx.save_for_backward(a)
+        ctx.result = out
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        det = Det.apply(a) if a.requires_grad else _const(ctx.result)  # recomputed: differentiable again
+        return (grad * det).unsqueeze(-1).unsqueeze(-1) * _mT(Inv.apply(a))
+
+
+class Inv(Function):
+    """``inv(A)``.  Backward: −A⁻ᵀ g A⁻ᵀ."""
+
+    node_name = "LinalgInvExBackward0"
+    saved_names = ("A",)
+
+    @staticmethod
+    def forward(ctx, a):
+        try:
+            out = np.linalg.inv(a._data)
+        except np.linalg.LinAlgError:
+            raise LinAlgError("linalg.inv: The diagonal element 1 is zero, the inversion could not be completed "
+                              "because the input matrix is singular.") from None
+        ctx.save_for_backward(a)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        inv_t = _mT(Inv.apply(a))
+        return -(inv_t @ grad @ inv_t)
+
+
+class Solve(Function):
+    """``solve(A, B)``: X with AX = B.  Backward: ∂B = solve(Aᵀ, g), ∂A = −∂B Xᵀ."""
+
+    node_name = "LinalgSolveExBackward0"
+    saved_names = ("A", "B")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        vector = b.ndim == a.ndim - 1
+        ctx.vector = vector
+        rhs = b._data[..., None] if vector else b._data
+        try:
+            out = np.linalg.solve(a._data, rhs)
+        except np.linalg.LinAlgError:
+            raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
+        out = out[..., 0] if vector else out
+        ctx.save_for_backward(a, b)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        gb = Solve.apply(_mT(a), grad)
+        x = Solve.apply(a, b)
+        if ctx.vector:
+            ga = -(gb.unsqueeze(-1) @ x.unsqueeze(-2))
+        else:
+            ga = -(gb @ _mT(x))
+        return ga, gb
+
+
+class Svd(Function):
+    """``svd(A) = U diag(S) Vh`` (reduced).  Backward: PyTorch's ``svd_backward`` (real case)."""
+
+    node_name = "LinalgSvdBackward0"
+    saved_names = ("U", "S", "Vh")
+
+    @staticmethod
+    def forward(ctx, a, full_matrices):
+        u, s, vh = np.linalg.svd(a._data, full_matrices=full_matrices)
+        dtype = a._data.dtype
+        from .._tensor import Tensor
+        k = s.shape[-1]
+        ctx.u, ctx.s, ctx.vh = (Tensor._make(u[..., :, :k].astype(dtype)), Tensor._make(s.astype(dtype)),
+                                Tensor._make(vh[..., :k, :].astype(dtype)))
+        ctx.full = full_matrices
+        return u.astype(dtype), s.astype(dtype), vh.astype(dtype)
+
+    @staticmethod
+    def backward(ctx, gu, gs, gvh):
+        from .._creation import zeros_like
+        u, s, vh = ctx.u, ctx.s, ctx.vh
+        k = s.shape[-1]
+        if gu is not None and ctx.full:
+            gu = gu[..., :, :k]
+        if gvh is not None and ctx.full:
+            gvh = gvh[..., :k, :]
+        if gu is None and gvh is None:
+            return (u * gs.unsqueeze(-2)) @ vh, None
+        v = _mT(vh)
+        s2 = s * s
+        e = s2.unsqueeze(-2) - s2.unsqueeze(-1)
+        eye = np.eye(k, dtype=bool)
+        e = e.masked_fill(_const(eye), 1.0)
+        inner = zeros_like(e)
+        if gu is not None:
+            uhgu = _mT(u) @ gu
+            inner = inner + ((uhgu - _mT(uhgu)) / e) * s.unsqueeze(-2)
+        if gvh is not None:
+            gv = _mT(gvh)
+            vhgv = vh @ gv
+            inner = inner + s.unsqueeze(-1) * ((vhgv - _mT(vhgv)) / e)
+        if gs is not None:
+            inner = inner + _diag_embed(gs)
+        ga = u @ inner @ vh
+        m, n = u.shape[-2], v.shape[-2]
+        if gu is not None and m > k:
+            ga = ga + (gu - u @ (_mT(u) @ gu)) @ (vh / s.unsqueeze(-1))
+        if gvh is not None and n > k:
+            gv = _mT(gvh)
+            ga = ga + (u / s.unsqueeze(-2)) @ _mT(gv - v @ (vh @ gv))
+        return ga, None
+
+
+def _const(array):
+    from .._tensor import Tensor
+    return Tensor._make(array)
+
+
+def _diag_embed(t):
+    k = t.shape[-1]
+    return t.unsqueeze(-1) * _const(np.eye(k, dtype=t._data.dtype))

@@ -1,0 +1,193 @@
+"""The derivative table's rows for the ops that stay classes (views, in-place, indexing, reductions...).
+
+Their backward needs real logic (placing a gradient into slots, undoing a permutation, im2col),
+so it lives in the class; the formula — what a learner reads and what viz shows — is registered
+here, in the same table as the rules (:func:`minigrad.autograd.derivative_formula`).  One row:
+``row(Class, inputs, grads, words)``; the losses' and conv's rows are at the end of ``nn_ops.py`` and
+``conv.py``; ``saved`` is read from the class (``saved_names`` +
+``saved_attrs``: what ``node._saved_<name>`` returns).
+"""
+
+from __future__ import annotations
+
+from ..autograd.formulas import register_formula
+from . import elementwise, index, inplace, linalg, reduce, shape
+
+__all__ = ["row"]
+
+
+def row(cls, inputs, grads, words):
+    """Register the formula of ``cls``'s node (``saved`` read from the class)."""
+    saved = tuple(getattr(cls, "saved_names", ())) + tuple(getattr(cls, "saved_attrs", ()))
+    cls.formula = register_formula(cls._node_cls.__name__, inputs, grads, saved, words)
+
+
+_row = row
+_SELF = ("self",)
+E, S, IX, IP, L, R = elementwise, shape, index, inplace, linalg, reduce
+
+# -- elementwise classes -------------------------------------------------------------------------------
+_row(E.MaskedFill, _SELF, ("g · [not mask]",),
+     "Filled positions were overwritten: they get exactly 0; the rest pass g.")
+_row(E.MaskedFillTensor, ("self", "value"), ("g · [not mask]", "sum(g · [mask])"),
+     "Filled positions get 0; the 0-dim value collects the sum of their gradient.")
+_row(E.Clone, _SELF, ("g",), "A copy passes the gradient through unchanged.")
+_row(E.CopyGrad, _SELF, ("g",), "The copy that becomes .grad under create_graph: the gradient passes through.")
+_row(E.ToCopy, _SELF, ("g (converted back to self's dtype)",), "A dtype conversion: the gradient comes back converted.")
+_row(E.Normal, ("mean",), ("0",), "Random samples: PyTorch gives the mean a zero gradient.")
+_row(E.NormalStd, ("std",), ("0",), "Random samples: PyTorch gives the std a zero gradient.")
+_row(E.NormalBoth, ("mean", "std"), ("0", "0"), "Random samples: PyTorch gives mean and std zero gradients.")
+
+# -- shape (views and copies) --------------------------------------------------------------------------
+_RESHAPE = "Same numbers, new shape: the gradient is reshaped back to the input's shape."
+_row(S.View, _SELF, ("g.view(self_sym_sizes)",), _RESHAPE)
+if hasattr(S, "Alias"):
+    _row(S.Alias, _SELF, ("g",), "An alias (x[...]) is the same tensor as a new view: the gradient passes through.")
+_row(S.ReshapeAlias, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
+_row(S.UnsafeView, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
+_row(S.Squeeze, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
+_row(S.SqueezeDim, _SELF, ("g.unsqueeze(dim)",), "Removing a size-1 dim: the gradient gets it back.")
+_row(S.SqueezeDims, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
+_row(S.SqueezeMatmul, _SELF, ("g.unsqueeze(dim)",), "The squeeze after a vector @ matrix product: undone.")
+_row(S.Unsqueeze, _SELF, ("g.squeeze(dim)",), "Inserting a size-1 dim: the gradient squeezes it out.")
+_row(S.Alias, _SELF, ("g",), "A new view of the same values (x[...]): the gradient passes through unchanged.")
+_row(S.Transpose, _SELF, ("g.transpose(dim0, dim1)",), "Swapping two dims: the gradient swaps them back.")
+_row(S.T, _SELF, ("gᵀ",), "Transposing: the gradient is transposed back.")
+_row(S.Permute, _SELF, ("g.permute(dims⁻¹)",), "Reordering dims: the gradient gets the inverse order.")
+_row(S.Expand, _SELF, ("sum(g) over the expanded dims",),
+     "Broadcasting reused each element many times: their gradients add up.")
+_row(S.Repeat, _SELF, ("sum of g's tiles",), "Tiling reused each element once per tile: the tiles' gradients add up.")
+_row(S.Cat, ("tensors",), ("g's slice of each tensor along dim",), "Concatenation: each input gets its own slice of g.")
+_row(S.Stack, ("tensors",), ("g.select(dim, i) for tensor i",), "Stacking: each input gets its slice of g.")
+_row(S.Split, _SELF, ("cat(g of each piece, dim)",), "Splitting: the pieces' gradients are put back together.")
+_row(S.SplitWithSizes, _SELF, ("cat(g of each piece, dim)",), "Splitting: the pieces' gradients are put back together.")
+_row(S.Unbind, _SELF, ("stack(g of each slice, dim)",), "Unbinding: the slices' gradients are stacked back.")
+_row(S.Flip, _SELF, ("g.flip(dims)",), "Reversing: the gradient is reversed back.")
+_row(S.Roll, _SELF, ("g.roll(−shifts, dims)",), "Rotating: the gradient is rotated back.")
+_row(S.Tril, _SELF, ("g.tril(diagonal)",), "The lower triangle: only those positions get their gradient; the rest 0.")
+_row(S.Triu, _SELF, ("g.triu(diagonal)",), "The upper triangle: only those positions get their gradient; the rest 0.")
+_row(S.Diagonal, _SELF, ("g on the diagonal (offset, dim1, dim2), 0 elsewhere",),
+     "Taking a diagonal: its gradient goes back onto the diagonal, zeros elsewhere.")
+_row(S.DiagonalCopy, _SELF, ("g on the diagonal (offset), 0 elsewhere",),
+     "Taking a diagonal: its gradient goes back onto the diagonal, zeros elsewhere.")
+_row(S.DiagonalScatter, ("grad",), ("g.diagonal(offset, dim1, dim2)",),
+     "The backward of diagonal, as one op: its own gradient reads the diagonal back.")
+_row(S.DiagEmbed, _SELF, ("g.diagonal(offset, dim1, dim2)",), "A vector put on a diagonal: it gets that diagonal of g.")
+_row(S.Trace, _SELF, ("g · I",), "The trace sums the diagonal: every diagonal element gets g, the rest 0.")
+
+# -- indexing ------------------------------------------------------------------------------------------
+_row(IX.Index, _SELF, ("zeros(self_sym_sizes) with g added at indices",),
+     "Indexing picks elements: each picked element gets its gradient (added up when picked twice), the rest 0.")
+_row(IX.Select, _SELF, ("zeros(self_sym_sizes) with g at index along dim",),
+     "Selecting one slice: it gets the gradient, the rest 0.")
+_row(IX.Slice, _SELF, ("zeros(self_sym_sizes) with g in [start:end:step] along dim",),
+     "Slicing: the slice gets the gradient, the rest 0.")
+_row(IX.IndexScatter, ("grad",), ("g[indices]",),
+     "The backward of indexing, as one op: its gradient reads at the indices.")
+_row(IX.TakeAlongDim, _SELF, ("zeros(self) with g added at index along dim",),
+     "gather picks elements along dim: each gets its gradient (added up for repeats), the rest 0.")
+_row(IX.ScatterAlongDim, ("grad",), ("g.gather(dim, index)",),
+     "Adding into slots: its gradient reads those slots back.")
+_row(IX.Scatter, ("self", "src"), ("g · [slot not written]", "g.gather(dim, index)"),
+     "scatter overwrites slots: they get 0 for self, and src gets what those slots receive.")
+_row(IX.ScatterValue, _SELF, ("g · [slot not written]",), "scatter writes a number: the written slots get exactly 0.")
+_row(IX.ScatterAdd, ("self", "src"), ("g", "g.gather(dim, index)"),
+     "scatter_add adds src into slots: self passes g, src gets what its slots receive.")
+_row(IX.IndexSelect, _SELF, ("zeros(self_sym_sizes).index_add(dim, index, g)",),
+     "index_select picks slices: each gets its gradient back (added up for repeats).")
+_row(IX.MaskedSelect, _SELF, ("zeros(self) with g at [mask]",),
+     "masked_select picks the masked elements: they get g, the rest 0.")
+_row(IX.CopySlices, ("self", "src"), ("g · [outside the written slots]", "g[the written slots]"),
+     "An in-place write into a view: the overwritten slots of the base get 0, the value written gets their gradient.")
+_row(IX.IndexPut, ("self", "values"), ("g · [not indexed]", "g[indices]"),
+     "x[idx] = values: the overwritten slots get 0, the values get their gradient.")
+
+# -- in place ------------------------------------------------------------------------------------------
+_row(IP.Zero, _SELF, ("0",), "zero_ overwrites every element: the old values get a zero gradient.")
+_row(IP.Fill, _SELF, ("0",), "fill_ overwrites every element: the old values get a zero gradient.")
+_row(IP.FillTensor, ("self", "value"), ("0", "sum(g)"),
+     "fill_ with a 0-dim tensor: it was copied everywhere, so it gets sum(g).")
+_row(IP.AsStrided, _SELF, ("zeros(base) with g in the view's slots",),
+     "A view re-taken after an in-place write: its gradient goes into the view's slots of the base, zeros elsewhere.")
+_row(IP.IntoView, ("grad",), ("g taken as the view",),
+     "The backward of as_strided, as one op: its gradient takes the view.")
+if hasattr(IP, "Copy"):
+    _row(IP.Copy, ("self", "src"), ("0", "g"), "copy_ overwrites self: self gets 0, src gets the gradient.")
+
+# -- linear algebra ------------------------------------------------------------------------------------
+_row(L.Mm, ("self", "mat2"), ("g @ mat2ᵀ", "selfᵀ @ g"),
+     "Matrix product: each factor gets g multiplied by the other, transposed.")
+_row(L.Mv, ("self", "vec"), ("outer(g, vec)", "selfᵀ @ g"),
+     "Matrix times vector: the matrix gets the outer product g vecᵀ.")
+_row(L.Dot, ("self", "tensor"), ("g · tensor", "g · self"), "Dot product: each vector gets g times the other.")
+_row(L.Bmm, ("self", "mat2"), ("g @ mat2ᵀ", "selfᵀ @ g"), "Batched matrix product: per batch, as mm.")
+_row(L.Addmm, ("self", "mat1", "mat2"), ("beta · g", "alpha · g @ mat2ᵀ", "alpha · mat1ᵀ @ g"),
+     "beta · self + alpha · mat1 @ mat2 (nn.Linear): the bias gets beta · g, the factors as in mm.")
+_row(L.Einsum, ("operands",), ("einsum of g with the other operands",),
+     "einsum: each operand gets g contracted with all the other operands.")
+
+# -- reductions ----------------------------------------------------------------------------------------
+_row(R.Sum, _SELF, ("g.expand(self_sym_sizes)",), "Sum of all elements: every element gets the same gradient g.")
+_row(R.SumDim, _SELF, ("g.unsqueeze(dim).expand(self_sym_sizes)",), "Sum over dim: g is broadcast back along dim.")
+_row(R.Mean, _SELF, ("g.expand(self_sym_sizes) / self_sym_numel",), "Mean of n elements: each gets g / n.")
+_row(R.MeanDim, _SELF, ("g.unsqueeze(dim).expand(self_sym_sizes) / n",),
+     "Mean over dim: g / n broadcast back along dim.")
+_row(R.MaxAll, _SELF, ("g · [self = result] / count(self = result)",),
+     "Max: the gradient goes to the largest element (ties share it).")
+_row(R.MinAll, _SELF, ("g · [self = result] / count(self = result)",),
+     "Min: the gradient goes to the smallest element (ties share it).")
+_row(R.MaxDim, _SELF, ("zeros(self_sym_sizes) with g at indices along dim",),
+     "max(dim): each slice's max gets its gradient.")
+_row(R.MinDim, _SELF, ("zeros(self_sym_sizes) with g at indices along dim",),
+     "min(dim): each slice's min gets its gradient.")
+_row(R.Amax, _SELF, ("g · [self = result] / count(self = result)",),
+     "amax: the gradient is shared evenly among the tied maxima.")
+_row(R.Amin, _SELF, ("g · [self = result] / count(self = result)",),
+     "amin: the gradient is shared evenly among the tied minima.")
+_row(R.Median, _SELF, ("g · [self = result] / count(self = result)",),
+     "Median: the gradient goes to the median element.")
+_row(R.MedianDim, _SELF, ("zeros(self_sym_sizes) with g at indices along dim",),
+     "median(dim): each slice's median gets its gradient.")
+_row(R.ModeDim, _SELF, ("zeros(self_sym_sizes) with g at indices along dim",),
+     "mode(dim): the gradient goes to each slice's mode.")
+_row(R.LogSumExp, _SELF, ("g · exp(self − result)",), "log Σ eˣ: each element gets g times its softmax weight.")
+_row(R.Softmax, _SELF, ("result · (g − sum(g · result, dim))",),
+     "Softmax, from its output y: y · (g − Σ g·y) — the outputs compete, so the gradients sum to 0.")
+_row(R.SoftmaxBackwardData, ("grad_output", "output"),
+     ("output · (g − sum(g · output, dim))", "g · grad_output − output · sum(g · grad_output) − ..."),
+     "Softmax's backward as one op (create_graph): linear in grad_output, and differentiable in the saved output.")
+_row(R.LogSoftmax, _SELF, ("g − exp(result) · sum(g, dim)",), "Log-softmax, from its output y: g − eʸ · Σ g.")
+_row(R.LogSoftmaxBackwardData, ("grad_output", "output"), ("g − exp(output) · sum(g, dim)",
+     "−g · exp(output) · sum(grad_output, dim)"),
+     "Log-softmax's backward as one op (create_graph).")
+_row(R.Var, _SELF, ("g · 2 · (self − mean(self)) / (N − correction)",),
+     "Variance: each element gets g times twice its distance from the mean, over N − correction.")
+_row(R.Std, _SELF, ("g · (self − mean(self)) / ((N − correction) · result)  (0 where result = 0)",),
+     "Standard deviation: the variance's gradient divided by 2·std (0 for a constant input).")
+_row(R.Prod, _SELF, ("g · result / self  (the product of the others, also at zeros)",),
+     "Product: each element gets g times the product of all the other elements.")
+_row(R.ProdDim, _SELF, ("g · result / self along dim",),
+     "Product over dim: each element gets g times the product of the others.")
+_row(R.Norm, _SELF, ("g · self · |self|^(ord − 2) / result^(ord − 1)  (0 where result = 0)",),
+     "The p-norm: for p = 2, g · self / ‖self‖ (0 at the origin).")
+_row(R.Cumsum, _SELF, ("reverse cumsum of g along dim",),
+     "Running sum: element k gets the sum of g over every position j ≥ k.")
+_row(R.Cumprod, _SELF, ("sum over j ≥ k of g_j · result_j / self_k",),
+     "Running product: element k gets Σ_{j≥k} g_j · y_j / x_k.")
+_row(R.Sort, _SELF, ("zeros(self_sym_sizes) with g put back at indices",),
+     "Sorting moves elements: the gradient is moved back.")
+_row(R.Topk, _SELF, ("zeros(self_sym_sizes) with g put back at indices",),
+     "topk picks k elements: they get their gradient, the rest 0.")
+_row(R.Unique, _SELF, (None,), "unique is not differentiable: no gradient flows.")
+_row(R.UniqueDim, _SELF, (None,), "unique(dim) is not differentiable: no gradient flows.")
+
+# -- decompositions (ops/decomp.py) --------------------------------------------------------------------
+from . import decomp as D  # noqa: E402 - after the rows above: decomp builds on the other ops
+
+_row(D.Det, ("A",), ("g · det(A) · A⁻ᵀ",),
+     "Determinant (Jacobi's formula): the gradient is det(A) times the inverse transposed.")
+_row(D.Inv, ("A",), ("−A⁻ᵀ @ g @ A⁻ᵀ",), "Inverse: the gradient is −A⁻ᵀ g A⁻ᵀ, the inverse on both sides.")
+_row(D.Solve, ("A", "B"), ("−solve(Aᵀ, g) @ resultᵀ", "solve(Aᵀ, g)"),
+     "Solving A X = B: B gets solve(Aᵀ, g), A gets minus that times Xᵀ.")
+_row(D.Svd, ("A",), ("U (gS + sym. parts of Uᵀ gU, Vᵀ gV over S² differences) Vh",),
+     "SVD: the gradient puts gS on the diagonal and the rotations' gradients off it, divided by S_i² − S_j².")
