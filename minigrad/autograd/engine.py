@@ -315,7 +315,7 @@ def _accumulate_into(var, grad, create_graph):
     """``var.grad += grad``: in place normally, as a new graph node under create_graph."""
     if var._grad is None:
         if create_graph and grad.requires_grad:
-            from ..ops.elementwise import CopyGrad
+            from ..ops.elementwise import CopyGrad  # at call time: ops build on autograd (layer order)
             var._grad = CopyGrad.apply(grad)
         elif (stolen := _fast.stealable(grad, var)) is not None:     # a speed trick: the plain way is the copy below
             var._grad = stolen

@@ -54,9 +54,9 @@ class Node:
     next_functions: tuple = ()
     _pre_hooks = None               # node pre-hooks: fn(grad_outputs)
     _post_hooks = None              # node hooks: fn(grad_inputs, grad_outputs)
-    _tensor_pre_hooks = None        # {output_nr: hook dict} from Tensor.register_hook
+    _tensor_pre_hooks: dict[int, Any] | None = None  # {output_nr: hook dict} from Tensor.register_hook
     _retain_grad = None             # {output_nr: weakref to the tensor}
-    _metadata = None
+    _metadata: dict[Any, Any] | None = None
     _outputs: tuple = ()            # weak references to the output tensors
     _n_outputs = 1                  # how many gradients the node receives (slots of its input buffer)
     _released = False
