@@ -277,7 +277,7 @@ class Tensor(TensorOps):
 
     @property
     def device(self):
-        from ._creation import device
+        from ._creation import device  # at call time: _creation builds on Tensor
         return device("cpu")
 
     @property
@@ -479,6 +479,8 @@ class _LegacyTensorType(type):
     ``isinstance(x, torch.FloatTensor)`` checks the dtype, ``torch.LongTensor([1, 2])`` makes an int64
     tensor, and ``x.type(torch.DoubleTensor)`` converts.
     """
+
+    dtype: _dtype.dtype
 
     def __instancecheck__(cls, obj) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype
