@@ -42,7 +42,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
 
 def test_the_site_has_pages_steppers_and_svg(site: tuple[Path, list[Any]]) -> None:
     out, pages = site
-    assert [p.name for p in pages] == ["02_chain_rule"]
+    assert [p.name for p in pages if p.language == "en"] == ["02_chain_rule"]
+    if (NOTEBOOKS / "zh" / "02_chain_rule.py").exists():         # the Chinese edition, built alongside
+        assert [p.name for p in pages if p.language == "zh"] == ["02_chain_rule"]
+        zh_page = (out / "zh" / "02_chain_rule.html").read_text(encoding="utf-8")
+        assert zh_page.count('class="course-stepper"') == 2
+        assert "链式法则" in zh_page
     page = (out / "en" / "02_chain_rule.html").read_text(encoding="utf-8")
     assert page.count("<svg") + page.count("data:image/svg+xml") >= 2   # the two graphs, as SVG
     assert page.count('class="course-stepper"') == 2                 # the two steppers, embedded
