@@ -41,8 +41,6 @@ _row(E.NormalBoth, ("mean", "std"), ("0", "0"), "Random samples: PyTorch gives m
 # -- shape (views and copies) --------------------------------------------------------------------------
 _RESHAPE = "Same numbers, new shape: the gradient is reshaped back to the input's shape."
 _row(S.View, _SELF, ("g.view(self_sym_sizes)",), _RESHAPE)
-if hasattr(S, "Alias"):
-    _row(S.Alias, _SELF, ("g",), "An alias (x[...]) is the same tensor as a new view: the gradient passes through.")
 _row(S.ReshapeAlias, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
 _row(S.UnsafeView, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
 _row(S.Squeeze, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
