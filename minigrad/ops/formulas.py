@@ -125,7 +125,7 @@ _row(L.Einsum, ("operands",), ("einsum of g with the other operands",),
      "einsum: each operand gets g contracted with all the other operands.")
 
 # -- reductions ----------------------------------------------------------------------------------------
-_row(R.Sum, _SELF, ("g.expand(self_sym_sizes)",), "Sum of all elements: every element gets the same gradient g.")
+_row(R.Sum, _SELF, ("g",), "Sum of all elements: every element gets the same gradient g (expanded to self's shape).")
 _row(R.SumDim, _SELF, ("g.unsqueeze(dim).expand(self_sym_sizes)",), "Sum over dim: g is broadcast back along dim.")
 _row(R.Mean, _SELF, ("g.expand(self_sym_sizes) / self_sym_numel",), "Mean of n elements: each gets g / n.")
 _row(R.MeanDim, _SELF, ("g.unsqueeze(dim).expand(self_sym_sizes) / n",),
