@@ -87,7 +87,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     return Tensor._make(counts.astype(data.dtype))
 
 
-_Histogram = namedtuple("histogram", ["hist", "bin_edges"])
+_Histogram = namedtuple("histogram", ["hist", "bin_edges"])  # type: ignore[name-match]  # PyTorch's name
 
 
 class _HistogramResult(_Histogram):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -241,7 +243,8 @@ def _ragged_message(data, dim=0):
     return next((m for m in (_ragged_message(item, dim + 1) for item in data) if m), None)
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False, **kwargs):
+def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
+           pin_memory: bool = False, **kwargs: Any) -> Tensor:
     """Make a tensor from data (a copy).  Python floats become float32, ints int64.
 
     >>> tensor([1., 2.]), tensor([1, 2]).dtype
@@ -263,7 +266,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _new(arr, dtype, requires_grad)
 
 
-def as_tensor(data, dtype=None, device=None):
+def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
     """Like ``tensor`` but shares memory with a numpy array or tensor when it can."""
     if isinstance(data, Tensor):
         return data if dtype is None or _as_dtype(dtype) is data.dtype else data.to(_as_dtype(dtype))
@@ -299,19 +302,23 @@ def _factory(fill, size, dtype, requires_grad, op=None):
     return _new(fill(_size(size, op), d.numpy), None, requires_grad)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+def zeros(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
+          **kwargs: Any) -> Tensor:
     return _factory(np.zeros, size, dtype, requires_grad, op="zeros")
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+def ones(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
+         **kwargs: Any) -> Tensor:
     return _factory(np.ones, size, dtype, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+def empty(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
+          **kwargs: Any) -> Tensor:
     return _factory(np.zeros, size, dtype, requires_grad)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.scalar_dtype(fill_value)
     return _new(np.full(_size((size,)), fill_value, dtype=d.numpy), None, requires_grad)
 
@@ -321,19 +328,23 @@ def _like(fn, t, dtype, requires_grad, *args):
     return _new(fn(t.shape, *args, dtype=d.numpy), None, requires_grad)
 
 
-def zeros_like(t, *, dtype=None, device=None, requires_grad=False, **kwargs):
+def zeros_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
+               **kwargs: Any) -> Tensor:
     return _like(np.zeros, t, dtype, requires_grad)
 
 
-def ones_like(t, *, dtype=None, device=None, requires_grad=False, **kwargs):
+def ones_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
+              **kwargs: Any) -> Tensor:
     return _like(np.ones, t, dtype, requires_grad)
 
 
-def empty_like(t, *, dtype=None, device=None, requires_grad=False, **kwargs):
+def empty_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
+               **kwargs: Any) -> Tensor:
     return _like(np.zeros, t, dtype, requires_grad)
 
 
-def full_like(t, fill_value, *, dtype=None, device=None, requires_grad=False):
+def full_like(t: Tensor, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
     return _like(lambda shape, dtype: np.full(shape, fill_value, dtype=dtype), t, dtype, requires_grad)
 
 
@@ -351,7 +362,8 @@ def randint_like(t, low=0, high=None, *, dtype=None, requires_grad=False, genera
     return randint(low, high, t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad, generator=generator)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: _dtype.dtype | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
     """Values from ``start`` up to (not including) ``end``; int64 unless a bound is a float."""
     if end is None:
         start, end = 0, start
@@ -361,17 +373,20 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _new(np.arange(*values).astype(d.numpy), None, requires_grad)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+def linspace(start: Any, end: Any, steps: int, *, dtype: _dtype.dtype | None = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
     return _new(np.linspace(start, end, int(steps)).astype(d.numpy), None, requires_grad)
 
 
-def logspace(start, end, steps, base=10.0, *, dtype=None, requires_grad=False):
+def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: _dtype.dtype | None = None,
+             requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
     return _new(np.logspace(start, end, int(steps), base=base).astype(d.numpy), None, requires_grad)
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None, device: Any = None,
+        requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
     return _new(np.eye(n, m, dtype=d.numpy), None, requires_grad)
 
@@ -652,15 +667,15 @@ def _random_fill(t, kind, generator, *args, **kwargs):
     return _fill_random(t, values)
 
 
-def is_tensor(obj) -> bool:
+def is_tensor(obj: Any) -> bool:
     return isinstance(obj, Tensor)
 
 
-def numel(t) -> int:
+def numel(t: Tensor) -> int:
     return t.numel()
 
 
-def cat(tensors, dim=0, *, out=None):
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Concatenate along an existing dim (``CatBackward0``)."""
     from .ops.shape import Cat
     return Cat.apply(dim, *tensors)
@@ -669,13 +684,13 @@ def cat(tensors, dim=0, *, out=None):
 concat = concatenate = cat
 
 
-def stack(tensors, dim=0, *, out=None):
+def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Stack along a new dim (``StackBackward0``)."""
     from .ops.shape import Stack
     return Stack.apply(dim, *tensors)
 
 
-def where(condition, input=None, other=None):
+def where(condition: Any, input: Any = None, other: Any = None) -> Any:  # a Tensor; a tuple for where(condition)
     """``input`` where ``condition`` holds, else ``other`` (``WhereBackward0``)."""
     from .ops._util import operand
     from .ops.elementwise import Where

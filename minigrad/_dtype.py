@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +26,7 @@ class dtype:
         self._legacy = legacy                # 'Float' as in torch.FloatTensor, error texts
 
     @property
-    def is_complex(self) -> bool:
+    def is_complex(self) -> builtins.bool:  # (`bool` in this module is minigrad.bool, the dtype)
         return False
 
     def __repr__(self) -> str:
@@ -92,7 +93,7 @@ def result_type(*operands) -> dtype:
     >>> result_type(torch.tensor([1, 2]), 1.5), result_type(torch.tensor([1.]), torch.tensor(1., dtype=torch.float64))
     (torch.float32, torch.float32)
     """
-    groups = [None, None, None]  # dimensioned tensors, zero-dim tensors, Python numbers
+    groups: list[Any] = [None, None, None]  # dimensioned tensors, zero-dim tensors, Python numbers
     for op in operands:
         if hasattr(op, "_data"):
             d, g = op.dtype, (2 if op._wrapped_number else (1 if op._data.ndim == 0 else 0))
@@ -101,7 +102,7 @@ def result_type(*operands) -> dtype:
         else:
             d, g = scalar_dtype(op), 2
         groups[g] = d if groups[g] is None else promote_types(groups[g], d)
-    result = None
+    result: Any = None
     for d in groups:
         if d is None:
             continue

@@ -166,6 +166,7 @@ class CPUGenerator:
     def uniform(self, n: int, dtype, low: float = 0.0, high: float = 1.0) -> np.ndarray:
         """``uniform_real_distribution<T>(low, high)`` n times, in dtype T (float32 or float64)."""
         dtype = np.dtype(dtype)
+        x: np.ndarray
         if dtype == np.float64:
             x = (self.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * (1.0 / (1 << 53))
         else:

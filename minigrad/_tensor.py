@@ -480,6 +480,8 @@ class _LegacyTensorType(type):
     tensor, and ``x.type(torch.DoubleTensor)`` converts.
     """
 
+    dtype: _dtype.dtype
+
     def __instancecheck__(cls, obj) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype
 

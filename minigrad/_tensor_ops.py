@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,6 +18,10 @@ from .ops import linalg as L
 from .ops import reduce as R
 from .ops import shape as S
 from .ops._util import check_broadcast, operand, promoted, wrap_dim
+
+if TYPE_CHECKING:
+    from ._size import Size
+    from ._tensor import Tensor
 
 
 def numpy_names(method):
@@ -37,6 +42,25 @@ class TensorOps:
     """Arithmetic, math, reductions, linear algebra, shapes, indexing and in-place variants."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # what the methods here use of Tensor, the one class that mixes them in
+        _data: np.ndarray
+        _base: Tensor | None
+        _view_fn: Any
+        _version_counter: Any
+        _is_inference: bool
+        requires_grad: bool
+
+        @classmethod
+        def _make(cls, data: np.ndarray, requires_grad: bool = False) -> Tensor: ...
+        @property
+        def shape(self) -> Size: ...
+        @property
+        def ndim(self) -> int: ...
+        @property
+        def dtype(self) -> _dtype.dtype: ...
+        def numel(self) -> int: ...
+        def is_floating_point(self) -> bool: ...
 
     # -- arithmetic -----------------------------------------------------------------------
     # An operand that is not a tensor or a number (a list, a str...) gives NotImplemented, so Python raises

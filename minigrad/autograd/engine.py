@@ -46,6 +46,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     if inputs is not None:
         run.needed = _needed_nodes(edges, dependencies, run.targets)
     observe = run.observe
+    _current_runs.append((root_nodes, dependencies, run))   # for graph.register_multi_grad_hook
 
     buffers, ready, order = {}, [], 0
     for (node, nr), grad in zip(edges, grad_roots):
@@ -96,11 +97,25 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
         raise
     finally:
         state.grad_enabled = enabled
+        _current_runs.pop()
         if tagger is not None:
             tagger.handle.remove()
     if observe:
         _emit("end")
     return run.captured
+
+
+#: The backward passes running now (innermost last): ``(root nodes, dependency counts, _Run)``.
+_current_runs: list = []
+
+
+def will_execute(node) -> bool:
+    """Whether the innermost running backward pass will run ``node`` (PyTorch's ``_will_engine_execute_node``)."""
+    roots, dependencies, run = _current_runs[-1]
+    if node._is_accumulate and not run.accumulate:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                           "autograd.grad(). This is currently not supported.")
+    return (node in roots or node in dependencies) and (run.needed is None or node in run.needed)
 
 
 class _Run:

@@ -10,6 +10,7 @@ links to the inputs' nodes through ``next_functions``.
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -100,6 +101,9 @@ def _version_message(saved, node):
 
 class FunctionCtx:
     """The ``ctx`` of ``forward``/``backward``; for a recorded op it *is* the graph node."""
+
+    _released: bool  # set by the node (BackwardCFunction) once backward has freed what was saved
+    _packed: tuple[Any, ...]  # the saved tensors, packed (SavedTensor or None each)
 
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward (an op may also pass the ndarray it returns, to save its output)."""
@@ -249,10 +253,34 @@ class _FunctionMeta(type):
         # ctx, but a plain one: no graph node is built for an op that will never be differentiated.
         cls._ctx_cls = type(name + "Ctx", (FunctionCtx,), {"_forward_cls": cls, "_to_save": (), "_dirty": (),
                                                             "_non_differentiable": ()})
+        if "setup_context" in attrs or ("forward" in attrs and _has_setup_context(cls)):
+            _split_forward(cls)    # the modern form: forward(*args) + setup_context(ctx, inputs, output)
         if "words" in attrs:       # a class with real logic registers its formula in the derivative table
             saved = tuple(getattr(cls, "saved_names", ())) + tuple(getattr(cls, "saved_attrs", ()))
             cls.formula = register_formula(node_name, attrs.get("inputs", ("self",)), attrs["grads"], saved,
                                            attrs["words"])
+
+
+def _has_setup_context(cls) -> bool:
+    return any("setup_context" in vars(k) for k in cls.__mro__ if k.__name__ != "Function" or
+               k.__module__ != __name__)
+
+
+def _split_forward(cls) -> None:
+    """``forward(*args)`` without ctx, then ``setup_context(ctx, inputs, output)`` saves what backward needs.
+
+    ``apply`` calls ``forward(ctx, *args)``; this wraps the user's ctx-free forward into that form once,
+    when the class is made (so the hot path of every op is unchanged).
+    """
+    user_forward = cls.__dict__["forward"].__func__ if "forward" in cls.__dict__ else cls._user_forward
+
+    def forward(ctx, *args):
+        output = user_forward(*args)
+        cls.setup_context(ctx, args, output)
+        return output
+
+    cls._user_forward = staticmethod(user_forward)
+    cls.forward = staticmethod(forward)
 
 
 class Function(metaclass=_FunctionMeta):
@@ -306,7 +334,7 @@ class Function(metaclass=_FunctionMeta):
                                   "autograd.Function to use it with backward mode AD.")
 
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args: Any) -> Any:  # what ``forward`` returns: a Tensor, a tuple of them, ...
         """Run ``forward`` without recording, then record one node linking the inputs to the outputs."""
         state = grad_mode._state
         enabled = state.grad_enabled
@@ -355,7 +383,7 @@ _NOTHING_NEEDS_GRAD = [(False,) * n for n in range(8)]
 
 
 try:  # np.errstate(all="ignore") costs more than a small op; set the context variable behind it directly
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
 
     class _ignore_fp_errors:
         __slots__ = ("token",)
@@ -366,7 +394,7 @@ try:  # np.errstate(all="ignore") costs more than a small op; set the context va
         def __exit__(self, *exc):
             _extobj_contextvar.reset(self.token)
 except ImportError:  # pragma: no cover - a numpy without that private module: the public, slower way
-    def _ignore_fp_errors():
+    def _ignore_fp_errors():  # type: ignore[no-redef]  # the same name, defined on the other branch
         return np.errstate(all="ignore")
 
 

@@ -1,3 +1,5 @@
+# Parts of this file follow PyTorch's torch/autograd/grad_mode.py and torch/utils/_contextlib.py
+# (BSD-3-Clause, Copyright (c) 2016- Facebook, Inc and the PyTorch contributors); see THIRD_PARTY_NOTICES.
 """Grad modes: ``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode`` (thread-local)."""
 
 from __future__ import annotations

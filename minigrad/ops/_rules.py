@@ -43,7 +43,7 @@ __all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
 
 _NO_EDGE = (None, 0)
 try:  # the context variable behind np.errstate, set directly (see function._ignore_fp_errors)
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
     _QUIET, _quiet_set, _quiet_reset = _make_extobj(all="ignore"), _extobj_contextvar.set, _extobj_contextvar.reset
 except ImportError:  # pragma: no cover - the public, slower way
     _QUIET = None
@@ -274,7 +274,7 @@ class Rule(Function):
                 metas.append(None)
         node._input_meta, node.next_functions = tuple(metas), tuple(edges)
         node._output_meta, node._outputs = ((out.shape, out.dtype),), (weakref.ref(result),)
-        result.grad_fn, result._requires_grad = node, True
+        result._grad_fn, result._requires_grad = node, True
         if cls._saves:
             node._packed = tuple([(SavedTensor(result, 0) if src < 0 else SavedTensor(args[src]))
                                   if True in [needs[i] for i in users] else None for src, users in cls._saves])

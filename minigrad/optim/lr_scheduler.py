@@ -119,8 +119,8 @@ def _track_optimizer_steps(optimizer: Optimizer) -> None:
         optimizer._opt_called = True
         return step(*args, **kwargs)
 
-    wrapper._wrapped_by_lr_sched = True
-    optimizer.step = wrapper
+    wrapper._wrapped_by_lr_sched = True  # type: ignore[attr-defined]  # a marker, as PyTorch's
+    optimizer.step = wrapper  # type: ignore[method-assign]  # counts the calls, as PyTorch's
 
 
 class StepLR(LRScheduler):

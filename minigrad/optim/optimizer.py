@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import warnings
 from collections import defaultdict
+from typing import Any
 
 import numpy as np
 
@@ -130,7 +131,8 @@ class Optimizer:
     # -- saving and restoring ---------------------------------------------------------------------
     def state_dict(self) -> dict:
         """``{'state': {index: state}, 'param_groups': [...]}`` with parameters replaced by their index."""
-        index, groups = {}, []
+        index: dict[int, int] = {}
+        groups: list[dict[str, Any]] = []
         for group in self.param_groups:
             packed = {k: v for k, v in group.items() if k != "params"}
             for p in group["params"]:

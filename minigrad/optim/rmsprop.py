@@ -10,7 +10,9 @@ __all__ = ["RMSprop"]
 
 
 class RMSprop(Optimizer):
-    """RMSprop, PyTorch's update rule. For each parameter ``p`` with gradient ``g``::
+    """RMSprop, PyTorch's update rule.
+
+    For each parameter ``p`` with gradient ``g``::
 
         g = g + weight_decay * p                                if weight_decay
         v = alpha * v + (1 - alpha) * g²                        (state 'square_avg')

@@ -1,3 +1,5 @@
+# Parts of this file follow PyTorch's torch/utils/hooks.py (BSD-3-Clause, Copyright (c) 2016- Facebook, Inc
+# and the PyTorch contributors); see THIRD_PARTY_NOTICES at the top of the distribution.
 """RemovableHandle: what every ``register_*`` call returns."""
 
 from __future__ import annotations

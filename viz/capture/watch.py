@@ -74,7 +74,7 @@ class LiveGraph:
         self._cuts: list[_Cut] = []
         self._infos: dict[int, tuple[weakref.ref, tuple[Any, ...], TensorInfo]] = {}
         self._compact_at = 1024
-        self.dirty = False
+        self.dirty: bool = False
         self.on_change = on_change
         self.show_constants = show_constants
         self._handles: list[Any] = [graph.register_node_created_hook(_weak_call(self._created))]

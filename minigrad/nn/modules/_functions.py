@@ -1,3 +1,5 @@
+# Parts of this file follow PyTorch's torch/nn/modules/_functions.py (BSD-3-Clause, Copyright (c) 2016- Facebook, Inc
+# and the PyTorch contributors); see THIRD_PARTY_NOTICES at the top of the distribution.
 """``BackwardHookFunction``: the identity node that full backward hooks of modules attach to."""
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
+from typing import Any
 
 from .module import Module, _indent
 
@@ -164,7 +165,7 @@ class ModuleList(Module):
         reprs = [repr(m) for m in self]
         if not reprs:
             return self._get_name() + "()"
-        runs = []  # [first index, last index, repr]
+        runs: list[list[Any]] = []  # [first index, last index, repr]
         for i, r in enumerate(reprs):
             if runs and runs[-1][2] == r:
                 runs[-1][1] = i

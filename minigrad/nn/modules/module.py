@@ -1,3 +1,5 @@
+# Parts of this file follow PyTorch's torch/nn/modules/module.py (BSD-3-Clause, Copyright (c) 2016- Facebook, Inc
+# and the PyTorch contributors); see THIRD_PARTY_NOTICES at the top of the distribution.
 """``Module``: the base class of layers and models — registration, traversal, state, hooks, repr."""
 
 from __future__ import annotations
@@ -5,6 +7,7 @@ from __future__ import annotations
 import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ... import _creation, _dtype
 from ..._tensor import Tensor
@@ -64,6 +67,10 @@ class Module:
     """
 
     training: bool
+    # Set in __init__ through object.__setattr__ (declared here for type checkers).
+    _parameters: dict[str, Any]
+    _buffers: dict[str, Any]
+    _modules: dict[str, Any]
     _version = 1
 
     def __init__(self, *args, **kwargs) -> None:
@@ -562,7 +569,9 @@ class Module:
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError("Expected state_dict to be dict-like, got %s." % type(state_dict))
-        missing, unexpected, errors = [], [], []
+        missing: list[str] = []
+        unexpected: list[str] = []
+        errors: list[str] = []
         stack = [("", self)]
         while stack:
             prefix, module = stack.pop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -161,6 +162,11 @@ class DataLoader:
 
 class WorkerInfo:
     """What ``get_worker_info()`` returns inside a worker: ``id``, ``num_workers``, ``seed``, ``dataset``."""
+
+    id: int
+    num_workers: int
+    seed: int
+    dataset: Any
 
     def __init__(self, **kwargs) -> None:
         self.__dict__.update(kwargs)

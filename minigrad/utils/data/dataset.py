@@ -88,7 +88,7 @@ def random_split(dataset: Dataset, lengths, generator=None) -> list[Subset]:
     """Split into non-overlapping random subsets of the given lengths (or fractions summing to 1)."""
     from ..._creation import randperm
 
-    n = len(dataset)
+    n = len(dataset)  # type: ignore[arg-type]  # a map-style dataset with __len__, as PyTorch requires
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         counts = [math.floor(n * frac) for frac in lengths]
         for i in range(n - sum(counts)):
