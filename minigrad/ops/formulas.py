@@ -48,7 +48,6 @@ _row(S.SqueezeDim, _SELF, ("g.unsqueeze(dim)",), "Removing a size-1 dim: the gra
 _row(S.SqueezeDims, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
 _row(S.SqueezeMatmul, _SELF, ("g.unsqueeze(dim)",), "The squeeze after a vector @ matrix product: undone.")
 _row(S.Unsqueeze, _SELF, ("g.squeeze(dim)",), "Inserting a size-1 dim: the gradient squeezes it out.")
-_row(S.Alias, _SELF, ("g",), "A new view of the same values (x[...]): the gradient passes through unchanged.")
 _row(S.Transpose, _SELF, ("g.transpose(dim0, dim1)",), "Swapping two dims: the gradient swaps them back.")
 _row(S.T, _SELF, ("gᵀ",), "Transposing: the gradient is transposed back.")
 _row(S.Permute, _SELF, ("g.permute(dims⁻¹)",), "Reordering dims: the gradient gets the inverse order.")
