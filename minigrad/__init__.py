@@ -126,7 +126,21 @@ def einsum(*args):
 
 
 # after Tensor: they build on it
-from . import _api, accelerator, autograd, backends, cuda, func, functional, linalg, nn, optim, serialization, utils  # noqa: E402
+from . import (  # noqa: E402
+    _api,
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    func,
+    functional,
+    linalg,
+    nn,
+    optim,
+    profiler,
+    serialization,
+    utils,
+)
 from ._api import *  # noqa: E402,F403 - eq, bitwise_*, histc, histogram, set_default_device, in-place twins
 from .autograd import functional as _functional  # noqa: E402,F401 - torch.autograd.functional
 from .functional import (  # noqa: E402
@@ -154,7 +168,8 @@ __all__ = [
     "is_inference_mode_enabled",
     # functions on tensors
     "max", "min", "matmul", "einsum", *_TENSOR_METHODS, *_creation.__all__, *_api.__all__,
-    "meshgrid", "cartesian_prod", "save", "load", "serialization", "func", "linalg", "broadcast_shapes", "tensordot",
+    "meshgrid", "cartesian_prod", "save", "load", "serialization", "func", "linalg", "profiler", "broadcast_shapes",
+    "tensordot",
     "atleast_1d", "atleast_2d", "atleast_3d",
     # submodules
     "autograd", "nn", "optim", "utils", "accelerator", "functional",

@@ -277,7 +277,7 @@ class Tensor(TensorOps):
 
     @property
     def device(self):
-        from ._creation import device
+        from ._creation import device  # at call time: _creation builds on Tensor
         return device("cpu")
 
     @property

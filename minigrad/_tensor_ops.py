@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,7 +17,7 @@ from .ops import inplace as P
 from .ops import linalg as L
 from .ops import reduce as R
 from .ops import shape as S
-from .ops._util import operand, wrap_dim
+from .ops._util import check_broadcast, operand, promoted, wrap_dim
 
 if TYPE_CHECKING:
     from ._size import Size
@@ -204,7 +205,6 @@ class TensorOps:
             other = operand(other)
         except TypeError:
             return NotImplemented             # Python's own error (or, for == and !=, False and True)
-        from .ops._util import check_broadcast, promoted
         check_broadcast(self, other)
         a, b = promoted(self, other)
         return type(self)._make(np.asarray(fn(a, b)))
@@ -644,7 +644,6 @@ class TensorOps:
     @property
     def T(self):
         if self.ndim != 2 and not _warned_T[self.ndim == 0]:
-            import warnings
             _warned_T[self.ndim == 0] = True        # PyTorch warns once per process
             warnings.warn(_T_WARNINGS[self.ndim == 0], UserWarning, stacklevel=2)
         return S.Permute.apply(self, tuple(range(self.ndim - 1, -1, -1)))
@@ -819,7 +818,7 @@ class TensorOps:
         return E.Clone.apply(self)
 
     def to(self, *args, **kwargs):
-        from ._creation import _require_cpu, device
+        from ._creation import _require_cpu, device  # at call time: _creation builds on Tensor
         dtype = kwargs.get("dtype")
         _require_cpu(kwargs.get("device"))
         for a in args:
@@ -844,9 +843,8 @@ class TensorOps:
 
     # -- new tensors with this one's dtype ------------------------------------------------------
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-        from ._creation import tensor
+        from ._creation import tensor  # at call time: _creation builds on Tensor
         if isinstance(data, TensorOps):
-            import warnings
             warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                           "sourceTensor.detach().clone().requires_grad_(True), rather than "
                           "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
@@ -854,19 +852,19 @@ class TensorOps:
         return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._creation import _factory
+        from ._creation import _factory  # at call time: _creation builds on Tensor
         return _factory(np.zeros, size, dtype or self.dtype, requires_grad)     # (its error is not zeros')
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._creation import ones
+        from ._creation import ones  # at call time: _creation builds on Tensor
         return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._creation import empty
+        from ._creation import empty  # at call time: _creation builds on Tensor
         return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-        from ._creation import full
+        from ._creation import full  # at call time: _creation builds on Tensor
         return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def type_as(self, other):
@@ -1024,43 +1022,43 @@ class TensorOps:
 
     # random in-place fills (used by nn.init); data only, version bumped.  PyTorch's draws: see _creation.
     def uniform_(self, a=0.0, b=1.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "uniform", generator, a, b)
 
     def normal_(self, mean=0.0, std=1.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "normal", generator, mean, std)
 
     def bernoulli_(self, p=0.5, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "bernoulli", generator, p)
 
     def exponential_(self, lambd=1.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "exponential", generator, lambd)
 
     def random_(self, *args, generator=None, **kwargs):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "random", generator, *args, **kwargs)
 
     def cauchy_(self, median=0.0, sigma=1.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "cauchy", generator, median, sigma)
 
     def log_normal_(self, mean=1.0, std=2.0, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "log_normal", generator, mean, std)
 
     def geometric_(self, p, generator=None):
-        from ._creation import _random_fill
+        from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "geometric", generator, p)
 
     def bernoulli(self, p=None, generator=None):
-        from ._creation import bernoulli
+        from ._creation import bernoulli  # at call time: _creation builds on Tensor
         return bernoulli(self, p, generator=generator)
 
     def multinomial(self, num_samples, replacement=False, generator=None):
-        from ._creation import multinomial
+        from ._creation import multinomial  # at call time: _creation builds on Tensor
         return multinomial(self, num_samples, replacement, generator=generator)
 
 
@@ -1097,7 +1095,7 @@ def _check_step(item):
 
 def _tensor_arg(name, other):
     """PyTorch's TypeError for a Python number where a method takes only a Tensor."""
-    from ._tensor import Tensor
+    from ._tensor import Tensor  # at call time: _tensor imports this module
     if not isinstance(other, Tensor):
         raise TypeError("%s(): argument 'other' (position 1) must be Tensor, not %s" % (name, type(other).__name__))
     return other
@@ -1109,8 +1107,7 @@ def _bincount_dtype(weights):
 
 def _int_div(fn, x, y):
     """``//`` and ``%`` (no gradient), with PyTorch's error for an integer division by zero."""
-    from ._tensor import Tensor
-    from .ops._util import promoted
+    from ._tensor import Tensor  # at call time: _tensor imports this module
     try:
         x, y = operand(x), operand(y)
     except TypeError:

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from . import _dtype
+
 PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = 4, 1000, 3, 80
 SCI_MODE = None                  # None: chosen per tensor; True / False: forced by set_printoptions
 _PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
@@ -124,8 +126,6 @@ def _add_suffixes(text, suffixes, indent) -> str:
 
 def tensor_repr(t, prefix="tensor(") -> str:
     """The text PyTorch prints for a tensor."""
-    from . import _dtype
-
     a = t._data
     indent = len(prefix)
     suffixes = []

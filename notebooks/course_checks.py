@@ -141,8 +141,14 @@ def solved(check: str | Callable[..., Any], exercise: str) -> bool:
 
 def _show_check_failed(shell: Any, etype: type, value: BaseException, tb: Any,
                        tb_offset: int | None = None) -> list[str]:
-    """IPython's display of a :class:`CheckFailed`: one red line with the hint, no traceback."""
-    return [f"\x1b[31m✘ Not yet: {value}\x1b[0m"]
+    """IPython's display of a :class:`CheckFailed`: one red line with the hint, no traceback.
+
+    IPython does not show what a custom handler returns, so the handler shows it: in a kernel
+    ``_showtraceback`` sends the error (ename ``CheckFailed``, a one-line traceback) to the front end.
+    """
+    stb = [f"\x1b[31m✘ Not yet: {value}\x1b[0m"]
+    shell._showtraceback(etype, value, stb)
+    return stb
 
 
 def _install_notebook_display() -> None:

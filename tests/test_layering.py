@@ -187,3 +187,112 @@ def test_the_scanner_sees_lazy_and_dynamic_imports(tmp_path: Path) -> None:
     )
     found = sorted(module for _, module in imported_modules(sample))
     assert found == ["graphviz", "matplotlib.pyplot", "numpy", "torch", "viz.render"]
+
+
+# ------------------------------------------------------------------ minigrad's internal order
+
+# The declared order of minigrad's layers (issue 12): a module may import, at module level, only from
+# its own layer or the layers before it.  Lower number = lower layer.
+LAYERS = {
+    0: "leaves: _dtype, _size, utils/hooks (stdlib and numpy only)",
+    1: "the tensor: _tensor, _tensor_ops, _tensor_str",
+    2: "autograd: nodes, engine, grad modes, views, Function",
+    3: "ops and factories: ops/*, _creation, _random",
+    4: "nn, optim, utils (data...), the rest",
+    9: "the package facade minigrad/__init__.py",
+}
+
+# The only upward edges: Tensor is the front door of autograd and of every op (`x.backward()`, `x * y`),
+# so the tensor layer imports them as modules (used at call time, never at import time).
+UPWARD_ALLOWED = {
+    ("minigrad._tensor", "minigrad.autograd"),
+    ("minigrad._tensor_ops", "minigrad.autograd"),
+    ("minigrad._tensor_ops", "minigrad.ops"),
+}
+
+# Files where every import inside a function body must say why on its line (a `#` comment, e.g.
+# "at call time: _creation builds on Tensor").  Extend the list as modules are cleaned up.
+NO_SILENT_LAZY_IMPORTS = [
+    "minigrad/_tensor.py", "minigrad/_tensor_ops.py", "minigrad/_tensor_str.py",
+    "minigrad/autograd/engine.py", "minigrad/autograd/graph.py", "minigrad/autograd/grad_mode.py",
+    "minigrad/autograd/views.py", "minigrad/autograd/_fast.py",
+    "minigrad/ops/shape.py", "minigrad/ops/index.py", "minigrad/ops/inplace.py",
+]
+
+
+def layer_of(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[0] != "minigrad":
+        return None
+    if len(parts) == 1:
+        return 9
+    if parts[1] in ("_dtype", "_size") or parts[1:3] == ["utils", "hooks"]:
+        return 0
+    if parts[1] in ("_tensor", "_tensor_ops", "_tensor_str"):
+        return 1
+    if parts[1] == "autograd":
+        return 2
+    if parts[1] in ("ops", "_creation", "_random"):
+        return 3
+    return 4
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def module_level_imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, absolute module) for each import at the top level of a minigrad file, relative ones resolved."""
+    me = module_name(path)
+    package = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if not node.level:
+                yield node.lineno, node.module or ""
+                continue
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+            if node.module:
+                yield node.lineno, ".".join([*base, node.module])
+            else:
+                for alias in node.names:
+                    yield node.lineno, ".".join([*base, alias.name])
+
+
+def test_minigrad_modules_import_only_lower_layers() -> None:
+    offences = []
+    for path in python_files("minigrad"):
+        me = module_name(path)
+        for line, module in module_level_imports(path):
+            mine, theirs = layer_of(me), layer_of(module)
+            if theirs is None or theirs <= mine:
+                continue
+            if any(me == a and (module == b or module.startswith(b + ".")) for a, b in UPWARD_ALLOWED):
+                continue
+            offences.append(f"{rel(path)}:{line}: {me} (layer {mine}) imports {module} (layer {theirs})")
+    assert offences == [], "imports against the declared layer order (see LAYERS):\n" + "\n".join(offences)
+
+
+def test_lazy_imports_in_the_core_say_why() -> None:
+    offences = []
+    for name in NO_SILENT_LAZY_IMPORTS:
+        path = ROOT / name
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for fn in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(fn):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) and "#" not in lines[node.lineno - 1]:
+                        offences.append(f"{name}:{node.lineno}: {lines[node.lineno - 1].strip()}")
+    assert offences == [], "an import inside a function needs a comment saying why:\n" + "\n".join(offences)
+
+
+def test_the_layer_scan_resolves_relative_imports(tmp_path: Path) -> None:
+    assert layer_of("minigrad.autograd.engine") == 2
+    assert layer_of("minigrad.utils.hooks") == 0
+    assert layer_of("minigrad.nn.functional") == 4
+    assert layer_of("numpy") is None
+    found = {m for _, m in module_level_imports(ROOT / "minigrad" / "autograd" / "engine.py")}
+    assert "minigrad.autograd.graph" in found

@@ -24,6 +24,7 @@ try:
     from .capture import ModuleTrace, capture_graph, record_backward, trace_modules
     from .diagram import Diagram, draw
     from .export import SideBySide, side_by_side
+    from .i18n import set_language
     from .model import EdgeInfo, GraphSnapshot, NodeInfo, Step, TensorInfo
     from .render import GraphvizNotFoundError, to_digraph, to_dot, to_svg
     from .style import THEMES, Theme
@@ -57,6 +58,8 @@ __all__ = [
     "EdgeInfo",
     "TensorInfo",
     "Step",
+    # the language of viz's texts ("en", "zh")
+    "set_language",
     # rendering
     "Theme",
     "THEMES",
@@ -72,7 +75,7 @@ _LAZY_NAMES = {"step_backward": "stepper", "Stepper": "stepper", "live": "live_g
                "StepperWidget": "widget", "LiveGraphWidget": "live_graph"}
 #: Submodules reachable as attributes (``viz.plots``) without an explicit import.
 _SUBMODULES = ("plots", "demos", "widget", "live_graph", "stepper", "gallery", "formulas", "export", "diagram",
-               "capture", "model", "render", "style", "fold", "text")
+               "capture", "model", "render", "style", "fold", "text", "chain", "i18n")
 
 
 def _version() -> str:

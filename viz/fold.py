@@ -30,6 +30,8 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from .model import EdgeInfo, FoldInfo, GraphSnapshot, NodeInfo
 
 __all__ = ["fold_loops", "fold_note", "alias_map", "MIN_REPEATS", "MAX_PERIOD", "AUTO_FOLD_NODES"]
@@ -113,17 +115,13 @@ def _best_run(codes: list[int], min_repeats: int, max_period: int) -> tuple[int,
     The longest cover wins, the shorter period on ties (``p`` and ``2p`` both fit a loop).
     """
     best: tuple[int, int, int, int] | None = None  # (-covered, period, start, repeats)
+    array = np.asarray(codes)
     n = len(codes)
     for period in range(1, min(max_period, n // min_repeats) + 1):
-        i = 0
-        while i + period < n:
-            if codes[i] != codes[i + period]:
-                i += 1
-                continue
-            start = i
-            while i + period < n and codes[i] == codes[i + period]:
-                i += 1
-            repeats = (i - start + period) // period
+        same = np.concatenate(([0], (array[:-period] == array[period:]).astype(np.int8), [0]))
+        edges = np.flatnonzero(np.diff(same))  # starts and ends of the stretches where codes repeat
+        for start, stop in zip(edges[::2].tolist(), edges[1::2].tolist()):
+            repeats = (stop - start + period) // period
             if repeats >= min_repeats:
                 candidate = (-(repeats * period), period, start, repeats)
                 if best is None or candidate < best:
@@ -183,12 +181,13 @@ def _block_shape(graph: _Graph, block: list[str], nxt: list[str] | None,
     inner, carried = [], []
     for nid in block:
         for edge in graph.inputs[nid]:
-            key = (edge.kind, edge.slot, edge.input_nr, edge.label)
+            key = (edge.kind, -1 if edge.slot is None else edge.slot,
+                   -1 if edge.input_nr is None else edge.input_nr, edge.label)
             if edge.source in pos:
                 inner.append((pos[edge.source], pos[nid], *key))
             elif edge.source in pos_next:
                 carried.append((pos_next[edge.source], pos[nid], *key))
-    return sigs, tuple(sorted(inner, key=repr)), tuple(sorted(carried, key=repr)) if nxt is not None else None
+    return sigs, tuple(sorted(inner)), tuple(sorted(carried)) if nxt is not None else None
 
 
 def _find_run(graph: _Graph, depth: Mapping[str, int], among: set[str], nodes: Mapping[str, NodeInfo],

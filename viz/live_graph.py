@@ -7,11 +7,11 @@ module, which releases the GIL), so the next cell does not wait for it.  Snapsho
 arrive while a layout runs replace each other: at most one layout per cell, the newest
 graph wins.  The status line (node count, freed buffers) is updated at once.
 
-NOTE [one watcher per kernel]: a new ``viz.live()`` stops the previous one, and a
-watcher is released when its widget goes away -- ``close()``, the widget collected, or its
-last view removed from the page (the cell re-run or its output cleared) -- so a forgotten
-live graph costs nothing per operation.  The library's hooks and IPython's event hold
-the watcher only weakly (see NOTE [a watcher does not outlive its owner] in
+NOTE [one watcher per kernel]: a new ``viz.live()`` stops the previous one (re-running its
+cell), and a watcher is released when its widget goes away -- ``close()`` or the widget
+collected -- so a forgotten live graph costs nothing.  While no view shows the widget (its
+output cleared, the page closed) it pauses: cells take no snapshot until a view is back.
+The library's hooks and IPython's event hold the watcher only weakly (see NOTE [a watcher does not outlive its owner] in
 :mod:`viz.capture.watch`).
 """
 
@@ -169,11 +169,13 @@ class LiveGraphWidget(anywidget.AnyWidget):
         shell.events.register("post_run_cell", after_cell)
         self._shell, self._hook = shell, after_cell
 
+    @property
+    def paused(self) -> bool:
+        """True while no view shows the widget (after one did): cells then cost nothing."""
+        return self._seen_view and self._views == 0
+
     def _after_cell(self, *_: Any) -> None:
-        if self._seen_view and self._views == 0:  # its last view is gone: nobody looks any more
-            self.stop()
-            return
-        if self._graph.dirty:
+        if self._graph.dirty and not self.paused:
             self.update(background=True)
 
     def _on_custom_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
@@ -182,6 +184,8 @@ class LiveGraphWidget(anywidget.AnyWidget):
         if content.get("type") == "view":          # live.js: a view was rendered / removed
             self._views = max(0, self._views + (1 if content.get("attached") else -1))
             self._seen_view = True
+            if not self.paused and self._graph.dirty and self.watching:  # shown again: catch up
+                self.update(background=True)
 
     # -- drawing --------------------------------------------------------------------
     def update(self, background: bool | None = None) -> None:

@@ -471,6 +471,10 @@ class Step:
     events : tuple of Event
         Hooks that fired around this step, in order; ``"release"`` events of
         the whole pass are attached to the last step.
+    chain_rule : tuple of (str or None)
+        One line per gradient sent, with the learner's names and numbers
+        (``∂L/∂d = ∂L/∂L · f = 1 · (−2) = −2``), None where nothing is sent;
+        filled in by the stepper (:mod:`viz.chain`).
     """
 
     index: int
@@ -481,6 +485,7 @@ class Step:
     grad_before: np.ndarray | None = None
     grad_after: np.ndarray | None = None
     events: tuple[Event, ...] = ()
+    chain_rule: tuple[str | None, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-able dict (arrays become nested lists)."""
@@ -493,6 +498,7 @@ class Step:
             "grad_before": None if self.grad_before is None else self.grad_before.tolist(),
             "grad_after": None if self.grad_after is None else self.grad_after.tolist(),
             "events": [event.to_dict() for event in self.events],
+            "chain_rule": list(self.chain_rule),
         }
 
 

@@ -9,7 +9,7 @@ overrides its kind.  The same rows drive the legend.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -52,9 +52,8 @@ EDGE_TABLE: Mapping[str, Mapping[str, str]] = {
     "input": {"style": "dashed", "color": "{muted}", "fontcolor": "{muted}", "arrowhead": "onormal"},
 }
 
-#: What each kind / role / edge kind means, for the legend (in legend order; at most two
-#: short lines, so the legend stays one small row under the graph).
-LEGEND_TEXT: Mapping[str, str] = {
+#: What each kind / role / edge kind means, for the legend, in English (in legend order).
+_LEGEND_EN: dict[str, str] = {
     "fn": "backward function\n(grad_fn)",
     "acc": "AccumulateGrad\n(leaf tensor)",
     "tensor": "tensor",
@@ -77,6 +76,51 @@ LEGEND_TEXT: Mapping[str, str] = {
     "edge:saved": "dotted line:\nsaved by",
     "edge:cut": "✂ cut: detached\n(no gradient flows)",
 }
+
+_LEGEND_ZH: dict[str, str] = {
+    "fn": "反向函数\n(grad_fn)",
+    "acc": "AccumulateGrad\n（叶子节点）",
+    "tensor": "张量",
+    "op": "运算",
+    "saved": "为反向传播\n保存的值",
+    "module": "折叠的\n模块",
+    "root": "根\n（输出）",
+    "leaf": "叶子节点",
+    "param": "参数",
+    "no-grad": "requires_grad\n=False",
+    "frozen": "冻结的参数\n（在计算图之外）",
+    "unused": "未到达的\n参数",
+    "retains-grad": "保留梯度\n（双边框）",
+    "modified": "被原地操作修改\n（版本计数器 > 0）",
+    "freed": "保存的张量\n已被 backward 释放",
+    "stale": "保存的张量\n被原地修改",
+    "derivative": "由 backward 构建\n(create_graph=True)",
+    "constant": "不需要梯度的输入\n（常量，已 detach）",
+    "edge:differentiates": "虚线箭头：\n求导",
+    "edge:saved": "点线：\n被保存于",
+    "edge:cut": "✂ 切断：detach\n（没有梯度流过）",
+}
+
+
+class _Legend(Mapping[str, str]):
+    """The legend's texts in the language of :func:`viz.set_language` (keys and order fixed)."""
+
+    def __getitem__(self, key: str) -> str:
+        from .i18n import get_language
+
+        table = _LEGEND_ZH if get_language() == "zh" else _LEGEND_EN
+        return table.get(key, _LEGEND_EN[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_LEGEND_EN)
+
+    def __len__(self) -> int:
+        return len(_LEGEND_EN)
+
+
+#: What each kind / role / edge kind means, for the legend (in legend order; at most two
+#: short lines, so the legend stays one small row under the graph), in the current language.
+LEGEND_TEXT: Mapping[str, str] = _Legend()
 
 _DEFAULT_PALETTE = {
     "fn": "#eeeeee", "leaf": "#add8e6", "param": "#9cc9f0", "tensor": "#ffffff",
@@ -200,3 +244,9 @@ def get_theme(theme: str | Theme) -> Theme:
         return THEMES[theme]
     except KeyError:
         raise ValueError(f"unknown theme {theme!r}; choose one of {sorted(THEMES)}") from None
+
+
+#: The stepper's and live graph's display modes.
+MODES = ("normal", "presentation", "compact")
+#: The drawing theme used for each mode.
+THEME_FOR_MODE = {"normal": "default", "presentation": "projector", "compact": "compact"}

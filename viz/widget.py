@@ -1,4 +1,4 @@
-"""Jupyter widgets (anywidget): the backward stepper (the live graph lives in :mod:`viz.live_graph`)."""
+"""Jupyter widgets (anywidget): the backward stepper's widget (the live graph lives in :mod:`viz.live_graph`)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ from typing import Any
 import anywidget
 import traitlets
 
+from .i18n import strings as _strings
 from .live_graph import LiveGraphWidget, live
-from .stepper import MODES, THEME_FOR_MODE, Stepper, step_backward
+from .style import MODES, THEME_FOR_MODE
 
-__all__ = ["StepperWidget", "LiveGraphWidget", "Stepper", "step_backward", "live"]
+# NOTE: this module does not import viz.stepper (the Stepper makes its widget lazily):
+# no import cycle between the two.
+__all__ = ["StepperWidget", "LiveGraphWidget", "live"]
 
 STATIC = Path(__file__).with_name("static")
 
@@ -45,11 +48,15 @@ class StepperWidget(anywidget.AnyWidget):
     inspect = traitlets.Dict({}).tag(sync=True)
     grad_flow = traitlets.Bool(False).tag(sync=True)
     can_rerun = traitlets.Bool(False).tag(sync=True)
+    predict = traitlets.Bool(False).tag(sync=True)
+    strings = traitlets.Dict({}).tag(sync=True)
     #: Marks the static first frame shown before the widget; the JS hides it (viz.export.display_with_widget).
     static_id = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        if not self.strings:
+            self.strings = _strings()
         self._inspector: Callable[[str], list[tuple[str, str]]] | None = None
         self._rerun: Callable[[], Any] | None = None
         self.on_msg(self._on_custom_msg)

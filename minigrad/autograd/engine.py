@@ -46,6 +46,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     if inputs is not None:
         run.needed = _needed_nodes(edges, dependencies, run.targets)
     observe = run.observe
+    _current_runs.append((root_nodes, dependencies, run))   # for graph.register_multi_grad_hook
 
     buffers, ready, order = {}, [], 0
     for (node, nr), grad in zip(edges, grad_roots):
@@ -96,11 +97,25 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
         raise
     finally:
         state.grad_enabled = enabled
+        _current_runs.pop()
         if tagger is not None:
             tagger.handle.remove()
     if observe:
         _emit("end")
     return run.captured
+
+
+#: The backward passes running now (innermost last): ``(root nodes, dependency counts, _Run)``.
+_current_runs: list = []
+
+
+def will_execute(node) -> bool:
+    """Whether the innermost running backward pass will run ``node`` (PyTorch's ``_will_engine_execute_node``)."""
+    roots, dependencies, run = _current_runs[-1]
+    if node._is_accumulate and not run.accumulate:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                           "autograd.grad(). This is currently not supported.")
+    return (node in roots or node in dependencies) and (run.needed is None or node in run.needed)
 
 
 class _Run:
@@ -300,7 +315,7 @@ def _accumulate_into(var, grad, create_graph):
     """``var.grad += grad``: in place normally, as a new graph node under create_graph."""
     if var._grad is None:
         if create_graph and grad.requires_grad:
-            from ..ops.elementwise import CopyGrad
+            from ..ops.elementwise import CopyGrad  # at call time: ops build on autograd (layer order)
             var._grad = CopyGrad.apply(grad)
         elif (stolen := _fast.stealable(grad, var)) is not None:     # a speed trick: the plain way is the copy below
             var._grad = stolen

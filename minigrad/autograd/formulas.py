@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Formula", "derivative_formula", "register_formula", "formulas"]
+__all__ = ["Formula", "derivative_formula", "register_formula", "formulas", "table_markdown"]
 
 
 class Formula(NamedTuple):
@@ -78,6 +78,26 @@ def formulas() -> dict:
     return dict(_FORMULAS)
 
 
+def table_markdown() -> str:
+    """The whole table as Markdown (``docs/derivatives.md`` is this text: ``python -m minigrad.autograd.formulas``)."""
+    lines = ["# The derivative table", "",
+             "Generated from the rules (`python -m minigrad.autograd.formulas > docs/derivatives.md`); `g` is the",
+             "gradient arriving at the node, the names are PyTorch's (`self`, `other`, `result`, ...).", "",
+             "| node | gradient sent to each input | saved | in words |", "| --- | --- | --- | --- |"]
+    for name in sorted(_FORMULAS):
+        f = _FORMULAS[name]
+        grads = "<br>".join("%s: %s" % (i, g if g is not None else "—") for i, g in zip(f.inputs, f.grads))
+        cells = (name, grads, ", ".join(f.saved), f.words)
+        lines.append("| %s |" % " | ".join(c.replace("|", "\\|") for c in cells))
+    return "\n".join(lines) + "\n"
+
+
 register_formula(
     "AccumulateGrad", ("variable",), ("variable.grad + g",), (),
     "A leaf: the arriving gradient is added into its .grad (stored as it is the first time).")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import minigrad.autograd.formulas as table  # the registered module, not this __main__ copy
+
+    print(table.table_markdown(), end="")

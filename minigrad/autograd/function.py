@@ -253,10 +253,34 @@ class _FunctionMeta(type):
         # ctx, but a plain one: no graph node is built for an op that will never be differentiated.
         cls._ctx_cls = type(name + "Ctx", (FunctionCtx,), {"_forward_cls": cls, "_to_save": (), "_dirty": (),
                                                             "_non_differentiable": ()})
+        if "setup_context" in attrs or ("forward" in attrs and _has_setup_context(cls)):
+            _split_forward(cls)    # the modern form: forward(*args) + setup_context(ctx, inputs, output)
         if "words" in attrs:       # a class with real logic registers its formula in the derivative table
             saved = tuple(getattr(cls, "saved_names", ())) + tuple(getattr(cls, "saved_attrs", ()))
             cls.formula = register_formula(node_name, attrs.get("inputs", ("self",)), attrs["grads"], saved,
                                            attrs["words"])
+
+
+def _has_setup_context(cls) -> bool:
+    return any("setup_context" in vars(k) for k in cls.__mro__ if k.__name__ != "Function" or
+               k.__module__ != __name__)
+
+
+def _split_forward(cls) -> None:
+    """``forward(*args)`` without ctx, then ``setup_context(ctx, inputs, output)`` saves what backward needs.
+
+    ``apply`` calls ``forward(ctx, *args)``; this wraps the user's ctx-free forward into that form once,
+    when the class is made (so the hot path of every op is unchanged).
+    """
+    user_forward = cls.__dict__["forward"].__func__ if "forward" in cls.__dict__ else cls._user_forward
+
+    def forward(ctx, *args):
+        output = user_forward(*args)
+        cls.setup_context(ctx, args, output)
+        return output
+
+    cls._user_forward = staticmethod(user_forward)
+    cls.forward = staticmethod(forward)
 
 
 class Function(metaclass=_FunctionMeta):
@@ -288,6 +312,7 @@ class Function(metaclass=_FunctionMeta):
                       "future version of PyTorch." % type(self), DeprecationWarning, stacklevel=2)
 
     is_view = False   # True: outputs share memory and version counter with the first input
+    multi_output = False   # a view op returning a list of views (split, unbind): they refuse in-place writes
     # True: forward runs under np.errstate(all="ignore"), so inf and nan come out as values with no numpy
     # RuntimeWarning, as in PyTorch.  Hot ops whose numpy code has nothing to warn about (data movement,
     # matmul, add/mul, relu...) set it False: entering errstate costs more than the op on small tensors.

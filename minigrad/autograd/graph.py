@@ -21,7 +21,7 @@ from ..utils.hooks import RemovableHandle, hook_dict
 
 __all__ = ["Node", "AccumulateGrad", "BackwardEvent", "register_node_created_hook",
            "register_backward_observer", "increment_version", "saved_tensors_hooks", "save_on_cpu",
-           "disable_saved_tensors_hooks"]
+           "disable_saved_tensors_hooks", "register_multi_grad_hook"]
 
 _sequence = itertools.count()
 _ACCUMULATE_SEQUENCE_NR = 2**64 - 1   # AccumulateGrad runs as soon as it is ready, as in PyTorch
@@ -292,3 +292,57 @@ class disable_saved_tensors_hooks:
 
     def __exit__(self, *exc) -> None:
         _saved_tensors_hooks_disabled.pop()
+
+
+class _MultiHandle:
+    """What ``register_multi_grad_hook`` returns: ``remove()`` takes the hook off every tensor."""
+
+    def __init__(self, handles) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for h in self.handles:
+            h.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
+    """Call ``fn`` once the gradients of all ``tensors`` that this backward pass reaches are computed.
+
+    ``mode="all"``: ``fn(grads)``, one entry per tensor (``None`` for a tensor the pass does not reach).
+    ``mode="any"``: ``fn(grad)`` with the first of them to be computed, once per backward pass.
+    """
+    from . import engine
+
+    supported_modes = ("all", "any")
+    if mode not in supported_modes:
+        raise ValueError("Expects mode to be one of %s but got %s" % (supported_modes, mode))
+    tensors = tuple(tensors)
+    seen: dict = {}
+
+    def run_key():
+        return id(engine._current_runs[-1][2])
+
+    if mode == "all":
+        def make_hook(index):
+            def hook(grad):
+                key = run_key()
+                if key not in seen:
+                    expected = sum(1 for t in tensors if t.requires_grad and engine.will_execute(t._gradient_edge()[0]))
+                    seen[key] = [0, expected, [None] * len(tensors)]
+                entry = seen[key]
+                entry[0] += 1
+                entry[2][index] = grad
+                if entry[0] == entry[1]:
+                    del seen[key]
+                    fn(entry[2])
+            return hook
+        handles = [t.register_hook(make_hook(i)) for i, t in enumerate(tensors) if t.requires_grad]
+    else:
+        def hook(grad):
+            key = run_key()
+            if seen.get(key) is None:
+                seen.clear()
+                seen[key] = True
+                fn(grad)
+        handles = [t.register_hook(hook) for t in tensors if t.requires_grad]
+    return _MultiHandle(handles)

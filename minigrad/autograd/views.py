@@ -34,7 +34,7 @@ def link_views(outputs, args, cls):
         meta = "inference"
     elif not state.grad_enabled:
         meta = "no_grad"
-    elif len(outputs) > 1:
+    elif len(outputs) > 1 or cls.multi_output:      # split/chunk/unbind: even when they return one piece
         meta = "multi"
     else:
         meta = None

@@ -35,6 +35,7 @@ __all__ = [
     "max_pool2d",
     "avg_pool2d",
     "adaptive_avg_pool2d",
+    "conv_transpose2d",
     "relu",
     "relu_",
     "leaky_relu",
@@ -252,6 +253,36 @@ def avg_pool2d(
     return C.AvgPool2d.apply(
         input, kernel, stride, padding, bool(ceil_mode), bool(count_include_pad), divisor_override, saved
     )
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups=1, dilation=1) -> Tensor:
+    """Transposed convolution ("deconvolution"): ``weight`` is ``(C_in, C_out, kh, kw)``; the output grows.
+
+    Output size per dim: ``(n − 1)·stride − 2·padding + dilation·(k − 1) + output_padding + 1``.
+    One ``ConvolutionBackward0`` node, as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2), stride=2).shape
+    torch.Size([1, 1, 4, 4])
+    """
+    from ..ops.convt import ConvTranspose2d
+
+    if input.ndim not in (3, 4):
+        raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of "
+                           "size: %s" % list(input.shape))
+    if input.ndim == 3:
+        return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding, output_padding, groups,
+                                dilation).squeeze(0)
+    if groups != 1:
+        raise NotImplementedError("minigrad's conv_transpose2d supports groups=1 only")
+    if input.shape[1] != weight.shape[0]:
+        raise RuntimeError("Given transposed=1, weight of size %s, expected input%s to have %d channels, but got %d "
+                           "channels instead" % (list(weight.shape), list(input.shape), weight.shape[0],
+                                                 input.shape[1]))
+    return ConvTranspose2d.apply(input, weight, bias, _pair(stride), _pair(padding), _pair(output_padding),
+                                 _pair(dilation, "dilation"))
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:

@@ -1,4 +1,10 @@
-"""The operations: one ``Function`` per op, forward and backward side by side.
+"""The operations: one row of the derivative table per op, forward and backward side by side.
+
+A simple op is one ``rule(...)`` (``ops/_rules.py``): its node name, its numpy forward, and for
+each input the gradient as a formula and as one expression run on arrays (plain backward) or on
+tensors (``create_graph``).  Ops with real logic (views, indexing, in-place, conv, losses) stay
+``Function`` classes and register their formula in the same table (``ops/formulas.py``).
+``minigrad.autograd.derivative_formula(node)`` reads it; ``docs/derivatives.md`` lists every row.
 
 =================  =====================================================
 module             ops

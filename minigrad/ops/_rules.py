@@ -274,7 +274,7 @@ class Rule(Function):
                 metas.append(None)
         node._input_meta, node.next_functions = tuple(metas), tuple(edges)
         node._output_meta, node._outputs = ((out.shape, out.dtype),), (weakref.ref(result),)
-        result.grad_fn, result._requires_grad = node, True
+        result._grad_fn, result._requires_grad = node, True
         if cls._saves:
             node._packed = tuple([(SavedTensor(result, 0) if src < 0 else SavedTensor(args[src]))
                                   if True in [needs[i] for i in users] else None for src, users in cls._saves])

@@ -405,6 +405,8 @@ def _integer_division(a, b):
 def _remainder(self, other):
     check_broadcast(self, other)
     a, b = promoted(self, other)
+    if a.dtype.kind == "b":
+        raise NotImplementedError('"remainder_cpu" not implemented for \'Bool\'')
     _integer_division(a, b)
     return np.mod(a, b)
 

@@ -41,6 +41,8 @@ _row(E.NormalBoth, ("mean", "std"), ("0", "0"), "Random samples: PyTorch gives m
 # -- shape (views and copies) --------------------------------------------------------------------------
 _RESHAPE = "Same numbers, new shape: the gradient is reshaped back to the input's shape."
 _row(S.View, _SELF, ("g.view(self_sym_sizes)",), _RESHAPE)
+if hasattr(S, "Alias"):
+    _row(S.Alias, _SELF, ("g",), "An alias (x[...]) is the same tensor as a new view: the gradient passes through.")
 _row(S.ReshapeAlias, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
 _row(S.UnsafeView, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
 _row(S.Squeeze, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
@@ -48,6 +50,7 @@ _row(S.SqueezeDim, _SELF, ("g.unsqueeze(dim)",), "Removing a size-1 dim: the gra
 _row(S.SqueezeDims, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
 _row(S.SqueezeMatmul, _SELF, ("g.unsqueeze(dim)",), "The squeeze after a vector @ matrix product: undone.")
 _row(S.Unsqueeze, _SELF, ("g.squeeze(dim)",), "Inserting a size-1 dim: the gradient squeezes it out.")
+_row(S.Alias, _SELF, ("g",), "A new view of the same values (x[...]): the gradient passes through unchanged.")
 _row(S.Transpose, _SELF, ("g.transpose(dim0, dim1)",), "Swapping two dims: the gradient swaps them back.")
 _row(S.T, _SELF, ("gᵀ",), "Transposing: the gradient is transposed back.")
 _row(S.Permute, _SELF, ("g.permute(dims⁻¹)",), "Reordering dims: the gradient gets the inverse order.")
@@ -177,3 +180,14 @@ _row(R.Topk, _SELF, ("zeros(self_sym_sizes) with g put back at indices",),
      "topk picks k elements: they get their gradient, the rest 0.")
 _row(R.Unique, _SELF, (None,), "unique is not differentiable: no gradient flows.")
 _row(R.UniqueDim, _SELF, (None,), "unique(dim) is not differentiable: no gradient flows.")
+
+# -- decompositions (ops/decomp.py) --------------------------------------------------------------------
+from . import decomp as D  # noqa: E402 - after the rows above: decomp builds on the other ops
+
+_row(D.Det, ("A",), ("g · det(A) · A⁻ᵀ",),
+     "Determinant (Jacobi's formula): the gradient is det(A) times the inverse transposed.")
+_row(D.Inv, ("A",), ("−A⁻ᵀ @ g @ A⁻ᵀ",), "Inverse: the gradient is −A⁻ᵀ g A⁻ᵀ, the inverse on both sides.")
+_row(D.Solve, ("A", "B"), ("−solve(Aᵀ, g) @ resultᵀ", "solve(Aᵀ, g)"),
+     "Solving A X = B: B gets solve(Aᵀ, g), A gets minus that times Xᵀ.")
+_row(D.Svd, ("A",), ("U (gS + sym. parts of Uᵀ gU, Vᵀ gV over S² differences) Vh",),
+     "SVD: the gradient puts gS on the diagonal and the rotations' gradients off it, divided by S_i² − S_j².")

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
+from ._util import broadcast_shape
 
 
 class Index(Function):
@@ -266,7 +267,6 @@ class MaskedSelect(Function):
     def forward(ctx, x, mask):
         if mask.dtype != np.bool_:
             raise RuntimeError("masked_select: expected BoolTensor for mask")
-        from ._util import broadcast_shape
         ctx.shape = broadcast_shape(x.shape, mask.shape)
         ctx.key = (np.broadcast_to(mask, ctx.shape),)
         return np.broadcast_to(x._data, ctx.shape)[ctx.key]
@@ -316,8 +316,7 @@ class IndexPut(CopySlices):
 
 def normalize_key(key, shape):
     """Turn an index into numpy form; report whether it is basic (a view) and which op name it gets."""
-    from .._tensor import Tensor
-
+    Tensor = _tensor.Tensor
     items = key if isinstance(key, tuple) else (key,)
     out, advanced = [], False
     for item in items:

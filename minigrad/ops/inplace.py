@@ -9,6 +9,7 @@ its new ``grad_fn`` (``Tensor.grad_fn`` calls it).
 
 from __future__ import annotations
 
+import math
 import weakref
 
 import numpy as np
@@ -54,7 +55,7 @@ def inplace(t, compute, others=(), leaf_message=LEAF_INPLACE, ufunc=None):
     elif t._requires_grad and t._grad_fn is None:
         raise RuntimeError(leaf_message)
     old_fn = t.grad_fn
-    source = _alias_with_copy(t) if t._requires_grad else alias(t)   # the old value, for what the op saves
+    source = _alias_with_copy(t)          # the old value, for what the op saves (x.mul_(w) saves x for w's grad)
     result = compute(source, *others)
     _write(t, result)
     fn = result._grad_fn
@@ -280,7 +281,7 @@ class ViewCopy(Function):
         grads = list(ctx.fn._apply((AsStrided.apply(grad, ctx.chain, ctx.replay),)))
         into_view = grads.pop(ctx.slot)
         keep = np.ones(grad.shape, dtype=bool)
-        ctx.replay(ctx.chain, keep)[...] = False
+        keep.reshape(-1)[view_positions(ctx.chain, ctx.replay, grad.shape)] = False
         base_grad = grad.masked_fill(_tensor.Tensor._make(~keep), 0)   # an exact 0 in the view's slots, not grad * 0
         if into_view is not None:
             base_grad = base_grad + IntoView.apply(into_view, ctx.chain, ctx.replay, tuple(grad.shape))
@@ -310,6 +311,11 @@ def other_inputs(fn, source):
     return slot, inputs
 
 
+def view_positions(chain, replay, shape):
+    """For each element of the view, its position in the flattened base (the view taken of ``arange``)."""
+    return replay(chain, np.arange(math.prod(shape)).reshape(shape))
+
+
 class AsStrided(Function):
     """The view re-taken from its re-based base (a copy).  Backward: grad placed in the view's slots."""
 
@@ -334,7 +340,8 @@ class IntoView(Function):
     def forward(ctx, grad, chain, replay, shape):
         ctx.chain, ctx.replay = chain, replay
         out = np.zeros(shape, dtype=grad._data.dtype)
-        replay(chain, out)[...] = grad._data
+        # add, not assign: a view may see one element several times (expand), and then its gradients add up
+        np.add.at(out.reshape(-1), view_positions(chain, replay, shape), grad._data)
         return out
 
     @staticmethod

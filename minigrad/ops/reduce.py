@@ -291,7 +291,7 @@ class LogSumExp(Function):
     @staticmethod
     def forward(ctx, x, dim, keepdim):
         ctx.dim, ctx.keepdim = dims_tuple(dim, x.ndim), keepdim
-        a = x._data
+        a = _float_array(x)                                     # logsumexp of integers is a float
         m = np.max(a, axis=ctx.dim, keepdims=True, initial=-np.inf)     # -inf over an empty dim
         m = np.where(np.isfinite(m), m, 0)
         out = fmath.log(np.sum(fmath.exp(a - m), axis=ctx.dim, keepdims=True)) + m
@@ -308,6 +308,11 @@ class LogSumExp(Function):
         return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * (x - r).exp(), None, None
 
 
+def _check_floating(x, message, error):
+    if x._data.dtype.kind != "f":
+        raise error(message)
+
+
 def _float_array(x):
     return x._data if x._data.dtype.kind == "f" else x._data.astype(get_default_dtype().numpy)
 
@@ -321,6 +326,8 @@ class Softmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
+        _check_floating(x, '"softmax_lastdim_kernel_impl" not implemented for \'%s\'' % x.dtype._legacy,
+                        NotImplementedError)
         ctx.dim = wrap_dim(dim, x.ndim)
         ctx.axis = ctx.dim if x.ndim else None
         a = _float_array(x)
@@ -373,6 +380,8 @@ class LogSoftmax(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
+        _check_floating(x, '"log_softmax_lastdim_kernel_impl" not implemented for \'%s\'' % x.dtype._legacy,
+                        NotImplementedError)
         ctx.dim = wrap_dim(dim, x.ndim)
         ctx.axis = ctx.dim if x.ndim else None
         a = _float_array(x)
@@ -424,6 +433,7 @@ class Var(Function):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
+        _check_floating(x, "std and var only support floating point and complex dtypes", RuntimeError)
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
         ctx.all = dim is None or x.ndim == 0
         ctx.save_for_backward(x)
@@ -472,6 +482,7 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
+        _check_floating(x, "std and var only support floating point and complex dtypes", RuntimeError)
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
         ctx.all = dim is None or x.ndim == 0
         ctx.n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
@@ -553,6 +564,8 @@ class Norm(Function):
 
     @staticmethod
     def forward(ctx, x, p, dim, keepdim):
+        _check_floating(x, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s"
+                        % x.dtype._legacy, RuntimeError)
         ctx.ord, ctx.dim, ctx.keepdim = p, dims_tuple(dim, x.ndim), keepdim
         a = np.abs(x._data)
         if p == float("inf"):

@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
-from ._util import wrap_dim
+from ._util import promoted, wrap_dim
+from .reduce import _sum_dtype
 
 
 def infer_shape(shape, numel):
@@ -341,7 +342,6 @@ class Cat(Function):
                 raise RuntimeError("Sizes of tensors must match except in dimension %d. Expected size %d but got "
                                    "size %d for tensor number %d in the list."
                                    % (d, ref.shape[1 if d == 0 else 0], t.shape[1 if d == 0 else 0], i))
-        from ._util import promoted
         ctx.sizes = [0 if skip else t.shape[d] for t, skip in zip(tensors, legacy)]
         arrays = promoted(*tensors)
         return np.concatenate([a for a, skip in zip(arrays, legacy) if not skip] or arrays[:1], axis=d)
@@ -374,7 +374,6 @@ class Stack(Function):
                 raise RuntimeError("stack expects each tensor to be equal size, but got [%s] at entry 0 and [%s] at "
                                    "entry %d" % (first, this, i))
         ctx.dim = wrap_dim(dim, tensors[0].ndim + 1)
-        from ._util import promoted
         return np.stack(promoted(*tensors), axis=ctx.dim)
 
     @staticmethod
@@ -388,6 +387,7 @@ class Split(Function):
     node_name = "SplitBackward0"
     saved_attrs = ("dim", "split_size", "self_sym_sizes")
     is_view = True
+    multi_output = True           # returns a list of views (PyTorch's MULTI_OUTPUT_NODE views)
 
     @staticmethod
     def forward(ctx, x, sizes, dim):
@@ -398,8 +398,7 @@ class Split(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        from .._creation import cat
-        return cat(grads, ctx.dim), None, None
+        return Cat.apply(ctx.dim, *grads), None, None
 
 
 class SplitWithSizes(Split):
@@ -415,6 +414,7 @@ class Unbind(Function):
     node_name = "UnbindBackward0"
     saved_attrs = ("dim",)
     is_view = True
+    multi_output = True
 
     @staticmethod
     def forward(ctx, x, dim):
@@ -423,8 +423,7 @@ class Unbind(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        from .._creation import stack
-        return stack(grads, ctx.dim), None
+        return Stack.apply(ctx.dim, *grads), None
 
 
 class Flip(Function):
@@ -589,7 +588,6 @@ class Trace(Function):
     def forward(ctx, x):
         if x.ndim != 2:
             raise RuntimeError("trace: expected a matrix, but got tensor with dim %d" % x.ndim)
-        from .reduce import _sum_dtype
         ctx.self_sym_sizes = tuple(x.shape)
         return np.asarray(np.trace(x._data, dtype=_sum_dtype(x)))
 

@@ -126,9 +126,12 @@ def _loaded(source: str) -> set[str]:
 
 def _stub_value(value: ast.expr | None) -> str:
     """``...``, or a dict with its keys kept and every value blank."""
-    if isinstance(value, ast.Dict) and value.keys and all(isinstance(k, ast.Constant) for k in value.keys):
-        keys = [json.dumps(k.value, ensure_ascii=False) if isinstance(k.value, str) else repr(k.value)
-                for k in value.keys if isinstance(k, ast.Constant)]
+    if isinstance(value, ast.Dict) and value.keys and all(k is not None for k in value.keys):
+        try:
+            constants = [ast.literal_eval(k) for k in value.keys if k is not None]   # -2.0 is a UnaryOp
+        except ValueError:
+            return "..."
+        keys = [json.dumps(k, ensure_ascii=False) if isinstance(k, str) else repr(k) for k in constants]
         one_line = "{" + ", ".join(f"{k}: ..." for k in keys) + "}"
         if len(one_line) <= 80:
             return one_line

@@ -12,6 +12,9 @@ the same player as in JupyterLab, keys and buttons included, without a kernel. T
 network: the build removes nbconvert's CDN scripts (MathJax, require.js) and checks the result.
 Formulas therefore show as their TeX source.
 
+The site also holds the teacher pack's worksheets, slide frames and offline stepper
+(``teacher/``, without the answer key; ``--no-teacher-pack`` leaves them out).
+
 By default the site is built from the **learner edition** (``make learner``'s rules: exercises
 open, no answers), so it can be given to a class. Each language folder of the course becomes a
 language of the site: ``notebooks/`` is English, ``notebooks/zh/`` (when it exists) Chinese.
@@ -62,18 +65,22 @@ def _static_stepper(self, include=None, exclude=None):
 _vs.Stepper._repr_mimebundle_ = _static_stepper
 _vs.Stepper._ipython_display_ = lambda self: _display(_static_stepper(self), raw=True)
 
-try:
-    import viz.widget as _vw
+def _static_live(self, include=None, exclude=None):
+    return {"text/html": '<p class="course-note"><em>(The live graph redraws itself as you run the '
+                         'cells in JupyterLab; this static page cannot. The graphs below show the same '
+                         'steps.)</em></p>', "text/plain": "live graph"}
 
-    def _static_live(self, include=None, exclude=None):
-        return {"text/html": '<p class="course-note"><em>(The live graph redraws itself as you run the '
-                             'cells in JupyterLab; this static page cannot. The graphs below show the same '
-                             'steps.)</em></p>', "text/plain": "live graph"}
 
-    _vw.LiveGraphWidget._repr_mimebundle_ = _static_live
-    _vw.LiveGraphWidget._ipython_display_ = lambda self: _display(_static_live(self), raw=True)
-except ImportError:
-    pass
+import importlib as _il
+
+for _module in ("viz.live_graph", "viz.widget"):          # where LiveGraphWidget lives, by viz version
+    try:
+        _cls = getattr(_il.import_module(_module), "LiveGraphWidget", None)
+    except ImportError:
+        _cls = None
+    if _cls is not None:
+        _cls._repr_mimebundle_ = _static_live
+        _cls._ipython_display_ = lambda self: _display(_static_live(self), raw=True)
 '''
 
 STYLE = """
@@ -234,7 +241,8 @@ def write_index(out: Path, pages: list[Page], edition: str) -> Path:
         rows.append("</table>")
     teacher = ""
     if (out / "teacher" / "index.html").exists():
-        teacher = '<p><a href="teacher/index.html">Teacher pack</a>: worksheet, slide frames, offline stepper.</p>'
+        teacher = ('<p><a href="teacher/index.html">Worksheets and slides</a>: printable worksheets, '
+                   "slide frames, an offline stepper.</p>")
     note = ("the learner edition: exercises are open" if edition == "learner"
             else "the teacher edition, with every solution")
     page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -248,12 +256,39 @@ def write_index(out: Path, pages: list[Page], edition: str) -> Path:
     return path
 
 
-def build(out: Path, edition: str = "learner", only: list[str] | None = None, quiet: bool = False) -> list[Page]:
+def write_teacher_pack(out: Path) -> Path:
+    """The teacher pack's worksheet, slides and offline stepper under ``out/teacher/`` -- never the key."""
+    spec = importlib.util.spec_from_file_location("course_teacher_pack", Path(__file__).with_name("teacher_pack.py"))
+    if spec is None or spec.loader is None:
+        raise ImportError("notebooks/tools/teacher_pack.py is missing")
+    pack = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = pack
+    spec.loader.exec_module(pack)
+    folder = out / "teacher"
+    written = pack.build(folder, quiet=True)
+    (folder / "worksheet-key.html").unlink(missing_ok=True)
+    links = [("worksheet.html", "Worksheets (print them: two pages)"),
+             ("slides/index.html", "Slides: backward, step by step (→ / ←)"),
+             ("chain_rule_stepper.html", "The chain-rule stepper (offline)")]
+    links += [(name, f"{name} (the worksheet's graph as PDF)") for name in sorted(written) if name.endswith(".pdf")]
+    items = "".join(f'<li><a href="{html.escape(href)}">{html.escape(text)}</a></li>' for href, text in links)
+    page = folder / "index.html"
+    page.write_text("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Teacher pack</title>"
+                    f"<style>{STYLE}</style></head><body><nav class=\"course\"><a href=\"../index.html\">course "
+                    f"index</a></nav><h1>Worksheets and slides</h1><ul>{items}</ul></body></html>\n",
+                    encoding="utf-8")
+    return page
+
+
+def build(out: Path, edition: str = "learner", only: list[str] | None = None, quiet: bool = False,
+          teacher_pack: bool = True) -> list[Page]:
     out.mkdir(parents=True, exist_ok=True)
     pages: list[Page] = []
     for code, source_dir, _name, _lang in LANGUAGES:
         if source_dir.is_dir():
             pages += build_language(code, source_dir, out, edition, only, quiet)
+    if teacher_pack:
+        write_teacher_pack(out)
     write_index(out, pages, edition)
     return pages
 
@@ -263,9 +298,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", "--output", type=Path, default=ROOT / "site")
     parser.add_argument("--edition", choices=["learner", "teacher"], default="learner")
     parser.add_argument("--only", nargs="*", help="notebook name prefixes, e.g. 02 09_training")
+    parser.add_argument("--no-teacher-pack", action="store_true", help="leave out the worksheets and slides")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    pages = build(args.output, args.edition, args.only)
+    pages = build(args.output, args.edition, args.only, teacher_pack=not args.no_teacher_pack)
     print(f"course site: {len(pages)} pages in {time.monotonic() - start:.0f} s -> {args.output / 'index.html'}")
     return 0
 

@@ -6,6 +6,8 @@ whose rule or class registers no formula fails here.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from helpers import as_tuple, leaves
@@ -15,6 +17,7 @@ from op_cases import CASES
 
 import minigrad
 from minigrad.autograd import Formula, derivative_formula
+from minigrad.autograd.formulas import table_markdown
 from minigrad.autograd.function import BackwardCFunction, Function
 from minigrad.autograd.graph import AccumulateGrad
 from minigrad.ops._rules import RULES, Rule
@@ -54,6 +57,12 @@ def test_every_node_class_has_its_own_formula(name, node_cls):
         assert text is None or (text.strip() and "*" not in text), text     # human form: ·, not *
     saved = set(node_cls._tensor_fields) | set(node_cls._value_fields)
     assert set(f.saved) <= saved | {"result"}, (f.saved, saved)
+
+
+def test_docs_list_the_table():
+    """docs/derivatives.md is generated from the table (``python -m minigrad.autograd.formulas``)."""
+    path = Path(__file__).resolve().parents[2] / "docs" / "derivatives.md"
+    assert path.read_text(encoding="utf-8") == table_markdown()
 
 
 def test_accumulate_grad_and_cpp_names():

@@ -210,3 +210,35 @@ def test_long_view_chains_keep_one_link_per_op():
     v.mul_(2)                          # the write replays the whole chain once
     y.sum().backward()
     assert x.grad.tolist() == [2.0, 2.0, 2.0, 2.0]
+
+
+def test_in_place_on_a_tensor_without_grad_saves_its_old_value(lib):
+    x1 = lib.tensor(2.0, requires_grad=True)
+    x2 = lib.tensor(3.0)
+    x2.mul_(x1)                       # MulBackward0 needs x2's old value for x1's gradient
+    (g,) = lib.autograd.grad(x2, [x1], create_graph=True)
+    assert g.tolist() == 3.0
+    assert x2.tolist() == 6.0
+
+
+def test_a_single_piece_of_chunk_is_still_a_multi_output_view(lib):
+    x = lib.tensor([[0.5, 1.0, 2.0]], requires_grad=True)
+    piece = x.log().chunk(2)[0]       # one row: chunk returns one piece, still "the output of a function that
+    with pytest.raises(RuntimeError) as info:                                        # returns multiple views"
+        piece.zero_()
+    assert str(info.value) == "Output 0 of Split is a view and is being modified inplace. %s" % MULTI
+
+
+def test_the_base_of_an_expanded_view_changes(lib):
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    e = y.expand(3, 2)
+    y.mul_(2)
+    e.sum().backward()                # the regenerated view's backward adds up the repeated rows
+    assert x.grad.tolist() == [6.0, 6.0]
+    x = lib.tensor([1.0, 1.0, 1.0, -1.0], requires_grad=True)
+    c = x.cumprod(dim=-1)
+    e = c.expand(2, 4)
+    c.add_(1.0)
+    with pytest.raises(RuntimeError, match="which is output 0 of Cumprod, is at version 1; expected version 0"):
+        e.exp().sum().backward()

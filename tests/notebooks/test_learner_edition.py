@@ -67,6 +67,10 @@ def test_a_prediction_dict_keeps_its_keys(learner: ModuleType) -> None:
                                    '# END PREDICTION\ncheck(answer)')
     assert code == 'answer = {"a": ..., 0.5: ...}\ncheck(answer)'
     assert report.predictions == 1
+    code, _ = _blank(learner, "# PREDICTION\nanswer = {-2.0: -3.0, 0.0: 1}\n# END PREDICTION")
+    assert code == "answer = {-2.0: ..., 0.0: ...}"
+    code, _ = _blank(learner, "# PREDICTION\nanswer = {name: 1 for name in 'ab'}\n# END PREDICTION")
+    assert code == "answer = ..."
 
 
 def test_a_solution_in_a_function_body_becomes_a_stub(learner: ModuleType) -> None:
@@ -230,3 +234,29 @@ def test_learner_notebook_runs_with_every_exercise_open(source: Path, edition: t
         "".join(o.get("text", "") for o in c.outputs if o.output_type == "stream").count("✎ Still open")
         for c in notebook.cells if c.cell_type == "code")
     assert len(reports[source.stem].guarded) == sum(1 for c in notebook.cells if c.source.startswith("# NEEDS:"))
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+def test_a_wrong_answer_shows_one_line_in_a_kernel(tmp_path: Path, kernel_env: dict[str, str]) -> None:
+    """In a notebook a failed check is one red line (no traceback); Python sees an AssertionError."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    (tmp_path / "course_checks.py").write_bytes((NOTEBOOKS / "course_checks.py").read_bytes())
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("from course_checks import check_accumulated_grad"),
+        nbformat.v4.new_code_cell("check_accumulated_grad(6.0)"),
+        nbformat.v4.new_code_cell("try:\n    check_accumulated_grad(5.0)\nexcept AssertionError as e:\n"
+                                  "    print('caught:', type(e).__name__)"),
+    ])
+    env = dict(kernel_env)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    nbclient.NotebookClient(notebook, timeout=TIMEOUT, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(tmp_path)}}).execute(env=env)
+    (error,) = notebook.cells[1].outputs
+    assert error.output_type == "error"
+    assert error.ename == "CheckFailed"
+    assert len(error.traceback) == 1
+    assert "✘ Not yet: 6 is only the first call's gradient" in error.traceback[0]
+    assert notebook.cells[2].outputs[0].text == "caught: CheckFailed\n"

@@ -117,6 +117,10 @@ def test_notebook_runs_top_to_bottom(source: Path, library: str, kernel_env: dic
     env = dict(kernel_env)
     # The checkout first, so the kernel imports this minigrad and viz even without an install.
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    if library == "torch":
+        # one intra-op thread: on a shared 2-core machine PyTorch's thread pool only contends with the
+        # other processes (the notebooks' tensors are tiny)
+        env.setdefault("OMP_NUM_THREADS", "1")
     client = nbclient.NotebookClient(notebook, timeout=TIMEOUT, kernel_name="python3",
                                      resources={"metadata": {"path": str(NOTEBOOKS)}})
     start = time.monotonic()

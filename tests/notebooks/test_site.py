@@ -51,6 +51,10 @@ def test_the_site_has_pages_steppers_and_svg(site: tuple[Path, list[Any]]) -> No
     assert "return grad * node._saved_other.item()" not in page      # no solution on the site
     index = (out / "index.html").read_text(encoding="utf-8")
     assert 'href="en/02_chain_rule.html"' in index
+    assert 'href="teacher/index.html"' in index                     # worksheets, slides, offline stepper
+    assert (out / "teacher" / "worksheet.html").exists()
+    assert (out / "teacher" / "slides" / "index.html").exists()
+    assert not (out / "teacher" / "worksheet-key.html").exists()     # the key stays with the teacher
     for text in (page, index):
         assert not re.search(r"""<(script|link)[^>]+(src|href)=["']?https?://""", text)
 

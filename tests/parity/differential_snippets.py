@@ -2230,6 +2230,101 @@ for bad in [lambda: torch.inverse(torch.zeros(2, 2)), lambda: torch.det(torch.ze
     except Exception as e:
         print(type(e).__name__, e, isinstance(e, RuntimeError))
 print([t.detach() for t in torch.linalg.slogdet(A)])
+### function_setup_context
+class Sq(torch.autograd.Function):
+    @staticmethod
+    def forward(x, k):
+        return x * x * k
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, k = inputs
+        ctx.save_for_backward(x)
+        ctx.k = k
+        print('setup', type(output).__name__, output.requires_grad)
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g * ctx.k, None
+x = torch.tensor([1., 2.], requires_grad=True)
+y = Sq.apply(x, 3.)
+print(y, y.grad_fn.name())
+y.sum().backward()
+print(x.grad)
+with torch.no_grad():
+    print(Sq.apply(x, 2.))
+class MyExp(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x.exp()
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
+    @staticmethod
+    def backward(ctx, g):
+        result, = ctx.saved_tensors
+        return g * result
+z = MyExp.apply(x)
+print(z, torch.autograd.grad(z.sum(), x))
+class Old(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+print(Old.apply(x))
+### profiler_table
+model = nn.Sequential(nn.Linear(10, 5), nn.ReLU())
+x = torch.randn(3, 10)
+with torch.autograd.profiler.profile(record_shapes=True) as prof:
+    with torch.autograd.profiler.record_function("model_inference"):
+        y = model(x)
+table = prof.key_averages().table(sort_by="cpu_time_total", row_limit=10)
+print(type(table).__name__, 'Self CPU time total' in table, 'model_inference' in table, 'aten::addmm' in table)
+print(sorted({e.key for e in prof.key_averages()} & {'aten::addmm', 'aten::relu', 'model_inference'}))
+import torch.profiler
+from torch.profiler import ProfilerActivity, record_function
+with torch.profiler.profile(activities=[ProfilerActivity.CPU]) as prof:
+    with record_function("step"):
+        (x * 2).sum()
+print('aten::mul' in prof.key_averages().table())
+### nn_conv_transpose2d
+torch.manual_seed(0)
+m = nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1)
+print(m, m.weight.shape, m.bias)
+x = torch.randn(2, 4, 5, 5, requires_grad=True)
+y = m(x)
+print(y.shape, y.grad_fn.name(), y[0, 0, :2, :4])
+y.pow(2).sum().backward()
+print(x.grad[0, 0, :2], m.weight.grad[0, 0], m.bias.grad)
+print(F.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2), stride=2))
+print(nn.ConvTranspose2d(3, 6, (2, 3), dilation=2, bias=False)(torch.randn(3, 4, 4)).shape)
+xd = torch.randn(1, 2, 3, 3, dtype=torch.float64, requires_grad=True)
+wd = torch.randn(2, 3, 2, 2, dtype=torch.float64, requires_grad=True)
+bd = torch.randn(3, dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradcheck(lambda a, b, c: F.conv_transpose2d(a, b, c, stride=2, padding=1, dilation=2), (xd, wd, bd)))
+### autograd_multi_grad_hook
+a = torch.tensor([1., 2.], requires_grad=True)
+b = torch.tensor([3., 4.], requires_grad=True)
+c = torch.tensor([5., 6.], requires_grad=True)
+def fn(grads):
+    print('all', [None if g is None else g.tolist() for g in grads])
+h = torch.autograd.graph.register_multi_grad_hook((a, b, c), fn)
+(a * b).sum().backward()
+(a * b * c).sum().backward()
+try:
+    torch.autograd.grad((b * c).sum(), (b,))
+except RuntimeError as e:
+    print(type(e).__name__, e)
+h.remove()
+(a * b).sum().backward()
+h2 = torch.autograd.graph.register_multi_grad_hook((a, b), lambda g: print('any', g.tolist()), mode='any')
+(a * b * 2).sum().backward()
+(a * b * 3).sum().backward()
+try:
+    torch.autograd.graph.register_multi_grad_hook((a,), fn, mode='some')
+except Exception as e:
+    print(type(e).__name__, e)
 '''
 
 

@@ -97,3 +97,20 @@ def test_untrusted_notebook_in_jupyterlab_shows_every_picture(jupyter_lab: Any, 
         _check_pictures(page, expected=3)
     finally:
         page.screenshot(path=str(jupyter_lab.log.parent / "untrusted.png"), full_page=True)
+
+
+def test_where_the_widget_runs_its_static_frame_is_hidden(jupyter_lab: Any, browser_page: Any) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in CELLS[:2]]
+    nb.cells.append(nbformat.v4.new_code_cell("print('all' + ' done')"))
+    nbformat.write(nb, str(jupyter_lab.root / "live.ipynb"))
+    page = browser_page
+    jupyter_lab.run_all(page, "live.ipynb", done_text="all done")
+    page.wait_for_selector(".mg-stepper svg g.node", state="attached")
+    shown = page.evaluate("""() => Array.from(document.querySelectorAll('.viz-static')).map((el) => ({
+        stepper: el.hasAttribute('data-viz-static'), visible: el.getBoundingClientRect().height > 0}))""")
+    assert {"stepper": True, "visible": False} in shown     # the widget hid its first-frame picture
+    assert {"stepper": False, "visible": True} in shown     # the diagram's picture stays
+    assert page.locator(".mg-stepper").first.is_visible()

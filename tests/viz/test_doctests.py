@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["viz.model", "viz.style", "viz.capture.tensors", "viz.capture.naming", "viz.capture.walk",
-           "viz.render", "viz.plots", "viz.diagram", "viz.export", "viz.text"]
+           "viz.render", "viz.plots", "viz.diagram", "viz.export", "viz.text", "viz.fold"]
 
 
 @pytest.mark.usefixtures("close_figures")

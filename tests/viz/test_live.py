@@ -76,15 +76,27 @@ def test_a_closed_widget_is_released(minigrad: ModuleType) -> None:
     assert y.requires_grad
 
 
-def test_the_view_going_away_stops_watching(minigrad: ModuleType) -> None:
+def test_no_view_pauses_and_a_view_catches_up(minigrad: ModuleType) -> None:
     widget = live()
     try:
+        x = minigrad.tensor([1.0], requires_grad=True)
         widget._on_custom_msg(widget, {"type": "view", "attached": True}, [])
+        y = x.exp()
         widget._after_cell()
-        assert widget.watching                            # shown: keeps watching
+        assert widget.wait()
+        assert widget.layouts == 1                        # shown: redrawn after the cell
         widget._on_custom_msg(widget, {"type": "view", "attached": False}, [])
-        widget._after_cell()                              # the cell was re-run or its output cleared
-        assert not widget.watching
+        assert widget.paused                              # output cleared: nobody looks
+        z = y.sin()
+        widget._after_cell()
+        assert widget.wait()
+        assert widget.layouts == 1                        # no snapshot, no layout
+        assert widget.watching
+        widget._on_custom_msg(widget, {"type": "view", "attached": True}, [])
+        assert widget.wait()
+        assert widget.layouts == 2                        # shown again: brought up to date
+        assert "SinBackward0" in widget.svg
+        assert z.requires_grad
     finally:
         widget.close()
 

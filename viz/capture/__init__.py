@@ -25,7 +25,7 @@ One job per module:
 
 from __future__ import annotations
 
-from .backward import BackwardPass, BackwardRecorder, fold_pass, record_backward
+from .backward import BackwardPass, BackwardRecorder, derivative_formula, fold_pass, record_backward
 from .describe import describe_object
 from .modules import ModuleTrace, trace_modules
 from .naming import resolve_names
@@ -36,6 +36,7 @@ from .watch import LiveGraph
 __all__ = [
     "capture_graph",
     "record_backward",
+    "derivative_formula",
     "BackwardPass",
     "BackwardRecorder",
     "fold_pass",

@@ -26,7 +26,7 @@ from .saved import _read_saved
 from .tensors import MAX_VALUES, _is_node, _is_tensor, to_numpy
 from .walk import _Capture, _capture
 
-__all__ = ["BackwardPass", "BackwardRecorder", "record_backward", "fold_pass"]
+__all__ = ["BackwardPass", "BackwardRecorder", "record_backward", "fold_pass", "derivative_formula"]
 
 
 
@@ -229,10 +229,45 @@ class BackwardPass:
     seeds: tuple[np.ndarray | None, ...] = ()
     born: dict[str, int] = field(default_factory=dict)
     refs: dict[str, Callable[[], Any]] = field(default_factory=dict)
+    #: Snapshot id -> the node's saved values read just before the backward ran
+    #: (``(name, ndarray or plain value)`` pairs), so they can be shown after backward freed them.
+    saved: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict)
+    #: Ids of the nodes whose saved values were already freed before this backward started.
+    freed_before: tuple[str, ...] = ()
 
     def __iter__(self) -> Iterator[Any]:
         """``snapshot, steps = record_backward(root)``: unpacks as the pair it always was."""
         return iter((self.snapshot, self.steps))
+
+
+def _saved_values(capture: _Capture) -> tuple[dict[str, tuple[tuple[str, Any], ...]], tuple[str, ...]]:
+    """Every captured node's saved values (numpy copies), and the nodes already freed (vizstep)."""
+    by_id = {id(obj): obj for obj in capture.keep}
+    saved: dict[str, tuple[tuple[str, Any], ...]] = {}
+    freed: list[str] = []
+    for key, node_id in capture.node_ids.items():
+        node = by_id.get(key)
+        if node is None or not _is_node(node) or hasattr(node, "variable"):
+            continue
+        pairs, problem, _ = _read_saved(node)
+        if problem == "freed":
+            freed.append(node_id)
+        saved[node_id] = tuple((name, to_numpy(value) if _is_tensor(value) else value) for name, value in pairs)
+    return saved, tuple(dict.fromkeys(freed))
+
+
+def derivative_formula(name: str) -> Any:
+    """minigrad's derivative formula for a backward node class name (also PyTorch's), or None.
+
+    ``minigrad.autograd.derivative_formula`` (the rules table's public API) when minigrad
+    has it; the stepper falls back to its own small table otherwise (vizstep).
+    """
+    try:
+        autograd = importlib.import_module("minigrad.autograd")
+    except ImportError:  # pragma: no cover - viz ships with minigrad
+        return None
+    lookup = getattr(autograd, "derivative_formula", None)
+    return lookup(name) if lookup is not None else None
 
 
 def _weak(obj: Any) -> Callable[[], Any]:
@@ -345,6 +380,7 @@ def record_backward(roots: Any, gradient: Any = None, retain_graph: bool | None 
     root_list = list(roots) if isinstance(roots, list | tuple) else [roots]
     capture = _capture(tuple(root_list), params, "autograd", show_saved, module_trace, MAX_VALUES,
                        show_constants)
+    saved, freed_before = _saved_values(capture)
     recorder = BackwardRecorder(root_list[0], capture.node_ids, capture.keep)
     created: list[tuple[Any, int]] = []
     register = _node_created_hook_for(root_list[0]) if create_graph else None
@@ -374,7 +410,7 @@ def record_backward(roots: Any, gradient: Any = None, retain_graph: bool | None 
         ev.node_id for step in steps for ev in step.events if ev.kind == "release" and ev.node_id))
     return BackwardPass(snapshot=capture.snapshot, steps=steps, error=error, released=released,
                         seeds=_seed_gradients(root_list, gradient), born=born,
-                        refs=_refs_for(capture, root_list))
+                        refs=_refs_for(capture, root_list), saved=saved, freed_before=freed_before)
 
 
 def fold_pass(record: BackwardPass, fold: bool | None = None,

@@ -31,7 +31,7 @@ function hideStatic(tag) {
 
 function render({ model, el }) {
   hideStatic(model.get("static_id"));
-  // Python stops watching once the last view is gone (NOTE [one watcher per kernel] in viz/live_graph.py)
+  // Python pauses while no view is shown (NOTE [one watcher per kernel] in viz/live_graph.py)
   model.send({ type: "view", attached: true });
   const root = document.createElement("div");
   root.className = "mg-stepper mg-live";

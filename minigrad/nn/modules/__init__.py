@@ -15,7 +15,7 @@ from .activation import (
     Tanh,
 )
 from .container import ModuleDict, ModuleList, Sequential
-from .conv import Conv2d
+from .conv import Conv2d, ConvTranspose2d
 from .distance import CosineSimilarity
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
@@ -50,6 +50,7 @@ __all__ = [
     "Unflatten",
     "Dropout",
     "LazyLinear",
+    "ConvTranspose2d",
     "UninitializedParameter",
     "BatchNorm2d",
     "BatchNorm3d",

@@ -102,3 +102,56 @@ class Conv2d(Module):
         if self.bias is None:
             s += ", bias=False"
         return s
+
+
+class ConvTranspose2d(Module):
+    """The transposed 2-D convolution layer (``F.conv_transpose2d``), initialised as PyTorch does.
+
+    >>> import minigrad as torch
+    >>> torch.nn.ConvTranspose2d(4, 2, 3, stride=2)(torch.ones(1, 4, 5, 5)).shape
+    torch.Size([1, 2, 11, 11])
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        if padding_mode != "zeros":
+            raise ValueError('Only "zeros" padding mode is supported for ConvTranspose2d')
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = F._pair(kernel_size, "kernel_size"), F._pair(stride)
+        self.padding, self.output_padding = F._pair(padding, "padding"), F._pair(output_padding)
+        self.dilation, self.groups, self.padding_mode = F._pair(dilation, "dilation"), groups, padding_mode
+        self.transposed = True
+        self.weight = Parameter(_creation.empty(in_channels, out_channels // groups, *self.kernel_size, dtype=dtype))
+        if bias:
+            self.bias = Parameter(_creation.empty(out_channels, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor, output_size=None) -> Tensor:
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+                                  self.groups, self.dilation)
+
+    def extra_repr(self) -> str:
+        s = "%d, %d, kernel_size=%s, stride=%s" % (self.in_channels, self.out_channels, self.kernel_size, self.stride)
+        if self.padding != (0,) * len(self.padding):
+            s += ", padding=%s" % (self.padding,)
+        if self.dilation != (1,) * len(self.dilation):
+            s += ", dilation=%s" % (self.dilation,)
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += ", output_padding=%s" % (self.output_padding,)
+        if self.groups != 1:
+            s += ", groups=%d" % self.groups
+        if self.bias is None:
+            s += ", bias=False"
+        return s

@@ -85,7 +85,11 @@ def values_match(t: np.ndarray, m: np.ndarray, dtype: str) -> tuple[bool, str]:
         # float in the other, is a rounding difference, not a semantic one
         finfo = np.finfo(t.dtype if t.dtype.kind == "f" else np.float64)
         odd = (tn != mn) | (tpi != mpi) | (tmi != mmi)
-        near = (np.abs(np.where(np.isfinite(t), t, m)) > finfo.max * 0.5) & ~tn & ~mn
+        one_finite = np.isfinite(t) ^ np.isfinite(m)
+        finite_side = np.where(np.isfinite(t), t, m)
+        with np.errstate(invalid="ignore"):
+            near = (one_finite & ~tn & ~mn & (np.abs(finite_side) > finfo.max * 0.5)
+                    & (np.sign(t) == np.sign(m)))
         if not np.all(near[odd]):
             return False, "nonfinite"
     fin = np.isfinite(t) & np.isfinite(m)

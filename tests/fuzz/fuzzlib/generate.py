@@ -324,6 +324,8 @@ def add_plan(g: Gen, plan: str) -> None:
         inner = [n for n in g.tensors() if g.ns[n].requires_grad and not g.ns[n].is_leaf and n not in roots]
         if inner and g.chance(0.4):  # a non-leaf input: its hooks must not change what grad returns
             inputs.append(g.choice(inner))
+            if g.chance(0.5) and (g.ns[inputs[-1]]._base is None or g.ns[inputs[-1]]._version == 0):
+                g.add_stmt("h0 = %s.register_hook(lambda g: g * 2)" % inputs[-1], "hook", "hook", [inputs[-1]], [])
         _loss_step(g, "loss = {loss}\ngs = torch.autograd.grad(loss, [%s], allow_unused=%s)" % (
             ", ".join(inputs), g.chance(0.9)), terms, roots, inputs, plan, ["gs"], ["loss", "gs"])
     elif plan == "grad_outputs":

@@ -12,7 +12,7 @@ from __future__ import annotations
 KNOWN: list[dict] = [
     {
         "category": "grad_fn_name",
-        "op": "einsum",
+        "minigrad_contains": "EinsumBackward0",
         "reason": "PyTorch has no einsum node: torch.einsum is a composite that reaches autograd as "
                   "whatever permute/view/bmm/sum sequence its contraction path produced (the output's "
                   "grad_fn is ViewBackward0, PermuteBackward0, SumBackward1, BmmBackward0...). minigrad "

@@ -632,7 +632,8 @@ def _flip(g):
 
 @variant("activation", "nn", 2.0)
 def _activation(g):
-    a = need(g.pick())
+    # now and then on fresh special values (elu/softplus/gelu at 100 or 1e30: exp overflows)
+    a = g.leaf(g.shape(), kind="special") if g.chance(0.15) else need(g.pick())
     code = g.choice(["F.relu(%s)", "F.leaky_relu(%s, 0.1)", "F.elu(%s)", "F.elu(%s, alpha=0.5)", "F.gelu(%s)",
                      "F.gelu(%s, approximate='tanh')", "F.silu(%s)", "F.softplus(%s)",
                      "F.softplus(%s, beta=2.0, threshold=5.0)", "F.logsigmoid(%s)", "F.hardtanh(%s)",
@@ -821,6 +822,15 @@ def _hook(g):
                    "lambda g: g * 0"])
     h = g.fresh("h")
     g.add_stmt("%s = %s.register_hook(%s)" % (h, a, fn), "hook", "hook", [a], [], keep_error=0.5)
+
+
+@variant("retain_then_inplace", "hook", 0.4)
+def _retain_then_inplace(g):
+    """retain_grad() on a non-leaf, then an in-place op on it: the retained grad is the new version's."""
+    a = need(g.pick(grad=True, where=lambda n: not g.ns[n].is_leaf and g.ns[n]._base is None))
+    if g.add_stmt("%s.retain_grad()" % a, "retain_grad", "hook", [a], [a], keep_error=0.0):
+        op = g.choice(["mul_(5.0)", "add_(1.0)", "exp_()", "clamp_(min=0.0)"])
+        g.add_stmt("%s.%s" % (a, op), "retained_inplace_" + op.split("(")[0], "inplace", [a], [a], keep_error=0.5)
 
 
 @variant("retain_grad", "hook", 0.8)

@@ -1,0 +1,143 @@
+"""Tests generated from the derivative table itself (``minigrad.ops._rules.RULES``).
+
+For every rule: a row of ``op_cases.py`` exercises it, float64 ``gradcheck`` and ``gradgradcheck``
+pass on it, and its plain backward (numpy arrays) gives the same numbers as its create_graph
+backward (Tensors).  For every fused backward-of-backward rule (``TanhBackwardBackward0``...):
+a third-order check through it, and under ``create_graph`` minigrad records the same fused nodes
+as PyTorch for every op of the table.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from helpers import as_tuple, leaves
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from op_cases import CASES
+
+import minigrad
+from minigrad.autograd import gradcheck, gradgradcheck
+from minigrad.ops._rules import RULES
+
+FUSED = sorted(name for name in RULES if name.endswith("BackwardBackward0"))
+PLAIN = sorted(name for name in RULES if name not in FUSED)
+
+
+def _inputs(case, module=minigrad):
+    rng = np.random.default_rng(1)
+    shapes = case.shapes if isinstance(case.shapes, tuple) else ((2, 3),) * case.arity
+    shapes = tuple(shapes) + (shapes[-1],) * (case.arity - len(shapes))
+    return leaves(module, [rng.uniform(0.5, 1.5, s) for s in shapes])
+
+
+def _node_names(roots):
+    names, stack, seen = set(), [r for r in roots if r is not None], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.add(node.name())
+        stack.extend(n for n, _ in node.next_functions)
+    return names
+
+
+def _graphs(case, module=minigrad):
+    """Node names of the op's graph and of its create_graph gradient's graph."""
+    inputs = _inputs(case, module)
+    outputs = [o for o in as_tuple(case.fn(*inputs)) if getattr(o, "requires_grad", False)]
+    forward = _node_names([o.grad_fn for o in outputs])
+    if not outputs:
+        return forward, set()
+    grads = module.autograd.grad([o.sum() for o in outputs], inputs, create_graph=True, allow_unused=True)
+    return forward, _node_names([g.grad_fn for g in grads if g is not None])
+
+
+@functools.cache
+def _all_graphs():
+    return {case.name: _graphs(case) for case in CASES if case.runs_under_no_grad}
+
+
+def _cases_recording(name, backward=False):
+    return [case for case in CASES if case.name in _all_graphs() and name in _all_graphs()[case.name][backward]]
+
+
+def test_the_table_is_large():
+    assert len(RULES) >= 60
+    assert len(FUSED) >= 9
+
+
+@pytest.mark.parametrize("name", PLAIN)
+def test_every_rule_has_a_test_row(name):
+    assert [c for c in CASES if c.node == name] or _cases_recording(name), "no op_cases row records %s" % name
+
+
+@pytest.mark.parametrize("name", FUSED)
+def test_every_fused_rule_is_recorded_by_some_op(name):
+    assert _cases_recording(name, backward=True), "no op_cases row records %s under create_graph" % name
+
+
+@pytest.mark.parametrize("name", PLAIN)
+@settings(max_examples=3, deadline=None)
+@given(data=st.data())
+def test_rule_gradcheck_and_gradgradcheck(name, data):
+    cases = [c for c in CASES if c.node == name] or _cases_recording(name)
+    case = cases[data.draw(st.integers(0, len(cases) - 1), label="case")]
+    inputs = leaves(minigrad, case.draw(data))
+    assert gradcheck(case.fn, inputs)
+    if case.gradgrad:
+        assert gradgradcheck(case.fn, inputs)
+
+
+@pytest.mark.parametrize("name", PLAIN)
+def test_plain_backward_equals_create_graph_backward(name):
+    """The same formula in its two modes (numpy arrays, then Tensors) gives the same gradients."""
+    cases = [c for c in CASES if c.node == name] or _cases_recording(name)
+    case = cases[0]
+    results = []
+    for create_graph in (False, True):
+        inputs = _inputs(case)
+        outputs = [o for o in as_tuple(case.fn(*inputs)) if getattr(o, "requires_grad", False)]
+        grads = minigrad.autograd.grad([o.sum() for o in outputs], inputs, create_graph=create_graph,
+                                       allow_unused=True)
+        results.append([None if g is None else g.detach().numpy() for g in grads])
+    for a, b in zip(*results):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", FUSED)
+def test_fused_rule_third_order(name):
+    """gradgradcheck of the gradient function: differentiates through the fused node's own rule."""
+    case = _cases_recording(name, backward=True)[0]
+    inputs = _inputs(case)
+
+    def gradient(*xs):
+        outputs = [o for o in as_tuple(case.fn(*xs)) if o.requires_grad]
+        return minigrad.autograd.grad([(o * o).sum() for o in outputs], xs, create_graph=True)
+
+    assert gradcheck(gradient, inputs)
+    assert gradgradcheck(gradient, inputs)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", [c for c in CASES if c.runs_under_no_grad and c.same_graph], ids=str)
+def test_fused_double_backward_nodes_are_torchs(case):
+    """Under create_graph, minigrad records PyTorch's fused ``...BackwardBackward0`` nodes (and no others)."""
+    torch = pytest.importorskip("torch")
+    ours = {n for n in _all_graphs()[case.name][1] if "BackwardBackward" in n}
+    theirs = {n for n in _graphs(case, torch)[1] if "BackwardBackward" in n}
+    assert ours - NOT_IN_TORCH == theirs - NOT_YET_FUSED, (ours, theirs)
+
+
+#: PyTorch's fused double-backward nodes of ops that are still classes in minigrad (their create_graph
+#: backward records the formula's elementary ops instead).  To do: make these losses rows of the table.
+NOT_YET_FUSED = {"MseLossBackwardBackward0", "SmoothL1LossBackwardBackward0", "HuberLossBackwardBackward0",
+                 "BinaryCrossEntropyBackwardBackward0", "NllLossBackwardBackward0", "NativeLayerNormBackwardBackward0"}
+#: minigrad's view/in-place machinery (ops/inplace.py, the core's) differentiates CopySlices' backward through
+#: an AsStridedBackwardBackward0 node where PyTorch records none (reported in /work/notes/rules.md).
+NOT_IN_TORCH = {"AsStridedBackwardBackward0"}
