@@ -160,7 +160,7 @@ def number_text(value: Any) -> str | None:
     if isinstance(value, int | float):
         return _scalar(float(value))
     if isinstance(value, tuple | list) and all(isinstance(v, int | float) for v in value):
-        return "(" + ", ".join(_scalar(float(v)) for v in value) + ")"
+        return "(" + ", ".join(_scalar(float(v)) for v in value) + ("," if len(value) == 1 else "") + ")"
     array = np.asarray(value)
     if array.dtype.kind not in "biufc":
         return None

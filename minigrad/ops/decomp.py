@@ -45,6 +45,9 @@ class Det(Function):
 
     node_name = "LinalgDetBackward0"
     saved_names = ("A",)
+    inputs = ("A",)
+    grads = ("g · result · (A⁻¹)ᵀ",)
+    words = "The determinant's slope is the determinant times the inverse transpose (Jacobi's formula)."
 
     @staticmethod
     def forward(ctx, a):
@@ -65,6 +68,9 @@ class Inv(Function):
 
     node_name = "LinalgInvExBackward0"
     saved_names = ("A",)
+    inputs = ("A",)
+    grads = ("−(A⁻¹)ᵀ · g · (A⁻¹)ᵀ",)
+    words = "The inverse's gradient: g sandwiched between two inverse transposes, with a minus sign."
 
     @staticmethod
     def forward(ctx, a):
@@ -88,6 +94,9 @@ class Solve(Function):
 
     node_name = "LinalgSolveExBackward0"
     saved_names = ("A", "B")
+    inputs = ("A", "B")
+    grads = ("−solve(Aᵀ, g) · resultᵀ", "solve(Aᵀ, g)")
+    words = "Solving A X = B: B gets Aᵀ solved against g, A gets minus that times Xᵀ."
 
     @staticmethod
     def forward(ctx, a, b):
@@ -119,6 +128,9 @@ class Svd(Function):
 
     node_name = "LinalgSvdBackward0"
     saved_names = ("U", "S", "Vh")
+    inputs = ("A",)
+    grads = ("U · [(skew(Uᵀ·gU)/E)·S + S·(skew(Vᵀ·gV)/E) + diag(gS)] · Vh",)
+    words = "The SVD's gradient mixes the singular vectors' gradients through 1/(S_k² − S_j²)."
 
     @staticmethod
     def forward(ctx, a, full_matrices):

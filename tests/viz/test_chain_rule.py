@@ -41,7 +41,9 @@ def test_unnamed_tensors_are_named_by_their_expression(lib: ModuleType) -> None:
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     stepper = step_backward(((x * 3).tanh() ** 2).sum(), params={"x": x})
     by_name = {step.name: step.chain_rule for step in stepper.steps}
-    assert by_name["SumBackward0"] == ("∂L/∂(tanh(x*3)**2) = ∂L/∂L = 1 = [1, 1]",)
+    (sum_line,) = by_name["SumBackward0"]                  # minigrad's rule: g, or g.expand(self_sym_sizes)
+    assert sum_line.startswith("∂L/∂(tanh(x*3)**2) = ∂L/∂L")
+    assert sum_line.endswith(" = [1, 1]")
     tanh = by_name["TanhBackward0"][0]
     assert tanh.startswith("∂L/∂(x*3) = ∂L/∂(tanh(x*3)) · (1 − tanh(x*3)²) = [")
     assert by_name["MulBackward0"][0].startswith("∂L/∂x = ∂L/∂(x*3) · 3 = ")

@@ -120,7 +120,9 @@ def compare_snapshots(t, m, prefix: str, low: bool = False) -> list[tuple[str, A
             return [("structure", t, m)]
         return []
     if "error" in t or "error" in m:
-        return [("structure", t.get("error"), m.get("error"))]
+        if t.get("error") == m.get("error"):
+            return []
+        return [("structure", t.get("error") or _desc(t), m.get("error") or _desc(m))]
     out = []
     if t["shape"] != m["shape"]:
         return [("shape", t["shape"], m["shape"])]
