@@ -99,9 +99,9 @@ class Tensor(TensorOps):
 
     @property
     def requires_grad(self) -> bool:
-        if self._base is not None and self._view_version != self._version_counter[0]:
-            return self.grad_fn is not None or self._requires_grad    # (regenerated: the base may require grad now)
-        return self._requires_grad
+        if self._requires_grad or self._base is None:
+            return self._requires_grad
+        return self._base._requires_grad        # a view requires grad when its base does (it may since the view)
 
     @requires_grad.setter
     def requires_grad(self, value) -> None:

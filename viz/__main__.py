@@ -83,7 +83,9 @@ def _check_backend(requested: str | None, fmt: str | None = None) -> str | None:
     if choice == "native" and not has_dot:
         raise UsageError(f"{source} needs the Graphviz program `dot`, which is not on PATH; install Graphviz "
                          "(Debian/Ubuntu: apt-get install graphviz) or use --backend wasm")
-    if choice == "wasm" and fmt in NATIVE_ONLY:
+    # PNG/PDF always use the native program (the library's rule, also under VIZ_GRAPHVIZ_BACKEND=wasm);
+    # only an explicit --backend wasm contradicts that.
+    if requested == "wasm" and fmt in NATIVE_ONLY:
         raise UsageError(f"the WebAssembly backend writes SVG only; {fmt.upper()} needs --backend native "
                          "(the Graphviz program `dot`)")
     return requested

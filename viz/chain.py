@@ -435,7 +435,7 @@ def chain_rule_lines(step: Step, names: Names, root: str, saved: Mapping[str, An
             numbers[key] = text
     lines: list[str | None] = []
     sources = names.inputs.get(step.node_id, [])
-    for slot, grad in enumerate(step.grad_inputs):
+    for slot, grad in enumerate(step.grad_inputs or ()):
         if grad is None or slot >= len(sources) or sources[slot] is None:
             lines.append(None)                  # nothing sent on: no input there needs a gradient
             continue
@@ -443,7 +443,7 @@ def chain_rule_lines(step: Step, names: Names, root: str, saved: Mapping[str, An
         result = number_text(grad) or "?"
         parts = [_d(root, target)]
         text = formula.grads[slot] if formula is not None and slot < len(formula.grads) else None
-        if text:
+        if text and formula is not None:  # (a text comes from a formula)
             text = _drop_ones(text, saved, formula)
             symbolic = _substitute(text, symbols) or text
             parts.append(symbolic)

@@ -24,7 +24,13 @@ import numpy as np
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import _fast, grad_mode
 from .function import _FREED
-from .graph import BackwardEvent, _backward_observers, _for_this_thread, register_node_created_hook
+from .graph import (
+    BackwardEvent,
+    _backward_observers,
+    _for_this_thread,
+    _ThreadLocalStack,
+    register_node_created_hook,
+)
 
 
 def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True):
@@ -105,8 +111,8 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     return run.captured
 
 
-#: The backward passes running now (innermost last): ``(root nodes, dependency counts, _Run)``.
-_current_runs: list = []
+#: The backward passes running now in this thread (innermost last): ``(root nodes, dependency counts, _Run)``.
+_current_runs = _ThreadLocalStack()
 
 
 def will_execute(node) -> bool:

@@ -311,7 +311,7 @@ def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
     ``mode="all"``: ``fn(grads)``, one entry per tensor (``None`` for a tensor the pass does not reach).
     ``mode="any"``: ``fn(grad)`` with the first of them to be computed, once per backward pass.
     """
-    from . import engine  # engine imports this module: import it when a hook is registered
+    from . import engine  # at call time: the engine imports this module
 
     supported_modes = ("all", "any")
     if mode not in supported_modes:

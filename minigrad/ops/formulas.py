@@ -41,8 +41,6 @@ _row(E.NormalBoth, ("mean", "std"), ("0", "0"), "Random samples: PyTorch gives m
 # -- shape (views and copies) --------------------------------------------------------------------------
 _RESHAPE = "Same numbers, new shape: the gradient is reshaped back to the input's shape."
 _row(S.View, _SELF, ("g.view(self_sym_sizes)",), _RESHAPE)
-if hasattr(S, "Alias"):
-    _row(S.Alias, _SELF, ("g",), "An alias (x[...]) is the same tensor as a new view: the gradient passes through.")
 _row(S.ReshapeAlias, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
 _row(S.UnsafeView, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
 _row(S.Squeeze, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
@@ -50,7 +48,6 @@ _row(S.SqueezeDim, _SELF, ("g.unsqueeze(dim)",), "Removing a size-1 dim: the gra
 _row(S.SqueezeDims, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
 _row(S.SqueezeMatmul, _SELF, ("g.unsqueeze(dim)",), "The squeeze after a vector @ matrix product: undone.")
 _row(S.Unsqueeze, _SELF, ("g.squeeze(dim)",), "Inserting a size-1 dim: the gradient squeezes it out.")
-_row(S.Alias, _SELF, ("g",), "A new view of the same values (x[...]): the gradient passes through unchanged.")
 _row(S.Transpose, _SELF, ("g.transpose(dim0, dim1)",), "Swapping two dims: the gradient swaps them back.")
 _row(S.T, _SELF, ("gᵀ",), "Transposing: the gradient is transposed back.")
 _row(S.Permute, _SELF, ("g.permute(dims⁻¹)",), "Reordering dims: the gradient gets the inverse order.")
@@ -127,7 +124,7 @@ _row(L.Einsum, ("operands",), ("einsum of g with the other operands",),
      "einsum: each operand gets g contracted with all the other operands.")
 
 # -- reductions ----------------------------------------------------------------------------------------
-_row(R.Sum, _SELF, ("g.expand(self_sym_sizes)",), "Sum of all elements: every element gets the same gradient g.")
+_row(R.Sum, _SELF, ("g",), "Sum of all elements: every element gets the same gradient g (expanded to self's shape).")
 _row(R.SumDim, _SELF, ("g.unsqueeze(dim).expand(self_sym_sizes)",), "Sum over dim: g is broadcast back along dim.")
 _row(R.Mean, _SELF, ("g.expand(self_sym_sizes) / self_sym_numel",), "Mean of n elements: each gets g / n.")
 _row(R.MeanDim, _SELF, ("g.unsqueeze(dim).expand(self_sym_sizes) / n",),

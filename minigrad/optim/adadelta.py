@@ -49,7 +49,9 @@ class _Stepped(Optimizer):
 
 
 class Adadelta(_Stepped):
-    """Adadelta: steps scaled by the ratio of running RMS of past updates to that of gradients::
+    """Adadelta: steps scaled by the ratio of running RMS of past updates to that of gradients.
+
+    For each parameter ``p`` with gradient ``g``::
 
         square_avg = ρ·square_avg + (1 − ρ)·g²
         delta = √(acc_delta + eps) / √(square_avg + eps) · g

@@ -242,3 +242,13 @@ def test_the_base_of_an_expanded_view_changes(lib):
     c.add_(1.0)
     with pytest.raises(RuntimeError, match="which is output 0 of Cumprod, is at version 1; expected version 0"):
         e.exp().sum().backward()
+
+
+def test_requires_grad_of_a_view_that_may_not_be_rebased(lib):
+    x = lib.ones(2, 3, requires_grad=True)
+    t = (x * 1).t()
+    piece = t.chunk(2)[0]
+    t.exp_()
+    assert piece.requires_grad                  # read from the base: no error (grad_fn raises)
+    with pytest.raises(RuntimeError, match="Output 0 of Split is a view and its base"):
+        _ = piece.grad_fn

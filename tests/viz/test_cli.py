@@ -261,3 +261,12 @@ def test_the_installed_command_is_declared() -> None:
 
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     assert scripts == {"minigrad-viz": "viz.__main__:main"}
+
+
+def test_png_under_the_wasm_variable_needs_dot(script: Path, tmp_path: Path) -> None:
+    # VIZ_GRAPHVIZ_BACKEND=wasm picks the layout for SVG; PNG still needs (and names) native Graphviz.
+    done = run_viz("render", str(script), "--var", "loss", "-o", str(tmp_path / "o.png"),
+                   env={"PATH": str(Path(sys.executable).parent), "VIZ_GRAPHVIZ_BACKEND": "wasm"})
+    assert done.returncode == 1
+    assert "apt-get install graphviz" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
