@@ -16,6 +16,7 @@ Phases of one backward pass:
 from __future__ import annotations
 
 import heapq
+import itertools
 import threading
 import weakref
 
@@ -52,7 +53,6 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     if inputs is not None:
         run.needed = _needed_nodes(edges, dependencies, run.targets)
     observe = run.observe
-    _current_runs.append((root_nodes, dependencies, run))   # for graph.register_multi_grad_hook
 
     buffers, ready, order = {}, [], 0
     for (node, nr), grad in zip(edges, grad_roots):
@@ -68,6 +68,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     state.grad_enabled = create_graph            # the backward formulas are recorded only under create_graph
     tagger = _tag_derivative_nodes() if create_graph else None
     heappop, heappush = heapq.heappop, heapq.heappush
+    _current_runs.append((root_nodes, dependencies, run))   # popped in `finally` (for graph.register_multi_grad_hook)
     try:
         while ready:
             node = heappop(ready)[2]
@@ -111,6 +112,8 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     return run.captured
 
 
+_run_serials = itertools.count()
+
 #: The backward passes running now in this thread (innermost last): ``(root nodes, dependency counts, _Run)``.
 _current_runs = _ThreadLocalStack()
 
@@ -127,9 +130,10 @@ def will_execute(node) -> bool:
 class _Run:
     """What one backward pass was asked to do, as its nodes need to know it."""
 
-    __slots__ = ("targets", "captured", "needed", "accumulate", "create_graph", "observe")
+    __slots__ = ("targets", "captured", "needed", "accumulate", "create_graph", "observe", "serial")
 
     def __init__(self, inputs, accumulate, create_graph):
+        self.serial = next(_run_serials)       # tells passes apart (an id() is reused once a pass is freed)
         self.targets = _capture_targets(inputs) if inputs is not None else None   # node -> [(index, nr)]
         self.captured = [None] * len(inputs) if inputs is not None else []      # autograd.grad's results
         self.needed = None                     # with inputs=: the nodes on a path to one of them

@@ -320,7 +320,7 @@ def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
     seen: dict = {}
 
     def run_key():
-        return id(engine._current_runs[-1][2])
+        return engine._current_runs[-1][2].serial
 
     if mode == "all":
         def make_hook(index):

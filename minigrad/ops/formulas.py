@@ -42,7 +42,7 @@ _row(E.NormalBoth, ("mean", "std"), ("0", "0"), "Random samples: PyTorch gives m
 _RESHAPE = "Same numbers, new shape: the gradient is reshaped back to the input's shape."
 _row(S.View, _SELF, ("g.view(self_sym_sizes)",), _RESHAPE)
 _row(S.ReshapeAlias, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
-_row(S.Alias, _SELF, ("g",), "x[...] and x[:, :] are the same tensor seen again (an alias): the gradient passes through.")
+_row(S.Alias, _SELF, ("g",), "A new view of the same values (x[...]): the gradient passes through unchanged.")
 _row(S.UnsafeView, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
 _row(S.Squeeze, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
 _row(S.SqueezeDim, _SELF, ("g.unsqueeze(dim)",), "Removing a size-1 dim: the gradient gets it back.")
