@@ -152,32 +152,38 @@ def fill_key(sheet: Sheet, root: Any, names: dict[str, Any]) -> None:
             sheet.edge_grads[key] = sends[k]
 
 
-def _box(width: int = 64, height: int = 26, text: str = "") -> str:
-    return (f'<TD WIDTH="{width}" HEIGHT="{height}" FIXEDSIZE="TRUE" BORDER="1" BGCOLOR="white">'
-            f"{html.escape(text)}</TD>")
+_BLANK = "\u00a0" * 14         # no-break spaces (a record keeps them): room to write a number by hand
+
+
+def _field(text: str) -> str:
+    """Text for a Graphviz record field: braces, bars, angle brackets and spaces escaped."""
+    if not text:
+        return _BLANK
+    for ch in "\\{}|<>":
+        text = text.replace(ch, "\\" + ch)
+    return text.replace(" ", "\\ ").replace('"', '\\"')
 
 
 def to_dot(sheet: Sheet, key: bool = False) -> str:
-    """The sheet's graph: inputs at the top, the result at the bottom; a blank box per gradient."""
+    """The sheet's graph: inputs at the top, the result at the bottom; a blank box per gradient.
+
+    Record labels, not HTML-like ones: the WebAssembly Graphviz (the path without a system
+    Graphviz) drops HTML-like labels, and a worksheet must print the same on every laptop.
+    """
     lines = ['digraph worksheet {',
              '  graph [rankdir=TB, ordering=in, nodesep=0.5, ranksep=0.55, fontname="Helvetica", pad=0.2];',
-             '  node [shape=plaintext, fontname="Helvetica", fontsize=15];',
+             '  node [shape=record, fontname="Helvetica", fontsize=15];',
              '  edge [fontname="Helvetica", fontsize=13, arrowsize=0.8, penwidth=1.4];']
     order = {name: k for k, name in enumerate(sheet.order)}
     for name, info in sorted(sheet.nodes.items(), key=lambda item: order.get(item[0], len(order))):
         value = "" if info.get("value") is None else _fmt(info["value"])
         grad = _fmt(info["grad"]) if key and "grad" in info else ("1" if name == sheet.root else "")
-        label = (f'<<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="5" COLOR="black">'
-                 f'<TR><TD COLSPAN="2"><B>{html.escape(info["formula"])}</B></TD></TR>'
-                 f'<TR><TD ALIGN="RIGHT">value</TD>{_box(text=value)}</TR>'
-                 f'<TR><TD ALIGN="RIGHT">∂{html.escape(sheet.root)}/∂{html.escape(name)}</TD>{_box(text=grad)}</TR>'
-                 f"</TABLE>>")
-        lines.append(f'  "{name}" [label={label}];')
+        label = "{%s|{value|%s}|{%s|%s}}" % (_field(info["formula"]), _field(value),
+                                             _field("∂%s/∂%s" % (sheet.root, name)), _field(grad))
+        lines.append(f'  "{name}" [label="{label}"];')
     for child, parent, edge in sorted(sheet.edges, key=lambda e: (order.get(e[1], 0), order.get(e[0], 0))):
-        text = _fmt(sheet.edge_grads[edge]) if key and edge in sheet.edge_grads else ""
-        box = (f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
-               f'<TR>{_box(52, 22, text)}</TR></TABLE>>')
-        lines.append(f'  "{child}" -> "{parent}" [label={box}];')
+        text = _fmt(sheet.edge_grads[edge]) if key and edge in sheet.edge_grads else "[" + "\u00a0" * 14 + "]"
+        lines.append(f'  "{child}" -> "{parent}" [label="{text}"];')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
