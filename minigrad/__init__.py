@@ -12,7 +12,9 @@ tensor([[4.5000, 4.5000],
 
 from __future__ import annotations
 
+import builtins
 import math
+from typing import Any
 
 from . import _creation, _dtype
 from ._creation import *  # noqa: F403 - tensor factories, like torch.*
@@ -39,7 +41,7 @@ from ._dtype import (
     uint8,
 )
 from ._size import Size
-from ._tensor import Tensor, _legacy_type
+from ._tensor import Tensor, _legacy_type, _LegacyTensorType
 from ._tensor_ops import numpy_names as _numpy_names
 from ._tensor_str import set_printoptions
 from .autograd.grad_mode import (
@@ -55,17 +57,24 @@ from .ops import linalg as _linalg
 __version__ = "0.1.0"
 
 # legacy tensor types: `torch.LongTensor([1, 2])`, `isinstance(x, torch.FloatTensor)`, `x.type(torch.DoubleTensor)`
-FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, ByteTensor, BoolTensor = (
-    _legacy_type(d) for d in (float32, float64, float16, int64, int32, int16, int8, uint8, bool))
+FloatTensor: _LegacyTensorType = _legacy_type(float32)
+DoubleTensor: _LegacyTensorType = _legacy_type(float64)
+HalfTensor: _LegacyTensorType = _legacy_type(float16)
+LongTensor: _LegacyTensorType = _legacy_type(int64)
+IntTensor: _LegacyTensorType = _legacy_type(int32)
+ShortTensor: _LegacyTensorType = _legacy_type(int16)
+CharTensor: _LegacyTensorType = _legacy_type(int8)
+ByteTensor: _LegacyTensorType = _legacy_type(uint8)
+BoolTensor: _LegacyTensorType = _legacy_type(bool)
 
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 
 
-def result_type(a, b):
+def result_type(a: Tensor | float, b: Tensor | float) -> dtype:
     return _dtype.result_type(a, b)
 
 
-def can_cast(from_, to):
+def can_cast(from_: dtype, to: dtype) -> builtins.bool:
     import numpy as np
     return np.can_cast(from_.numpy, to.numpy, casting="same_kind")
 
@@ -100,27 +109,29 @@ del _name
 
 
 @_numpy_names
-def max(input, dim=None, keepdim=False, *, out=None):
+def max(input: Tensor, dim: builtins.int | Tensor | None = None, keepdim: builtins.bool = False, *,
+        out: Tensor | None = None) -> Any:
     """``max(x)`` / ``max(x, dim)`` / ``max(x, y)`` (elementwise)."""
     return input.max(dim, keepdim) if dim is not None else input.max()
 
 
 @_numpy_names
-def min(input, dim=None, keepdim=False, *, out=None):
+def min(input: Tensor, dim: builtins.int | Tensor | None = None, keepdim: builtins.bool = False, *,
+        out: Tensor | None = None) -> Any:
     """``min(x)`` / ``min(x, dim)`` / ``min(x, y)`` (elementwise)."""
     return input.min(dim, keepdim) if dim is not None else input.min()
 
 
-def matmul(input, other):
+def matmul(input: Tensor, other: Tensor) -> Tensor:
     """Matrix product with PyTorch's dispatch (dot, mv, mm, batched)."""
     return _linalg.matmul(input, other)
 
 
-def use_deterministic_algorithms(mode, *, warn_only=False):
+def use_deterministic_algorithms(mode: builtins.bool, *, warn_only: builtins.bool = False) -> None:
     """Accepted for seeding helpers; minigrad's numpy kernels are always deterministic."""
 
 
-def einsum(*args):
+def einsum(*args: Any) -> Tensor:
     """Sum of products over the labelled dims: ``einsum("ij,jk->ik", a, b)`` is ``a @ b`` (differentiable)."""
     return _linalg.einsum(*args)
 

@@ -29,7 +29,7 @@ class device:
     with CUDA enabled``).
     """
 
-    def __init__(self, type="cpu", index=None):
+    def __init__(self, type: str | device | int = "cpu", index: int | None = None) -> None:
         if isinstance(type, device):
             type, index = type.type, type.index
         elif isinstance(type, int) and not isinstance(type, bool):
@@ -40,26 +40,30 @@ class device:
                                % (", ".join(_DEVICE_TYPES), type))
         if number:
             index = int(number)
-        self.type, self.index = name, index
+        self.type: str = name
+        self.index: int | None = index
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.index is None:
             return "device(type='%s')" % self.type
         return "device(type='%s', index=%d)" % (self.type, self.index)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.type if self.index is None else "%s:%d" % (self.type, self.index)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
             other = device(other)
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.type, self.index))
 
 
-def _require_cpu(d) -> None:
+_Device = device  # the class, for annotations where a parameter is called `device`
+
+
+def _require_cpu(d: Any) -> None:
     """PyTorch's CPU-build errors for a device other than the CPU."""
     if d is None:
         return
@@ -79,11 +83,11 @@ class Generator:
     tensor([0.4963, 0.7682])
     """
 
-    def __init__(self, device="cpu"):
-        self.device = _device_of(device)
+    def __init__(self, device: str | device = "cpu") -> None:
+        self.device: _Device = _device_of(device)
         self._impl = _random.CPUGenerator()
 
-    def manual_seed(self, seed) -> Generator:
+    def manual_seed(self, seed: int) -> Generator:
         """Seed the generator (any integer in [-2⁶³, 2⁶⁴); a negative one is read as unsigned); return it."""
         self._impl.manual_seed(_unsigned_seed(seed))
         return self
@@ -101,7 +105,7 @@ class Generator:
         """The whole state as a ``uint8`` tensor in PyTorch's byte layout (5056 bytes)."""
         return Tensor._make(self._impl.get_state())
 
-    def set_state(self, new_state) -> Generator:
+    def set_state(self, new_state: Tensor) -> Generator:
         if not isinstance(new_state, Tensor) or new_state.dtype is not _dtype.uint8:
             raise TypeError("RNG state must be a torch.ByteTensor")
         self._impl.set_state(new_state._data)
@@ -118,15 +122,15 @@ class Generator:
         self._impl = state._impl.clone()
         return self
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return {"device": self.device, "state": self._impl.get_state()}
 
-    def __setstate__(self, d):
+    def __setstate__(self, d: dict[str, Any]) -> None:
         self.device, self._impl = d["device"], _random.CPUGenerator()
         self._impl.set_state(d["state"])
 
 
-def _device_of(d):
+def _device_of(d: Any) -> device:
     return d if isinstance(d, device) else device(d)
 
 
@@ -142,7 +146,7 @@ default_generator = Generator()
 default_generator._impl.manual_seed(_random.CPUGenerator.nondeterministic_seed())
 
 
-def manual_seed(seed) -> Generator:
+def manual_seed(seed: int) -> Generator:
     """Seed the default generator: initialisation, dropout and shuffling become reproducible."""
     return default_generator.manual_seed(seed)
 
@@ -161,7 +165,7 @@ def get_rng_state() -> Tensor:
     return default_generator.get_state()
 
 
-def set_rng_state(new_state) -> None:
+def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
@@ -348,15 +352,18 @@ def full_like(t: Tensor, fill_value: Any, *, dtype: _dtype.dtype | None = None, 
     return _like(lambda shape, dtype: np.full(shape, fill_value, dtype=dtype), t, dtype, requires_grad)
 
 
-def rand_like(t, *, dtype=None, requires_grad=False, generator=None, **kwargs):
+def rand_like(t: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False,
+              generator: Generator | None = None, **kwargs: Any) -> Tensor:
     return rand(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad, generator=generator)
 
 
-def randn_like(t, *, dtype=None, requires_grad=False, generator=None, **kwargs):
+def randn_like(t: Tensor, *, dtype: _dtype.dtype | None = None, requires_grad: bool = False,
+               generator: Generator | None = None, **kwargs: Any) -> Tensor:
     return randn(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad, generator=generator)
 
 
-def randint_like(t, low=0, high=None, *, dtype=None, requires_grad=False, generator=None, **kwargs):
+def randint_like(t: Tensor, low: int = 0, high: int | None = None, *, dtype: _dtype.dtype | None = None,
+                 requires_grad: bool = False, generator: Generator | None = None, **kwargs: Any) -> Tensor:
     if high is None:
         low, high = 0, low
     return randint(low, high, t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad, generator=generator)
@@ -427,8 +434,9 @@ def _random_result(data, requires_grad, out):
     return out
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-         requires_grad=False, **kwargs):
+def rand(*size: int | Sequence[int], generator: Generator | None = None, out: Tensor | None = None,
+         dtype: _dtype.dtype | None = None, layout: Any = None, device: Any = None, pin_memory: bool = False,
+         requires_grad: bool = False, **kwargs: Any) -> Tensor:
     """Uniform samples in [0, 1): PyTorch's numbers for the same seed (``uniform_kernel``)."""
     shape = _random_size("rand", size, kwargs)
     if generator is not None and not isinstance(generator, Generator):
@@ -438,8 +446,9 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
     return _random_result(_random.uniform(_rng(generator), shape, d.numpy), requires_grad, out)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-          requires_grad=False, **kwargs):
+def randn(*size: int | Sequence[int], generator: Generator | None = None, out: Tensor | None = None,
+          dtype: _dtype.dtype | None = None, layout: Any = None, device: Any = None, pin_memory: bool = False,
+          requires_grad: bool = False, **kwargs: Any) -> Tensor:
     """Standard normal samples: PyTorch's numbers for the same seed (``normal_kernel``).
 
     >>> import minigrad as torch
@@ -465,8 +474,9 @@ _NORMAL_SIGNATURES = (
     "bool requires_grad = False)\n")
 
 
-def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
-           pin_memory=False, requires_grad=False):
+def normal(mean: Tensor | float, std: Tensor | float = 1.0, size: Sequence[int] | None = None, *,
+           generator: Generator | None = None, out: Tensor | None = None, dtype: _dtype.dtype | None = None,
+           layout: Any = None, device: Any = None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """Samples of N(mean, std²): ``mean`` and ``std`` tensors (broadcast) or numbers (then ``size`` is needed).
 
     As in PyTorch, a tensor ``mean`` with a number ``std`` is ``normal_(0, std) + mean``; with a tensor
@@ -512,8 +522,10 @@ _RANDINT_SIGNATURES = (
     "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
 
 
-def randint(*args, size=None, low=None, high=None, generator=None, out=None, dtype=None, layout=None, device=None,
-            pin_memory=False, requires_grad=False):
+def randint(*args: int | Sequence[int], size: Sequence[int] | None = None, low: int | None = None,
+            high: int | None = None, generator: Generator | None = None, out: Tensor | None = None,
+            dtype: _dtype.dtype | None = None, layout: Any = None, device: Any = None, pin_memory: bool = False,
+            requires_grad: bool = False) -> Tensor:
     """Integers in [low, high) (int64 unless ``dtype``): ``randint(high, size)`` or ``randint(low, high, size)``."""
     given = [type(a).__name__ for a in args] + ["%s=%s" % (k, type(v).__name__) for k, v in
                                                 (("low", low), ("high", high), ("size", size)) if v is not None]
@@ -539,8 +551,9 @@ def _is_int(x):
         isinstance(x, Tensor) and x.ndim == 0 and not x.dtype.is_floating_point)
 
 
-def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-             requires_grad=False):
+def randperm(n: int, *, generator: Generator | None = None, out: Tensor | None = None,
+             dtype: _dtype.dtype | None = None, layout: Any = None, device: Any = None, pin_memory: bool = False,
+             requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0 … n-1``: PyTorch's Fisher-Yates shuffle, so the same seed gives the same order."""
     n = int(n)
     if n < 0:
@@ -549,7 +562,8 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     return _random_result(_rng(generator).randperm(n).astype(d.numpy), requires_grad, out)
 
 
-def bernoulli(input, p=None, *, generator=None, out=None):
+def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | None = None,
+              out: Tensor | None = None) -> Tensor:
     """0/1 samples: 1 with probability ``input`` (elementwise), or with probability ``p`` if given."""
     g = _rng(generator)
     if p is not None:
@@ -562,7 +576,8 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     return _random_result(data, False, out)
 
 
-def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator: Generator | None = None,
+                out: Tensor | None = None) -> Tensor:
     """``num_samples`` indices per row of ``input`` (weights, not necessarily normalised), PyTorch's draws.
 
     >>> import minigrad as torch

@@ -16,7 +16,13 @@ class dtype:
 
     __slots__ = ("name", "numpy", "is_floating_point", "is_signed", "itemsize", "_category", "_legacy")
 
-    def __init__(self, name, numpy_dtype, category, legacy):
+    name: str
+    numpy: np.dtype[Any]
+    itemsize: builtins.int
+    is_floating_point: builtins.bool
+    is_signed: builtins.bool
+
+    def __init__(self, name: str, numpy_dtype: Any, category: builtins.int, legacy: str) -> None:
         self.name = name
         self.numpy = np.dtype(numpy_dtype)
         self.itemsize = self.numpy.itemsize
@@ -32,7 +38,7 @@ class dtype:
     def __repr__(self) -> str:
         return "torch." + self.name
 
-    def __reduce__(self):
+    def __reduce__(self) -> str:
         return self.name
 
 

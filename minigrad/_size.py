@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import SupportsIndex, overload
+
 __all__ = ["Size"]
 
 
-class Size(tuple):
+class Size(tuple[int, ...]):
     """A tuple of dimensions that prints like PyTorch's.
 
     >>> Size([2, 3])
@@ -27,6 +29,11 @@ class Size(tuple):
 
     __str__ = __repr__
 
-    def __getitem__(self, item):
+    @overload
+    def __getitem__(self, item: SupportsIndex) -> int: ...
+    @overload
+    def __getitem__(self, item: slice) -> Size: ...
+
+    def __getitem__(self, item: SupportsIndex | slice) -> int | Size:
         out = tuple.__getitem__(self, item)
         return Size(out) if isinstance(item, slice) else out

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import warnings
 import weakref
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
 
@@ -18,6 +20,10 @@ from ._tensor_str import tensor_repr
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad
 from .utils.hooks import RemovableHandle, hook_dict
+
+if TYPE_CHECKING:
+    from ._creation import device
+    from .autograd.graph import Node
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
@@ -51,15 +57,15 @@ class Tensor(TensorOps):
     __array_priority__ = 1000     # `np.float64(2) * t` is a Tensor (numpy defers to Tensor.__rmul__), as in PyTorch
 
     # -- construction -----------------------------------------------------------------
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
         return object.__new__(cls)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """The legacy constructor: ``Tensor(data)`` is data of the default dtype (float32 unless
         ``set_default_dtype`` changed it), ``Tensor(2, 3)`` an uninitialised shape."""
         self._init(_legacy_data(args, kwargs, _dtype.get_default_dtype().numpy), False)
 
-    def _init(self, data, requires_grad):
+    def _init(self, data: np.ndarray, requires_grad: bool) -> None:
         self._data = data
         self._requires_grad = requires_grad
         self._grad_fn = None
@@ -81,7 +87,7 @@ class Tensor(TensorOps):
 
     # -- autograd attributes ------------------------------------------------------------
     @property
-    def grad_fn(self):
+    def grad_fn(self) -> Node | None:
         """The node that made this tensor (None for a leaf).
 
         A view whose base (or another view of it) was modified in place since its ``grad_fn`` was set
@@ -94,7 +100,7 @@ class Tensor(TensorOps):
         return self._grad_fn
 
     @grad_fn.setter
-    def grad_fn(self, node) -> None:              # internal: minigrad's own code sets ``_grad_fn``
+    def grad_fn(self, node: Node | None) -> None:              # internal: minigrad's own code sets ``_grad_fn``
         self._grad_fn = node
 
     @property
@@ -104,7 +110,7 @@ class Tensor(TensorOps):
         return self._base._requires_grad        # a view requires grad when its base does (it may since the view)
 
     @requires_grad.setter
-    def requires_grad(self, value) -> None:
+    def requires_grad(self, value: bool) -> None:
         if self.grad_fn is not None:
             if value:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables.")
@@ -134,13 +140,13 @@ class Tensor(TensorOps):
         return self.grad_fn is None
 
     @property
-    def grad(self):
+    def grad(self) -> Tensor | None:
         if self.grad_fn is not None and not self.retains_grad and self._grad is None:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
-    def grad(self, value) -> None:
+    def grad(self, value: Tensor | None) -> None:
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError("assigned grad expected to be a Tensor or None but got grad of type %s"
@@ -185,7 +191,7 @@ class Tensor(TensorOps):
             raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter[0]
 
-    def _gradient_edge(self):
+    def _gradient_edge(self) -> tuple[Node, int]:
         """``(node, input_nr)`` through which a gradient reaches this tensor."""
         if self.grad_fn is not None:
             return self.grad_fn, self._output_nr
@@ -211,7 +217,7 @@ class Tensor(TensorOps):
         return False
 
     @volatile.setter
-    def volatile(self, value) -> None:
+    def volatile(self, value: bool) -> None:
         warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
                       UserWarning, stacklevel=2)
 
@@ -219,7 +225,7 @@ class Tensor(TensorOps):
         return self._is_inference
 
     # -- hooks --------------------------------------------------------------------------
-    def register_hook(self, hook) -> RemovableHandle:
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
         """``hook(grad)`` runs when this tensor's gradient is computed; a returned tensor replaces it.
 
         >>> import minigrad as torch
@@ -238,7 +244,7 @@ class Tensor(TensorOps):
         self._backward_hooks[handle.id] = hook
         return handle
 
-    def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
         """``hook(tensor)`` runs right after a leaf's ``.grad`` was updated."""
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
@@ -250,7 +256,8 @@ class Tensor(TensorOps):
         self._post_accumulate_hooks[handle.id] = hook
         return handle
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False,
+                 inputs: Tensor | Sequence[Tensor] | None = None) -> None:
         """Compute the gradient of this tensor with respect to the graph's leaves (a vector-Jacobian product).
 
         ``gradient`` is the vector ``v`` in ``vᵀ·J`` and may be omitted for a one-element tensor.
@@ -266,7 +273,7 @@ class Tensor(TensorOps):
     def shape(self) -> Size:
         return Size(self._data.shape)
 
-    def size(self, dim=None):
+    def size(self, dim: int | None = None) -> Any:
         if dim is None:
             return Size(self._data.shape)
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
@@ -276,7 +283,7 @@ class Tensor(TensorOps):
         return _dtype._FROM_NUMPY[self._data.dtype]
 
     @property
-    def device(self):
+    def device(self) -> device:
         from ._creation import device  # at call time: _creation builds on Tensor
         return device("cpu")
 
@@ -307,7 +314,7 @@ class Tensor(TensorOps):
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)
 
-    def stride(self, dim=None):
+    def stride(self, dim: int | None = None) -> Any:
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[_wrap_dim(dim, self.ndim)]
 
@@ -315,13 +322,13 @@ class Tensor(TensorOps):
         return self._data.__array_interface__["data"][0]
 
     # -- conversion -------------------------------------------------------------------------
-    def item(self):
+    def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
         if self._data.size != 1:
             raise RuntimeError("a Tensor with %d elements cannot be converted to Scalar" % self._data.size)
         return self._data.reshape(()).item()
 
-    def tolist(self):
+    def tolist(self) -> Any:
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
@@ -330,12 +337,12 @@ class Tensor(TensorOps):
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data if dtype is None else self._data.astype(dtype)
 
-    def _scalar(self, kind):
+    def _scalar(self, kind: type) -> Any:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if self.requires_grad and not _warned_scalar[0]:
@@ -344,30 +351,30 @@ class Tensor(TensorOps):
                           "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
         return kind(self._data.reshape(()).item())
 
-    def __float__(self):
+    def __float__(self) -> float:
         return self._scalar(float)
 
-    def __int__(self):
+    def __int__(self) -> int:
         return self._scalar(int)
 
-    def __index__(self):
+    def __index__(self) -> int:
         if self.dtype.is_floating_point or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._data.reshape(()).item())
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         if self._data.size != 1:
             if self._data.size == 0:
                 raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data.reshape(()).item())
 
-    def __len__(self):
+    def __len__(self) -> int:
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
         return self._data.shape[0]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tensor]:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
@@ -386,10 +393,10 @@ class Tensor(TensorOps):
 
     __hash__ = object.__hash__
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         return (_rebuild, (self._data, self._requires_grad))
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
         if not self.is_leaf:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
                                "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
@@ -482,13 +489,13 @@ class _LegacyTensorType(type):
 
     dtype: _dtype.dtype
 
-    def __instancecheck__(cls, obj) -> bool:
+    def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype
 
-    def __call__(cls, *args, **kwargs):
+    def __call__(cls, *args: Any, **kwargs: Any) -> Tensor:
         return Tensor._make(_legacy_data(args, kwargs, cls.dtype.numpy))
 
 
-def _legacy_type(d: _dtype.dtype) -> type:
+def _legacy_type(d: _dtype.dtype) -> _LegacyTensorType:
     name = d._legacy + "Tensor"
     return _LegacyTensorType(name, (), {"dtype": d, "__module__": "torch", "__qualname__": name})

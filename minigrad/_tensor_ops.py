@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import numpy as np
 
@@ -20,14 +21,18 @@ from .ops import shape as S
 from .ops._util import check_broadcast, operand, promoted, wrap_dim
 
 if TYPE_CHECKING:
+    from ._creation import Generator
     from ._size import Size
     from ._tensor import Tensor
+    from ._typing import Device, Dims, DType, Index, Number, ShapeArg, TensorOrNumber, _bool, _float, _int
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def numpy_names(method):
+def numpy_names(method: _F) -> _F:
     """Also accept numpy's ``axis=`` and ``keepdims=`` for ``dim=`` and ``keepdim=``, as PyTorch's parser does."""
     @functools.wraps(method)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         if kwargs:
             for numpy_name, name in (("axis", "dim"), ("keepdims", "keepdim")):
                 if numpy_name in kwargs:
@@ -35,7 +40,7 @@ def numpy_names(method):
                         raise TypeError("%s() got an unexpected keyword argument '%s'" % (method.__name__, numpy_name))
                     kwargs[name] = kwargs.pop(numpy_name)
         return method(*args, **kwargs)
-    return wrapper
+    return wrapper  # type: ignore[return-value]  # the same signature, plus numpy's names
 
 
 class TensorOps:
@@ -65,7 +70,7 @@ class TensorOps:
     # -- arithmetic -----------------------------------------------------------------------
     # An operand that is not a tensor or a number (a list, a str...) gives NotImplemented, so Python raises
     # its own "unsupported operand type(s) for +: 'Tensor' and 'list'", as PyTorch does.
-    def __add__(self, other):
+    def __add__(self, other: TensorOrNumber) -> Tensor:
         try:
             other = operand(other)
         except TypeError:
@@ -74,19 +79,19 @@ class TensorOps:
 
     __radd__ = __add__
 
-    def __sub__(self, other):
+    def __sub__(self, other: TensorOrNumber) -> Tensor:
         try:
             other = operand(other)
         except TypeError:
             return NotImplemented
         return E.Sub.apply(self, other)
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: TensorOrNumber) -> Tensor:
         if not _is_number(other):
             return NotImplemented
         return E.Rsub.apply(self, other)
 
-    def __mul__(self, other):
+    def __mul__(self, other: TensorOrNumber) -> Tensor:
         try:
             other = operand(other)
         except TypeError:
@@ -95,27 +100,27 @@ class TensorOps:
 
     __rmul__ = __mul__
 
-    def __truediv__(self, other):
+    def __truediv__(self, other: TensorOrNumber) -> Tensor:
         try:
             other = operand(other)
         except TypeError:
             return NotImplemented
         return E.Div.apply(self, other)
 
-    def __rtruediv__(self, other):
+    def __rtruediv__(self, other: TensorOrNumber) -> Tensor:
         try:
             other = operand(other)
         except TypeError:
             return NotImplemented
         return E.Mul.apply(E.Reciprocal.apply(self), other)
 
-    def __floordiv__(self, other):
+    def __floordiv__(self, other: TensorOrNumber) -> Tensor:
         return _int_div(np.floor_divide, self, other)
 
-    def __rfloordiv__(self, other):
+    def __rfloordiv__(self, other: TensorOrNumber) -> Tensor:
         return _int_div(np.floor_divide, other, self)
 
-    def __mod__(self, other):
+    def __mod__(self, other: TensorOrNumber) -> Tensor:
         if _is_number(other) and not isinstance(other, np.ndarray):
             return E.RemainderScalar.apply(self, other)
         try:
@@ -124,83 +129,86 @@ class TensorOps:
             return NotImplemented
         return E.Remainder.apply(self, other)
 
-    def __rmod__(self, other):
+    def __rmod__(self, other: TensorOrNumber) -> Tensor:
         return _int_div(np.mod, other, self)
 
-    def remainder(self, other):
+    def remainder(self, other: TensorOrNumber) -> Tensor:
         return self.__mod__(other)
 
-    def floor_divide(self, other):
+    def floor_divide(self, other: TensorOrNumber) -> Tensor:
         return _int_div(np.floor_divide, self, operand(other))
 
-    def __pow__(self, exponent):
+    def __pow__(self, exponent: TensorOrNumber) -> Tensor:
         if isinstance(exponent, TensorOps):
             return E.PowTensor.apply(self, exponent)
         if not _is_number(exponent):
             return NotImplemented
         return E.Pow.apply(self, exponent)
 
-    def __rpow__(self, base):
+    def __rpow__(self, base: Number) -> Tensor:
         if not _is_number(base):
             return NotImplemented
         return E.PowScalarBase.apply(base, self)
 
-    def __matmul__(self, other):
+    def __matmul__(self, other: Tensor) -> Tensor:
         if not isinstance(other, TensorOps):
             return NotImplemented
         return L.matmul(self, other)
 
-    def __rmatmul__(self, other):
+    def __rmatmul__(self, other: Tensor) -> Tensor:
         if not isinstance(other, TensorOps):
             return NotImplemented
         return L.matmul(other, self)
 
-    def __index__(self):
+    def __index__(self) -> _int:
         if self._data.size != 1 or self._data.dtype.kind not in "iu":
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._data.reshape(()))
 
-    def __neg__(self):
+    def __neg__(self) -> Tensor:
         return E.Neg.apply(self)
 
-    def __pos__(self):
+    def __pos__(self) -> Tensor:
         return self
 
-    def __abs__(self):
+    def __abs__(self) -> Tensor:
         return E.Abs.apply(self)
 
-    def add(self, other, *, alpha=1):
+    def add(self, other: TensorOrNumber, *, alpha: Number = 1) -> Tensor:
         return E.Add.apply(self, operand(other), alpha)
 
-    def sub(self, other, *, alpha=1):
+    def sub(self, other: TensorOrNumber, *, alpha: Number = 1) -> Tensor:
         return E.Sub.apply(self, operand(other), alpha)
 
-    def mul(self, other):
+    def mul(self, other: TensorOrNumber) -> Tensor:
         return self * other
 
-    def div(self, other, *, rounding_mode=None):
+    def div(self, other: TensorOrNumber, *, rounding_mode: str | None = None) -> Tensor:
         if rounding_mode in ("floor", "trunc"):
             return E.DivRounding.apply(self, operand(other), rounding_mode)
         return self / other
 
-    multiply, divide, subtract, true_divide = mul, div, sub, __truediv__
+    multiply = mul
+    divide = div
+    subtract = sub
+    true_divide = __truediv__
 
-    def neg(self):
+    def neg(self) -> Tensor:
         return E.Neg.apply(self)
 
     negative = neg
 
-    def reciprocal(self):
+    def reciprocal(self) -> Tensor:
         return E.Reciprocal.apply(self)
 
-    def pow(self, exponent):
+    def pow(self, exponent: TensorOrNumber) -> Tensor:
         return self ** exponent
 
-    def square(self):
+    def square(self) -> Tensor:
         return E.Pow.apply(self, 2)
 
     # -- comparisons and logic (no gradient) ----------------------------------------------
-    def _compare(self, other, fn):
+    def _compare(self, other: Any, fn: Callable[..., Any]) -> Tensor:
         try:
             other = operand(other)
         except TypeError:
@@ -209,136 +217,139 @@ class TensorOps:
         a, b = promoted(self, other)
         return type(self)._make(np.asarray(fn(a, b)))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> Tensor:  # type: ignore[override]  # elementwise, as in PyTorch
         if other is None:
             return False
         return self._compare(other, np.equal)
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> Tensor:  # type: ignore[override]  # elementwise, as in PyTorch
         if other is None:
             return True
         return self._compare(other, np.not_equal)
 
-    def __lt__(self, other):
+    def __lt__(self, other: TensorOrNumber) -> Tensor:
         return self._compare(other, np.less)
 
-    def __le__(self, other):
+    def __le__(self, other: TensorOrNumber) -> Tensor:
         return self._compare(other, np.less_equal)
 
-    def __gt__(self, other):
+    def __gt__(self, other: TensorOrNumber) -> Tensor:
         return self._compare(other, np.greater)
 
-    def __ge__(self, other):
+    def __ge__(self, other: TensorOrNumber) -> Tensor:
         return self._compare(other, np.greater_equal)
 
     # the named methods raise for an operand of another type (the operators give NotImplemented)
-    def eq(self, other):
+    def eq(self, other: TensorOrNumber) -> Tensor:
         return self._compare(operand(other), np.equal)
 
-    def ne(self, other):
+    def ne(self, other: TensorOrNumber) -> Tensor:
         return self._compare(operand(other), np.not_equal)
 
-    def lt(self, other):
+    def lt(self, other: TensorOrNumber) -> Tensor:
         return self._compare(operand(other), np.less)
 
-    def le(self, other):
+    def le(self, other: TensorOrNumber) -> Tensor:
         return self._compare(operand(other), np.less_equal)
 
-    def gt(self, other):
+    def gt(self, other: TensorOrNumber) -> Tensor:
         return self._compare(operand(other), np.greater)
 
-    def ge(self, other):
+    def ge(self, other: TensorOrNumber) -> Tensor:
         return self._compare(operand(other), np.greater_equal)
 
-    def __and__(self, other):
+    def __and__(self, other: TensorOrNumber) -> Tensor:
         return self._compare(other, np.logical_and if self.dtype is _dtype.bool else np.bitwise_and)
 
-    def __or__(self, other):
+    def __or__(self, other: TensorOrNumber) -> Tensor:
         return self._compare(other, np.logical_or if self.dtype is _dtype.bool else np.bitwise_or)
 
-    def __xor__(self, other):
+    def __xor__(self, other: TensorOrNumber) -> Tensor:
         return self._compare(other, np.logical_xor if self.dtype is _dtype.bool else np.bitwise_xor)
 
-    def __invert__(self):
+    def __invert__(self) -> Tensor:
         return type(self)._make(np.logical_not(self._data) if self.dtype is _dtype.bool else np.invert(self._data))
 
-    def logical_not(self):
+    def logical_not(self) -> Tensor:
         return type(self)._make(np.logical_not(self._data))
 
-    def logical_and(self, other):
+    def logical_and(self, other: Tensor) -> Tensor:
         return self._compare(operand(other), np.logical_and)
 
-    def logical_or(self, other):
+    def logical_or(self, other: Tensor) -> Tensor:
         return self._compare(operand(other), np.logical_or)
 
-    def logical_xor(self, other):
+    def logical_xor(self, other: Tensor) -> Tensor:
         return self._compare(operand(other), np.logical_xor)
 
     @numpy_names
-    def count_nonzero(self, dim=None):
+    def count_nonzero(self, dim: Dims | None = None) -> Tensor:
         return type(self)._make(np.asarray(np.count_nonzero(self._data, axis=dim), dtype=np.int64))
 
-    def isnan(self):
+    def isnan(self) -> Tensor:
         return type(self)._make(np.isnan(self._data))
 
-    def isinf(self):
+    def isinf(self) -> Tensor:
         return type(self)._make(np.isinf(self._data))
 
-    def isfinite(self):
+    def isfinite(self) -> Tensor:
         return type(self)._make(np.isfinite(self._data))
 
-    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    def isclose(self, other: TensorOrNumber, rtol: _float = 1e-05, atol: _float = 1e-08,
+                equal_nan: _bool = False) -> Tensor:
         return type(self)._make(np.isclose(self._data, operand(other)._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
-    def nonzero(self, *, as_tuple=False):
+    def nonzero(self, *, as_tuple: _bool = False) -> Any:
         """Indices of the non-zero elements: one row per element (``as_tuple``: one tensor per dim)."""
         found = np.nonzero(self._data) if self.ndim else np.nonzero(self._data.reshape(1))
         if as_tuple:
             return tuple(type(self)._make(i.astype(np.int64)) for i in found)
         return type(self)._make(np.stack(found, axis=1).astype(np.int64).reshape(-1, self.ndim))
 
-    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    def allclose(self, other: TensorOrNumber, rtol: _float = 1e-05, atol: _float = 1e-08,
+                 equal_nan: _bool = False) -> _bool:
         return bool(np.allclose(self._data, operand(other)._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
-    def equal(self, other):
+    def equal(self, other: Tensor) -> _bool:
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
     @numpy_names
-    def any(self, dim=None, keepdim=False):
+    def any(self, dim: Dims | None = None, keepdim: _bool = False) -> Tensor:
         return type(self)._make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
 
     @numpy_names
-    def all(self, dim=None, keepdim=False):
+    def all(self, dim: Dims | None = None, keepdim: _bool = False) -> Tensor:
         return type(self)._make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
 
     @numpy_names
-    def argmax(self, dim=None, keepdim=False):
+    def argmax(self, dim: _int | None = None, keepdim: _bool = False) -> Tensor:
         return _arg(self, np.argmax, dim, keepdim)
 
     @numpy_names
-    def argmin(self, dim=None, keepdim=False):
+    def argmin(self, dim: _int | None = None, keepdim: _bool = False) -> Tensor:
         return _arg(self, np.argmin, dim, keepdim)
 
     @numpy_names
-    def sort(self, dim=-1, descending=False, *, stable=False):
+    def sort(self, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> _Pair:
         return _Pair("sort", *R.Sort.apply(self, dim, descending))
 
     @numpy_names
-    def argsort(self, dim=-1, descending=False, *, stable=False):
+    def argsort(self, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> Tensor:
         return self.sort(dim, descending).indices
 
     @numpy_names
-    def topk(self, k, dim=-1, largest=True, sorted=True):
+    def topk(self, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True) -> _Pair:
         return _Pair("topk", *R.Topk.apply(self, k, dim, largest))
 
     @numpy_names
-    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    def unique(self, sorted: _bool = True, return_inverse: _bool = False, return_counts: _bool = False,
+               dim: _int | None = None) -> Any:
         """The distinct values, sorted (also for ``sorted=False``, as PyTorch does on the CPU)."""
         values, inverse, counts = (R.Unique if dim is None else R.UniqueDim).apply(self, dim)
         extra = (inverse,) * return_inverse + (counts,) * return_counts
         return (values, *extra) if extra else values
 
-    def bincount(self, weights=None, minlength=0):
+    def bincount(self, weights: Tensor | None = None, minlength: _int = 0) -> Tensor:
         if self.dtype.is_floating_point:
             raise NotImplementedError('"bincount_cpu" not implemented for \'%s\'' % self.dtype._legacy)
         if self.ndim != 1 or self.dtype.name == "bool" or (self.numel() and self._data.min() < 0):
@@ -348,136 +359,138 @@ class TensorOps:
         return type(self)._make(out if w is None else out.astype(_bincount_dtype(w)))
 
     # -- unary math ---------------------------------------------------------------------------
-    def exp(self):
+    def exp(self) -> Tensor:
         return E.Exp.apply(self)
 
-    def log(self):
+    def log(self) -> Tensor:
         return E.Log.apply(self)
 
-    def sin(self):
+    def sin(self) -> Tensor:
         return E.Sin.apply(self)
 
-    def cos(self):
+    def cos(self) -> Tensor:
         return E.Cos.apply(self)
 
-    def tanh(self):
+    def tanh(self) -> Tensor:
         return E.Tanh.apply(self)
 
-    def sigmoid(self):
+    def sigmoid(self) -> Tensor:
         return E.Sigmoid.apply(self)
 
-    def relu(self):
+    def relu(self) -> Tensor:
         return E.Relu.apply(self)
 
-    def sqrt(self):
+    def sqrt(self) -> Tensor:
         return E.Sqrt.apply(self)
 
-    def rsqrt(self):
+    def rsqrt(self) -> Tensor:
         return E.Rsqrt.apply(self)
 
-    def abs(self):
+    def abs(self) -> Tensor:
         return E.Abs.apply(self)
 
-    def sign(self):
+    def sign(self) -> Tensor:
         return E.Sign.apply(self)
 
-    def floor(self):
+    def floor(self) -> Tensor:
         return E.Floor.apply(self)
 
-    def ceil(self):
+    def ceil(self) -> Tensor:
         return E.Ceil.apply(self)
 
-    def trunc(self):
+    def trunc(self) -> Tensor:
         return E.Trunc.apply(self)
 
-    def round(self, *, decimals=0):
+    def round(self, *, decimals: _int = 0) -> Tensor:
         if decimals:
             return (self * 10.0 ** decimals).round() / 10.0 ** decimals
         return E.Round.apply(self)
 
-    def log2(self):
+    def log2(self) -> Tensor:
         return E.Log2.apply(self)
 
-    def log10(self):
+    def log10(self) -> Tensor:
         return E.Log10.apply(self)
 
-    def clamp(self, min=None, max=None):
+    def clamp(self, min: TensorOrNumber | None = None, max: TensorOrNumber | None = None) -> Tensor:
         return E.Clamp.apply(self, min, max)
 
     clip = clamp
 
-    def clamp_min(self, min):
+    def clamp_min(self, min: TensorOrNumber) -> Tensor:
         return E.ClampMin.apply(self, min, None)
 
-    def clamp_max(self, max):
+    def clamp_max(self, max: TensorOrNumber) -> Tensor:
         return E.ClampMax.apply(self, None, max)
 
-    def maximum(self, other):
+    def maximum(self, other: Tensor) -> Tensor:
         return E.Maximum.apply(self, operand(other))
 
-    def minimum(self, other):
+    def minimum(self, other: Tensor) -> Tensor:
         return E.Minimum.apply(self, operand(other))
 
-    def log1p(self):
+    def log1p(self) -> Tensor:
         return E.Log1p.apply(self)
 
-    def expm1(self):
+    def expm1(self) -> Tensor:
         return E.Expm1.apply(self)
 
-    def tan(self):
+    def tan(self) -> Tensor:
         return E.Tan.apply(self)
 
-    def asin(self):
+    def asin(self) -> Tensor:
         return E.Asin.apply(self)
 
-    def acos(self):
+    def acos(self) -> Tensor:
         return E.Acos.apply(self)
 
-    def atan(self):
+    def atan(self) -> Tensor:
         return E.Atan.apply(self)
 
-    arcsin, arccos, arctan = asin, acos, atan
+    arcsin = asin
+    arccos = acos
+    arctan = atan
 
-    def sinh(self):
+    def sinh(self) -> Tensor:
         return E.Sinh.apply(self)
 
-    def cosh(self):
+    def cosh(self) -> Tensor:
         return E.Cosh.apply(self)
 
-    def atan2(self, other):
+    def atan2(self, other: Tensor) -> Tensor:
         return E.Atan2.apply(self, _tensor_arg("atan2", other))
 
     arctan2 = atan2
 
-    def erf(self):
+    def erf(self) -> Tensor:
         from .ops.nn_ops import Erf  # (nn_ops needs Tensor: imported when first used)
         return Erf.apply(self)
 
-    def frac(self):
+    def frac(self) -> Tensor:
         return E.Frac.apply(self)
 
-    def masked_fill(self, mask, value):
+    def masked_fill(self, mask: Tensor, value: TensorOrNumber) -> Tensor:
         if isinstance(value, TensorOps):
             return E.MaskedFillTensor.apply(self, mask._data, value)
         return E.MaskedFill.apply(self, mask._data, value)
 
     # -- reductions ------------------------------------------------------------------------------
     @numpy_names
-    def sum(self, dim=None, keepdim=False, dtype=None):
+    def sum(self, dim: Dims | None = None, keepdim: _bool = False, dtype: DType | None = None) -> Tensor:
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Sum.apply(x)
         return R.SumDim.apply(x, dim, keepdim)
 
     @numpy_names
-    def mean(self, dim=None, keepdim=False, dtype=None):
+    def mean(self, dim: Dims | None = None, keepdim: _bool = False, dtype: DType | None = None) -> Tensor:
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Mean.apply(x)
         return R.MeanDim.apply(x, dim, keepdim)
 
     @numpy_names
-    def max(self, dim=None, keepdim=False):
+    def max(self, dim: _int | Tensor | None = None, keepdim: _bool = False) -> Any:
         if dim is None:
             return R.MaxAll.apply(self)
         if isinstance(dim, TensorOps):
@@ -485,7 +498,7 @@ class TensorOps:
         return _Pair("max", *R.MaxDim.apply(self, dim, keepdim))
 
     @numpy_names
-    def min(self, dim=None, keepdim=False):
+    def min(self, dim: _int | Tensor | None = None, keepdim: _bool = False) -> Any:
         if dim is None:
             return R.MinAll.apply(self)
         if isinstance(dim, TensorOps):
@@ -493,105 +506,107 @@ class TensorOps:
         return _Pair("min", *R.MinDim.apply(self, dim, keepdim))
 
     @numpy_names
-    def amax(self, dim=(), keepdim=False):
+    def amax(self, dim: Dims | None = (), keepdim: _bool = False) -> Tensor:
         return R.Amax.apply(self, () if dim is None else dim, keepdim)
 
     @numpy_names
-    def amin(self, dim=(), keepdim=False):
+    def amin(self, dim: Dims | None = (), keepdim: _bool = False) -> Tensor:
         return R.Amin.apply(self, () if dim is None else dim, keepdim)
 
     @numpy_names
-    def median(self, dim=None, keepdim=False):
+    def median(self, dim: _int | None = None, keepdim: _bool = False) -> Any:
         if dim is None:
             return R.Median.apply(self)
         return _Pair("median", *R.MedianDim.apply(self, dim, keepdim))
 
     @numpy_names
-    def mode(self, dim=-1, keepdim=False):
+    def mode(self, dim: _int = -1, keepdim: _bool = False) -> _Pair:
         return _Pair("mode", *R.ModeDim.apply(self, dim, keepdim))
 
     @numpy_names
-    def cumprod(self, dim, *, dtype=None):
+    def cumprod(self, dim: _int, *, dtype: DType | None = None) -> Tensor:
         return R.Cumprod.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
-    def cumsum(self, dim, *, dtype=None):
+    def cumsum(self, dim: _int, *, dtype: DType | None = None) -> Tensor:
         return R.Cumsum.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
-    def logsumexp(self, dim, keepdim=False):
+    def logsumexp(self, dim: Dims, keepdim: _bool = False) -> Tensor:
         return R.LogSumExp.apply(self, dim, keepdim)
 
     @numpy_names
-    def softmax(self, dim, dtype=None):
+    def softmax(self, dim: _int, dtype: DType | None = None) -> Tensor:
         return R.Softmax.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
-    def log_softmax(self, dim, dtype=None):
+    def log_softmax(self, dim: _int, dtype: DType | None = None) -> Tensor:
         return R.LogSoftmax.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
-    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    def var(self, dim: Dims | None = None, unbiased: _bool | None = None, keepdim: _bool = False, *,
+            correction: Number | None = None) -> Tensor:
         return R.Var.apply(self, dim, _correction(unbiased, correction), keepdim)
 
     @numpy_names
-    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    def std(self, dim: Dims | None = None, unbiased: _bool | None = None, keepdim: _bool = False, *,
+            correction: Number | None = None) -> Tensor:
         return R.Std.apply(self, dim, _correction(unbiased, correction), keepdim)
 
     @numpy_names
-    def prod(self, dim=None, keepdim=False):
+    def prod(self, dim: _int | None = None, keepdim: _bool = False) -> Tensor:
         if dim is None:
             return R.Prod.apply(self, None, False)
         return R.ProdDim.apply(self, dim, keepdim)
 
     @numpy_names
-    def norm(self, p="fro", dim=None, keepdim=False):
+    def norm(self, p: Number | str | None = "fro", dim: Dims | None = None, keepdim: _bool = False) -> Tensor:
         p = 2 if p in ("fro", None) else p
         return R.Norm.apply(self, float(p), dim, keepdim)
 
     # -- linear algebra ------------------------------------------------------------------------------
-    def mm(self, other):
+    def mm(self, other: Tensor) -> Tensor:
         return L.Mm.apply(self, other)
 
-    def mv(self, vec):
+    def mv(self, vec: Tensor) -> Tensor:
         return L.Mv.apply(self, vec)
 
-    def dot(self, other):
+    def dot(self, other: Tensor) -> Tensor:
         return L.Dot.apply(self, other)
 
-    def bmm(self, other):
+    def bmm(self, other: Tensor) -> Tensor:
         return L.Bmm.apply(self, other)
 
-    def matmul(self, other):
+    def matmul(self, other: Tensor) -> Tensor:
         return L.matmul(self, other)
 
-    def outer(self, other):
+    def outer(self, other: Tensor) -> Tensor:
         return self.reshape(-1, 1) * other
 
     ger = outer
 
-    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+    def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha: Number = 1) -> Tensor:
         return L.Addmm.apply(self, mat1, mat2, beta, alpha)
 
     # -- shape -------------------------------------------------------------------------------------------
-    def view(self, *shape):
+    def view(self, *shape: ShapeArg) -> Tensor:
         if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
             raise NotImplementedError("view(dtype) is not supported by minigrad")
         return S.View.apply(self, _shape_arg(shape))
 
-    def view_as(self, other):
+    def view_as(self, other: Tensor) -> Tensor:
         return self.view(other.shape)
 
-    def reshape(self, *shape):
+    def reshape(self, *shape: ShapeArg) -> Tensor:
         shape = S.infer_shape(_shape_arg(shape), self.numel())
         if S.view_array(self._data, shape) is None:
             return S.UnsafeView.apply(E.Clone.apply(self), shape)     # a copy, recorded as PyTorch does
         return (S.View if self._data.flags.c_contiguous else S.ReshapeAlias).apply(self, shape)
 
-    def reshape_as(self, other):
+    def reshape_as(self, other: Tensor) -> Tensor:
         return self.reshape(other.shape)
 
-    def flatten(self, start_dim=0, end_dim=-1):
+    def flatten(self, start_dim: _int = 0, end_dim: _int = -1) -> Tensor:
         if self.ndim == 0:
             return self.reshape(1)
         s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
@@ -603,7 +618,7 @@ class TensorOps:
         return self.reshape(shape)
 
     @numpy_names
-    def unflatten(self, dim, sizes):
+    def unflatten(self, dim: _int, sizes: Sequence[_int]) -> Tensor:
         d = wrap_dim(dim, self.ndim)
         sizes = tuple(sizes)
         if -1 not in sizes and math.prod(sizes) != self.shape[d]:
@@ -611,7 +626,7 @@ class TensorOps:
                                "input tensor" % (", ".join(map(str, sizes)), d, self.shape[d]))
         return self.view(self.shape[:d] + sizes + self.shape[d + 1:])
 
-    def movedim(self, source, destination):
+    def movedim(self, source: Dims, destination: Dims) -> Tensor:
         """Move the dims ``source`` to the positions ``destination`` (ints or sequences); a permute."""
         src = (source,) if isinstance(source, int) else tuple(source)
         dst = (destination,) if isinstance(destination, int) else tuple(destination)
@@ -633,53 +648,53 @@ class TensorOps:
 
     moveaxis = movedim
 
-    def transpose(self, dim0, dim1):
+    def transpose(self, dim0: _int, dim1: _int) -> Tensor:
         return S.Transpose.apply(self, dim0, dim1)
 
     swapaxes = transpose
 
-    def t(self):
+    def t(self) -> Tensor:
         return S.T.apply(self)
 
     @property
-    def T(self):
+    def T(self) -> Tensor:
         if self.ndim != 2 and not _warned_T[self.ndim == 0]:
             _warned_T[self.ndim == 0] = True        # PyTorch warns once per process
             warnings.warn(_T_WARNINGS[self.ndim == 0], UserWarning, stacklevel=2)
         return S.Permute.apply(self, tuple(range(self.ndim - 1, -1, -1)))
 
     @property
-    def mT(self):
+    def mT(self) -> Tensor:
         return self.transpose(-2, -1)
 
-    def permute(self, *dims):
+    def permute(self, *dims: ShapeArg) -> Tensor:
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
         return S.Permute.apply(self, _shape_arg(dims))
 
     @numpy_names
-    def unsqueeze(self, dim):
+    def unsqueeze(self, dim: _int) -> Tensor:
         return S.Unsqueeze.apply(self, dim)
 
     @numpy_names
-    def squeeze(self, dim=None):
+    def squeeze(self, dim: Dims | None = None) -> Tensor:
         if dim is None:
             return S.Squeeze.apply(self)
         if isinstance(dim, (tuple, list)):
             return S.SqueezeDims.apply(self, tuple(dim))
         return S.SqueezeDim.apply(self, dim)
 
-    def flip(self, *dims):
+    def flip(self, *dims: ShapeArg) -> Tensor:
         dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
         return S.Flip.apply(self, tuple(dims))
 
-    def roll(self, shifts, dims=None):
+    def roll(self, shifts: Dims, dims: Dims | None = None) -> Tensor:
         """Rotate by ``shifts`` along ``dims`` (ints or sequences); without dims, the flattened tensor."""
         shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
         dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
         return S.Roll.apply(self, shifts, dims)
 
-    def diag(self, diagonal=0):
+    def diag(self, diagonal: _int = 0) -> Tensor:
         """A 1-D tensor's square diagonal matrix, or a matrix's diagonal (a copy), ``diagonal`` places above."""
         if self.ndim == 1:
             return S.DiagEmbed.apply(self, diagonal)
@@ -687,32 +702,32 @@ class TensorOps:
             raise RuntimeError("diag(): Supports 1D or 2D tensors. Got %dD" % self.ndim)
         return S.DiagonalCopy.apply(self, diagonal, 0, 1)
 
-    def diagonal(self, offset=0, dim1=0, dim2=1):
+    def diagonal(self, offset: _int = 0, dim1: _int = 0, dim2: _int = 1) -> Tensor:
         return S.Diagonal.apply(self, offset, dim1, dim2)
 
-    def trace(self):
+    def trace(self) -> Tensor:
         return S.Trace.apply(self)
 
-    def tril(self, diagonal=0):
+    def tril(self, diagonal: _int = 0) -> Tensor:
         return S.Tril.apply(self, diagonal)
 
-    def triu(self, diagonal=0):
+    def triu(self, diagonal: _int = 0) -> Tensor:
         return S.Triu.apply(self, diagonal)
 
-    def expand(self, *sizes):
+    def expand(self, *sizes: ShapeArg) -> Tensor:
         return S.Expand.apply(self, _shape_arg(sizes))
 
-    def expand_as(self, other):
+    def expand_as(self, other: Tensor) -> Tensor:
         return self.expand(other.shape)
 
-    def broadcast_to(self, shape):
+    def broadcast_to(self, shape: Sequence[_int]) -> Tensor:
         return self.expand(shape)
 
-    def repeat(self, *sizes):
+    def repeat(self, *sizes: ShapeArg) -> Tensor:
         return S.Repeat.apply(self, _shape_arg(sizes))
 
     @numpy_names
-    def split(self, split_size, dim=0):
+    def split(self, split_size: _int | Sequence[_int], dim: _int = 0) -> tuple[Tensor, ...]:
         if self.ndim == 0:
             raise RuntimeError("split expects at least a 1-dimensional tensor")
         d = wrap_dim(dim, self.ndim)
@@ -733,7 +748,7 @@ class TensorOps:
         return S.SplitWithSizes.apply(self, list(split_size), d)
 
     @numpy_names
-    def chunk(self, chunks, dim=0):
+    def chunk(self, chunks: _int, dim: _int = 0) -> tuple[Tensor, ...]:
         if self.ndim == 0:
             raise RuntimeError("chunk expects at least a 1-dimensional tensor")
         if chunks <= 0:
@@ -744,13 +759,13 @@ class TensorOps:
         return self.split(max(-(-n // chunks), 1), dim)
 
     @numpy_names
-    def unbind(self, dim=0):
+    def unbind(self, dim: _int = 0) -> tuple[Tensor, ...]:
         if self.ndim == 0:
             raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
         return S.Unbind.apply(self, dim)
 
     @numpy_names
-    def narrow(self, dim, start, length):
+    def narrow(self, dim: _int, start: _int, length: _int) -> Tensor:
         if self.ndim == 0:
             raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
         d = wrap_dim(dim, self.ndim)
@@ -766,7 +781,7 @@ class TensorOps:
         return I.Slice.apply(self, (slice(None),) * d + (slice(start, start + length),))
 
     @numpy_names
-    def select(self, dim, index):
+    def select(self, dim: _int, index: _int) -> Tensor:
         if self.ndim == 0:
             raise IndexError("select() cannot be applied to a 0-dim tensor.")
         d = wrap_dim(dim, self.ndim)
@@ -777,11 +792,11 @@ class TensorOps:
         return I.Select.apply(self, (slice(None),) * d + (index,))
 
     @numpy_names
-    def gather(self, dim, index):
+    def gather(self, dim: _int, index: Tensor) -> Tensor:
         return I.TakeAlongDim.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     @numpy_names
-    def scatter(self, dim, index, src=None, *, value=None):
+    def scatter(self, dim: _int, index: Tensor, src: Tensor | None = None, *, value: Number | None = None) -> Tensor:
         """A copy with ``src``'s values (or the number ``value``) written at ``index`` along ``dim``."""
         dim = wrap_dim(dim, max(self.ndim, 1))
         if isinstance(src, TensorOps):
@@ -789,35 +804,35 @@ class TensorOps:
         return I.ScatterValue.apply(self, dim, index._data, value if src is None else src)
 
     @numpy_names
-    def scatter_(self, dim, index, src=None, *, value=None):
+    def scatter_(self, dim: _int, index: Tensor, src: Tensor | None = None, *, value: Number | None = None) -> Tensor:
         if isinstance(src, TensorOps):
             return self._inplace(lambda x, s: x.scatter(dim, index, s), src)
         return self._inplace(lambda x: x.scatter(dim, index, src, value=value))
 
     @numpy_names
-    def scatter_add(self, dim, index, src):
+    def scatter_add(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
         """A copy with ``src``'s values added at ``index`` along ``dim`` (repeated indices add up)."""
         return I.ScatterAdd.apply(self, src, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     @numpy_names
-    def scatter_add_(self, dim, index, src):
+    def scatter_add_(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
         return self._inplace(lambda x, s: x.scatter_add(dim, index, s), src)
 
     @numpy_names
-    def index_select(self, dim, index):
+    def index_select(self, dim: _int, index: Tensor) -> Tensor:
         return I.IndexSelect.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
-    def masked_select(self, mask):
+    def masked_select(self, mask: Tensor) -> Tensor:
         return I.MaskedSelect.apply(self, mask._data)
 
-    def contiguous(self):
+    def contiguous(self) -> Tensor:
         return self if self._data.flags.c_contiguous else E.Clone.apply(self)
 
-    def clone(self):
+    def clone(self) -> Tensor:
         """A copy that stays in the graph (``CloneBackward0``)."""
         return E.Clone.apply(self)
 
-    def to(self, *args, **kwargs):
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
         from ._creation import _require_cpu, device  # at call time: _creation builds on Tensor
         dtype = kwargs.get("dtype")
         _require_cpu(kwargs.get("device"))
@@ -832,7 +847,7 @@ class TensorOps:
             return self
         return E.ToCopy.apply(self, dtype)
 
-    def type(self, dtype=None):
+    def type(self, dtype: DType | type | str | None = None) -> Any:
         """``x.type()`` is the legacy name (``'torch.FloatTensor'``); ``x.type(t)`` converts to ``t``, which may
         be a dtype, a legacy class (``torch.DoubleTensor``) or its name."""
         if dtype is None:
@@ -842,7 +857,8 @@ class TensorOps:
         return self.to(getattr(dtype, "dtype", dtype))
 
     # -- new tensors with this one's dtype ------------------------------------------------------
-    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    def new_tensor(self, data: Any, *, dtype: DType | None = None, device: Device = None,
+                   requires_grad: _bool = False) -> Tensor:
         from ._creation import tensor  # at call time: _creation builds on Tensor
         if isinstance(data, TensorOps):
             warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
@@ -851,51 +867,55 @@ class TensorOps:
             data = data._data
         return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    def new_zeros(self, *size: ShapeArg, dtype: DType | None = None, device: Device = None,
+                  requires_grad: _bool = False) -> Tensor:
         from ._creation import _factory  # at call time: _creation builds on Tensor
         return _factory(np.zeros, size, dtype or self.dtype, requires_grad)     # (its error is not zeros')
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    def new_ones(self, *size: ShapeArg, dtype: DType | None = None, device: Device = None,
+                 requires_grad: _bool = False) -> Tensor:
         from ._creation import ones  # at call time: _creation builds on Tensor
         return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    def new_empty(self, *size: ShapeArg, dtype: DType | None = None, device: Device = None,
+                  requires_grad: _bool = False) -> Tensor:
         from ._creation import empty  # at call time: _creation builds on Tensor
         return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
-    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    def new_full(self, size: Sequence[_int], fill_value: Number, *, dtype: DType | None = None, device: Device = None,
+                 requires_grad: _bool = False) -> Tensor:
         from ._creation import full  # at call time: _creation builds on Tensor
         return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
-    def type_as(self, other):
+    def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)
 
-    def float(self):
+    def float(self) -> Tensor:
         return self.to(_dtype.float32)
 
-    def double(self):
+    def double(self) -> Tensor:
         return self.to(_dtype.float64)
 
-    def half(self):
+    def half(self) -> Tensor:
         return self.to(_dtype.float16)
 
-    def long(self):
+    def long(self) -> Tensor:
         return self.to(_dtype.int64)
 
-    def int(self):
+    def int(self) -> Tensor:
         return self.to(_dtype.int32)
 
-    def bool(self):
+    def bool(self) -> Tensor:
         return self.to(_dtype.bool)
 
-    def cpu(self):
+    def cpu(self) -> Tensor:
         return self
 
-    def cuda(self, *args, **kwargs):
+    def cuda(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AssertionError("Torch not compiled with CUDA enabled")
 
     # -- indexing ----------------------------------------------------------------------------------
-    def __getitem__(self, key):
+    def __getitem__(self, key: Index | tuple[Index, ...]) -> Tensor:
         if isinstance(key, slice):            # one slice: always a SliceBackward0 (even x[:]), as in PyTorch
             _check_step(key)
             if self.ndim == 0:
@@ -925,7 +945,7 @@ class TensorOps:
             out = S.Alias.apply(self)
         return out
 
-    def __setitem__(self, key, value):
+    def __setitem__(self, key: Index | tuple[Index, ...], value: TensorOrNumber) -> None:
         key, advanced = I.normalize_key(key, self.shape)
         if advanced:
             I.check_advanced(key, self.shape)
@@ -937,127 +957,128 @@ class TensorOps:
         self._inplace(lambda x, v: op.apply(x, key, v.to(x.dtype)), value, leaf_message=P.VIEW_OF_LEAF_INPLACE)
 
     # -- in place -------------------------------------------------------------------------------------
-    def _inplace(self, compute, *others, leaf_message=P.LEAF_INPLACE, ufunc=None):
+    def _inplace(self, compute: Callable[..., Any], *others: Any, leaf_message: str = P.LEAF_INPLACE,
+                 ufunc: Any = None) -> Tensor:
         """Run ``compute(self, *others)`` out of place and write the result into ``self`` (``ops/inplace.py``)."""
         return P.inplace(self, compute, others, leaf_message, ufunc)
 
-    def add_(self, other, *, alpha=1):
+    def add_(self, other: TensorOrNumber, *, alpha: Number = 1) -> Tensor:
         return self._inplace(lambda x, y: E.Add.apply(x, y, alpha), operand(other),
                              ufunc=np.add if alpha == 1 else None)
 
-    def sub_(self, other, *, alpha=1):
+    def sub_(self, other: TensorOrNumber, *, alpha: Number = 1) -> Tensor:
         return self._inplace(lambda x, y: E.Sub.apply(x, y, alpha), operand(other),
                              ufunc=np.subtract if alpha == 1 else None)
 
-    def mul_(self, other):
+    def mul_(self, other: TensorOrNumber) -> Tensor:
         return self._inplace(E.Mul.apply, operand(other), ufunc=np.multiply)
 
-    def div_(self, other):
+    def div_(self, other: TensorOrNumber) -> Tensor:
         return self._inplace(E.Div.apply, operand(other),
                              ufunc=np.divide if self.is_floating_point() else None)
 
-    def pow_(self, exponent):
+    def pow_(self, exponent: TensorOrNumber) -> Tensor:
         return self._inplace(lambda x: x ** exponent)
 
-    def clamp_(self, min=None, max=None):
+    def clamp_(self, min: TensorOrNumber | None = None, max: TensorOrNumber | None = None) -> Tensor:
         return self._inplace(lambda x: E.Clamp.apply(x, min, max))
 
     clip_ = clamp_
 
-    def relu_(self):
+    def relu_(self) -> Tensor:
         return self._inplace(E.Relu.apply)
 
-    def sigmoid_(self):
+    def sigmoid_(self) -> Tensor:
         return self._inplace(E.Sigmoid.apply)
 
-    def tanh_(self):
+    def tanh_(self) -> Tensor:
         return self._inplace(E.Tanh.apply)
 
-    def exp_(self):
+    def exp_(self) -> Tensor:
         return self._inplace(E.Exp.apply)
 
-    def neg_(self):
+    def neg_(self) -> Tensor:
         return self._inplace(E.Neg.apply)
 
-    def sqrt_(self):
+    def sqrt_(self) -> Tensor:
         return self._inplace(E.Sqrt.apply)
 
-    def addcmul_(self, t1, t2, *, value=1):
+    def addcmul_(self, t1: Tensor, t2: Tensor, *, value: Number = 1) -> Tensor:
         return self._inplace(lambda x, a, b: x + value * a * b, operand(t1), operand(t2))
 
-    def addcdiv_(self, t1, t2, *, value=1):
+    def addcdiv_(self, t1: Tensor, t2: Tensor, *, value: Number = 1) -> Tensor:
         return self._inplace(lambda x, a, b: x + value * a / b, operand(t1), operand(t2))
 
-    def lerp_(self, end, weight):
+    def lerp_(self, end: Tensor, weight: TensorOrNumber) -> Tensor:
         return self._inplace(lambda x, e: x + weight * (e - x), operand(end))
 
-    def masked_fill_(self, mask, value):
+    def masked_fill_(self, mask: Tensor, value: TensorOrNumber) -> Tensor:
         if isinstance(value, TensorOps):
             return self._inplace(lambda x, v: E.MaskedFillTensor.apply(x, mask._data, v), value)
         return self._inplace(lambda x: E.MaskedFill.apply(x, mask._data, value))
 
-    def zero_(self):
+    def zero_(self) -> Tensor:
         return self._inplace(P.Zero.apply)
 
-    def fill_(self, value):
+    def fill_(self, value: TensorOrNumber) -> Tensor:
         if isinstance(value, TensorOps):
             return self._inplace(lambda x, v: P.FillTensor.apply(x, v), value)
         return self._inplace(lambda x: P.Fill.apply(x, value))
 
-    def copy_(self, src, non_blocking=False):
+    def copy_(self, src: Tensor, non_blocking: _bool = False) -> Tensor:
         src = operand(src)
         return self._inplace(lambda x, s: P.Copy.apply(x, s), src)
 
-    def __iadd__(self, other):
+    def __iadd__(self, other: TensorOrNumber) -> Tensor:
         return self.add_(other)
 
-    def __isub__(self, other):
+    def __isub__(self, other: TensorOrNumber) -> Tensor:
         return self.sub_(other)
 
-    def __imul__(self, other):
+    def __imul__(self, other: TensorOrNumber) -> Tensor:
         return self.mul_(other)
 
-    def __itruediv__(self, other):
+    def __itruediv__(self, other: TensorOrNumber) -> Tensor:
         return self.div_(other)
 
     # random in-place fills (used by nn.init); data only, version bumped.  PyTorch's draws: see _creation.
-    def uniform_(self, a=0.0, b=1.0, generator=None):
+    def uniform_(self, a: _float = 0.0, b: _float = 1.0, generator: Generator | None = None) -> Tensor:
         from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "uniform", generator, a, b)
 
-    def normal_(self, mean=0.0, std=1.0, generator=None):
+    def normal_(self, mean: _float = 0.0, std: _float = 1.0, generator: Generator | None = None) -> Tensor:
         from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "normal", generator, mean, std)
 
-    def bernoulli_(self, p=0.5, generator=None):
+    def bernoulli_(self, p: TensorOrNumber = 0.5, generator: Generator | None = None) -> Tensor:
         from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "bernoulli", generator, p)
 
-    def exponential_(self, lambd=1.0, generator=None):
+    def exponential_(self, lambd: _float = 1.0, generator: Generator | None = None) -> Tensor:
         from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "exponential", generator, lambd)
 
-    def random_(self, *args, generator=None, **kwargs):
+    def random_(self, *args: _int, generator: Generator | None = None, **kwargs: Any) -> Tensor:
         from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "random", generator, *args, **kwargs)
 
-    def cauchy_(self, median=0.0, sigma=1.0, generator=None):
+    def cauchy_(self, median: _float = 0.0, sigma: _float = 1.0, generator: Generator | None = None) -> Tensor:
         from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "cauchy", generator, median, sigma)
 
-    def log_normal_(self, mean=1.0, std=2.0, generator=None):
+    def log_normal_(self, mean: _float = 1.0, std: _float = 2.0, generator: Generator | None = None) -> Tensor:
         from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "log_normal", generator, mean, std)
 
-    def geometric_(self, p, generator=None):
+    def geometric_(self, p: _float, generator: Generator | None = None) -> Tensor:
         from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "geometric", generator, p)
 
-    def bernoulli(self, p=None, generator=None):
+    def bernoulli(self, p: _float | None = None, generator: Generator | None = None) -> Tensor:
         from ._creation import bernoulli  # at call time: _creation builds on Tensor
         return bernoulli(self, p, generator=generator)
 
-    def multinomial(self, num_samples, replacement=False, generator=None):
+    def multinomial(self, num_samples: _int, replacement: _bool = False, generator: Generator | None = None) -> Tensor:
         from ._creation import multinomial  # at call time: _creation builds on Tensor
         return multinomial(self, num_samples, replacement, generator=generator)
 
@@ -1066,18 +1087,25 @@ class TensorOps:
 
 # -- helpers ------------------------------------------------------------------------------------------
 
-class _Pair(tuple):
+class _Pair(tuple[Any, ...]):
     """``torch.return_types.max(values=..., indices=...)``."""
 
-    def __new__(cls, name, values, indices):
+    name: str
+
+    def __new__(cls, name: str, values: Tensor, indices: Tensor) -> _Pair:
         self = super().__new__(cls, (values, indices))
         self.name = name
         return self
 
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
+    @property
+    def values(self) -> Tensor:
+        return self[0]
 
-    def __repr__(self):
+    @property
+    def indices(self) -> Tensor:
+        return self[1]
+
+    def __repr__(self) -> str:
         return "torch.return_types.%s(\nvalues=%r,\nindices=%r)" % (self.name, self[0], self[1])
 
 

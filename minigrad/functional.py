@@ -11,14 +11,20 @@ tensor([[1, 1],
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ._tensor import Tensor
+
+if TYPE_CHECKING:
+    from ._dtype import dtype
+    from ._size import Size
 
 __all__ = ["meshgrid", "cartesian_prod", "broadcast_shapes", "einsum", "split", "norm", "unique", "tensordot",
            "atleast_1d", "atleast_2d", "atleast_3d"]
 
 
-def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
+def meshgrid(*tensors: Tensor | Sequence[Tensor], indexing: str | None = None) -> tuple[Tensor, ...]:
     """Coordinate grids: output ``i`` is input ``i`` viewed along dim ``i`` and expanded to the full grid.
 
     ``indexing='ij'`` (matrix) puts input i along dim i; ``'xy'`` (Cartesian) swaps the first two dims.
@@ -54,7 +60,7 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
     return tuple(out)
 
 
-def cartesian_prod(*tensors) -> Tensor:
+def cartesian_prod(*tensors: Tensor) -> Tensor:
     """All combinations of the inputs' elements, one per row (``itertools.product`` order)."""
     from ._creation import stack
 
@@ -64,7 +70,7 @@ def cartesian_prod(*tensors) -> Tensor:
     return stack([g.flatten() for g in grids], dim=1)
 
 
-def broadcast_shapes(*shapes):
+def broadcast_shapes(*shapes: int | Sequence[int]) -> Size:
     """The shape the given shapes broadcast to (``torch.Size``)."""
     import numpy as np
 
@@ -76,17 +82,17 @@ def broadcast_shapes(*shapes):
         raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape") from None
 
 
-def atleast_1d(*tensors):
+def atleast_1d(*tensors: Tensor | Sequence[Tensor]) -> Any:
     out = tuple(t if t.ndim >= 1 else t.reshape(1) for t in _flat(tensors))
     return out[0] if len(out) == 1 else out
 
 
-def atleast_2d(*tensors):
+def atleast_2d(*tensors: Tensor | Sequence[Tensor]) -> Any:
     out = tuple(t if t.ndim >= 2 else t.reshape(1, -1) for t in _flat(tensors))
     return out[0] if len(out) == 1 else out
 
 
-def atleast_3d(*tensors):
+def atleast_3d(*tensors: Tensor | Sequence[Tensor]) -> Any:
     def lift(t):
         if t.ndim >= 3:
             return t
@@ -101,24 +107,26 @@ def _flat(tensors):
     return tuple(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
 
 
-def einsum(*args):
+def einsum(*args: Any) -> Tensor:
     from .ops import linalg
     return linalg.einsum(*args)
 
 
-def split(tensor, split_size_or_sections, dim=0):
+def split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
     return tensor.split(split_size_or_sections, dim)
 
 
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+def norm(input: Tensor, p: float | str | None = "fro", dim: int | Sequence[int] | None = None, keepdim: bool = False,
+         dtype: dtype | None = None) -> Tensor:
     return input.norm(p, dim, keepdim) if dtype is None else input.norm(p, dim, keepdim, dtype=dtype)
 
 
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+           dim: int | None = None) -> Any:
     return input.unique(sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
 
 
-def tensordot(a, b, dims=2):
+def tensordot(a: Tensor, b: Tensor, dims: int | Sequence[Sequence[int]] = 2) -> Tensor:
     """Sum of products over ``dims`` (a number: the last of ``a`` with the first of ``b``; or two lists)."""
     if isinstance(dims, int):
         da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))

@@ -9,8 +9,13 @@ tensor(5., grad_fn=<LinalgDetBackward0>)
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ._tensor import Tensor
+
+if TYPE_CHECKING:
+    from ._dtype import dtype
 from .ops import decomp as D
 
 __all__ = ["det", "inv", "solve", "svd", "svdvals", "slogdet", "norm", "vector_norm", "matrix_norm", "LinAlgError"]
@@ -31,19 +36,19 @@ _torch_svd_result = _result_type("svd", ["U", "S", "V"])
 _slogdet_result = _result_type("linalg_slogdet", ["sign", "logabsdet"])
 
 
-def det(A: Tensor, *, out=None) -> Tensor:
+def det(A: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The determinant of each square matrix (``LinalgDetBackward0``)."""
     D.check_square("linalg.det", A)
     return D.Det.apply(A)
 
 
-def inv(A: Tensor, *, out=None) -> Tensor:
+def inv(A: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The inverse of each square matrix (``LinalgInvExBackward0``); a singular one raises ``LinAlgError``."""
     D.check_square("linalg.inv", A)
     return D.Inv.apply(A)
 
 
-def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
+def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Tensor | None = None) -> Tensor:
     """``X`` with ``A X = B`` (B a vector or a matrix of right-hand sides)."""
     D.check_square("linalg.solve", A)
     if not left:
@@ -51,28 +56,30 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
     return D.Solve.apply(A, B)
 
 
-def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
+def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None, out: Tensor | None = None) -> Any:
     """``A = U diag(S) Vh`` (``LinalgSvdBackward0``); singular values in descending order."""
     if A.ndim < 2:
         raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
     return _svd_result(*D.Svd.apply(A, bool(full_matrices)))
 
 
-def svdvals(A: Tensor, *, driver=None, out=None) -> Tensor:
+def svdvals(A: Tensor, *, driver: str | None = None, out: Tensor | None = None) -> Tensor:
     return D.Svd.apply(A, False)[1]
 
 
-def slogdet(A: Tensor, *, out=None):
+def slogdet(A: Tensor, *, out: Tensor | None = None) -> Any:
     """``(sign, log|det|)`` of each square matrix."""
     d = det(A)
     return _slogdet_result(d.sign(), d.abs().log())
 
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+def vector_norm(x: Tensor, ord: float = 2, dim: int | Sequence[int] | None = None, keepdim: bool = False, *,
+                dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
     return x.norm(ord, dim, keepdim)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+def matrix_norm(A: Tensor, ord: float | str = "fro", dim: tuple[int, int] = (-2, -1), keepdim: bool = False, *,
+                dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
     if ord == "fro":
         return A.norm("fro", dim, keepdim)
     if ord == "nuc":
@@ -83,7 +90,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     raise RuntimeError("linalg.matrix_norm: Order %s not supported." % (ord,))
 
 
-def norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+def norm(A: Tensor, ord: float | str | None = None, dim: int | Sequence[int] | None = None, keepdim: bool = False, *,
+         out: Tensor | None = None, dtype: dtype | None = None) -> Tensor:
     if ord is None:
         return A.norm(2, dim, keepdim) if dim is not None or A.ndim <= 1 else A.norm("fro", dim, keepdim)
     if isinstance(ord, str) or (A.ndim == 2 and dim is None):

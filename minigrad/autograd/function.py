@@ -10,7 +10,8 @@ links to the inputs' nodes through ``next_functions``.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import numpy as np
 
@@ -20,6 +21,13 @@ from . import grad_mode
 from .formulas import register_formula
 from .graph import Node, _node_created_hooks, _notify_node_created, _saved_tensors_hooks_stack, _sequence
 from .views import link_views as _link_views
+
+if TYPE_CHECKING:
+    from .._dtype import dtype
+    from .._tensor import Tensor
+    from .formulas import Formula
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -39,7 +47,16 @@ class SavedTensor:
 
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
 
-    def __init__(self, tensor, output_nr=None):
+    tensor: Any                 # the Tensor (None for a saved output), or what a pack hook returned
+    data: np.ndarray | None     # a saved output's array
+    version_counter: list[int]
+    version: int
+    output_nr: int | None
+    dtype: dtype
+    requires_grad: bool
+    hooks: tuple[Callable[[Tensor], Any], Callable[[Any], Tensor]] | None
+
+    def __init__(self, tensor: Tensor, output_nr: int | None = None) -> None:
         self.hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
         if self.hooks is not None:       # saved_tensors_hooks: keep what pack returns, nothing else
             self.tensor, self.output_nr = self.hooks[0](tensor), None
@@ -59,7 +76,7 @@ class SavedTensor:
             self.tensor, self.data = None, tensor._data
             self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
 
-    def unpack_data(self, node):
+    def unpack_data(self, node: Any) -> np.ndarray:
         """The saved array itself (a plain backward: no tensor is rebuilt)."""
         if self.hooks is not None:
             return self.hooks[1](self.tensor)._data
@@ -67,7 +84,7 @@ class SavedTensor:
             raise RuntimeError(_version_message(self, node))
         return self.tensor._data if self.output_nr is None else self.data
 
-    def unpack(self, node):
+    def unpack(self, node: Any) -> Tensor:
         if self.hooks is not None:
             return self.hooks[1](self.tensor)
         if self.version_counter[0] != self.version:
@@ -105,7 +122,7 @@ class FunctionCtx:
     _released: bool  # set by the node (BackwardCFunction) once backward has freed what was saved
     _packed: tuple[Any, ...]  # the saved tensors, packed (SavedTensor or None each)
 
-    def save_for_backward(self, *tensors) -> None:
+    def save_for_backward(self, *tensors: Tensor | np.ndarray | None) -> None:
         """Keep tensors for backward (an op may also pass the ndarray it returns, to save its output)."""
         for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, (_tensor.Tensor, np.ndarray, np.generic)):
@@ -114,15 +131,15 @@ class FunctionCtx:
         self._to_save = tensors
 
     @property
-    def saved_tensors(self) -> tuple:
+    def saved_tensors(self) -> tuple[Any, ...]:
         if self._released:
             raise RuntimeError(_FREED)
         return tuple(s.unpack(self) if s is not None else None for s in self._packed)
 
-    def mark_dirty(self, *tensors) -> None:
+    def mark_dirty(self, *tensors: Tensor) -> None:
         self._dirty = tensors
 
-    def mark_non_differentiable(self, *tensors) -> None:
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
         self._non_differentiable = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
@@ -132,7 +149,8 @@ class FunctionCtx:
 class BackwardCFunction(Node, FunctionCtx):
     """The node recorded for a ``Function``: named ``<Op>Backward0`` for built-ins, ``<Name>Backward`` else."""
 
-    __init__ = object.__init__      # its sequence number is given when it is linked into the graph (_record)
+    # its sequence number is given when it is linked into the graph (_record)
+    __init__: Callable[..., None] = object.__init__
 
     _forward_cls = None
     _packed = ()                # the SavedTensors (no `_saved` prefix: dir() lists only `_saved_<name>`)
@@ -145,12 +163,12 @@ class BackwardCFunction(Node, FunctionCtx):
 
     _name_prefix = ""
 
-    needs_input_grad: tuple = ()          # set by Function.apply
+    needs_input_grad: tuple[bool, ...] = ()          # set by Function.apply
 
     def name(self) -> str:
         return self._name_prefix + type(self).__name__
 
-    def _apply(self, grad_outputs):
+    def _apply(self, grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         state = grad_mode._state
         enabled = state.grad_enabled
         try:
@@ -167,7 +185,7 @@ class BackwardCFunction(Node, FunctionCtx):
         return True
 
     # `_saved_<name>`: what torchviz-style tools read (see graph docs).
-    def __getattr__(self, attr):
+    def __getattr__(self, attr: str) -> Any:
         if attr.startswith("_saved_"):
             key = attr[len("_saved_"):]
             names = type(self)._tensor_fields
@@ -180,7 +198,7 @@ class BackwardCFunction(Node, FunctionCtx):
                 return self.__dict__.get(key)
         raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, attr))
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | {"_saved_" + n for n in self._tensor_fields + self._value_fields})
 
 
@@ -237,7 +255,9 @@ _CPP_NODES = ("CopySlices", "CopyBackwards")   # PyTorch's C++-only nodes: name(
 class _FunctionMeta(type):
     """Gives each Function its node class, e.g. ``Mul`` → ``MulBackward0``."""
 
-    def __init__(cls, name, bases, attrs):
+    formula: Formula | None
+
+    def __init__(cls, name: str, bases: tuple[type, ...], attrs: dict[str, Any]) -> None:
         super().__init__(name, bases, attrs)
         node_name = attrs.get("node_name") or name + "Backward"
         cls._node_cls = type(node_name, (getattr(cls, "_node_base", BackwardCFunction),), {
@@ -304,32 +324,32 @@ class Function(metaclass=_FunctionMeta):
     ('SquareBackward', tensor([6.]))
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         import warnings
 
         warnings.warn("%r should not be instantiated. Methods on autograd functions are all static, so you should "
                       "invoke them on the class itself. Instantiating an autograd function will raise an error in a "
                       "future version of PyTorch." % type(self), DeprecationWarning, stacklevel=2)
 
-    is_view = False   # True: outputs share memory and version counter with the first input
-    multi_output = False   # a view op returning a list of views (split, unbind): they refuse in-place writes
+    is_view: bool = False   # True: outputs share memory and version counter with the first input
+    multi_output: bool = False   # a view op returning a list of views (split, unbind): they refuse in-place writes
     # True: forward runs under np.errstate(all="ignore"), so inf and nan come out as values with no numpy
     # RuntimeWarning, as in PyTorch.  Hot ops whose numpy code has nothing to warn about (data movement,
     # matmul, add/mul, relu...) set it False: entering errstate costs more than the op on small tensors.
-    quiet = True
+    quiet: bool = True
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise RuntimeError(
             "Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd "
             "function with static forward method. (Example: https://pytorch.org/docs/stable/autograd.html#torch."
             "autograd.Function)")
 
     @staticmethod
-    def forward(ctx, *args):
+    def forward(ctx: Any, *args: Any) -> Any:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
-    def backward(ctx, *grad_outputs):
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
         raise NotImplementedError("You must implement either the backward or vjp method for your custom "
                                   "autograd.Function to use it with backward mode AD.")
 
@@ -508,12 +528,12 @@ def _save(value, outputs):
     return SavedTensor(value)
 
 
-def once_differentiable(fn):
+def once_differentiable(fn: _F) -> _F:
     """Decorator for ``backward``: run it without recording (no double backward through it)."""
     import functools
 
     @functools.wraps(fn)
-    def wrapper(ctx, *args):
+    def wrapper(ctx: Any, *args: Any) -> Any:
         with grad_mode.no_grad():
             return fn(ctx, *args)
-    return wrapper
+    return wrapper  # type: ignore[return-value]  # the same signature

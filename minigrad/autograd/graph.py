@@ -14,10 +14,13 @@ from __future__ import annotations
 import itertools
 import threading
 import weakref
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..utils.hooks import RemovableHandle, hook_dict
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
 
 __all__ = ["Node", "AccumulateGrad", "BackwardEvent", "register_node_created_hook",
            "register_backward_observer", "increment_version", "saved_tensors_hooks", "save_on_cpu",
@@ -33,13 +36,13 @@ _node_created_hooks = hook_dict()
 _backward_observers = hook_dict()
 
 
-def _add_for_this_thread(hooks: dict, fn: Callable) -> RemovableHandle:
+def _add_for_this_thread(hooks: dict[Any, Any], fn: Callable[..., Any]) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = (threading.get_ident(), fn)
     return handle
 
 
-def _for_this_thread(hooks: dict) -> tuple:
+def _for_this_thread(hooks: dict[Any, Any]) -> tuple[Any, ...]:
     """The functions of ``hooks`` registered by the calling thread, in order."""
     me = threading.get_ident()
     return tuple(fn for thread, fn in tuple(hooks.values()) if thread == me)
@@ -51,13 +54,13 @@ class Node:
     _is_accumulate = False
     _materialize_grads = True
     # Per-node state. Class-level defaults, set on a node only when used: most nodes never get hooks.
-    next_functions: tuple = ()
+    next_functions: tuple[tuple[Node | None, int], ...] = ()
     _pre_hooks = None               # node pre-hooks: fn(grad_outputs)
     _post_hooks = None              # node hooks: fn(grad_inputs, grad_outputs)
     _tensor_pre_hooks: dict[int, Any] | None = None  # {output_nr: hook dict} from Tensor.register_hook
     _retain_grad = None             # {output_nr: weakref to the tensor}
     _metadata: dict[Any, Any] | None = None
-    _outputs: tuple = ()            # weak references to the output tensors
+    _outputs: tuple[Any, ...] = ()            # weak references to the output tensors
     _n_outputs = 1                  # how many gradients the node receives (slots of its input buffer)
     _released = False
 
@@ -73,12 +76,12 @@ class Node:
         return self._seq
 
     @property
-    def metadata(self) -> dict:
+    def metadata(self) -> dict[Any, Any]:
         if self._metadata is None:
             self._metadata = {}
         return self._metadata
 
-    def output_tensors(self) -> tuple:
+    def output_tensors(self) -> tuple[Any, ...]:
         """The output tensors of this node, ``None`` for any already collected (minigrad only)."""
         return tuple(ref() if ref is not None else None for ref in self._outputs)
 
@@ -89,32 +92,32 @@ class Node:
         return self._released
 
     # -- hooks --------------------------------------------------------------------
-    def register_prehook(self, fn: Callable) -> RemovableHandle:
+    def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
         """``fn(grad_outputs)`` runs before the node; it may return replacement gradients."""
         if self._pre_hooks is None:
             self._pre_hooks = hook_dict()
         return _add(self._pre_hooks, fn)
 
-    def register_hook(self, fn: Callable) -> RemovableHandle:
+    def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after the node; it may return replacements."""
         if self._post_hooks is None:
             self._post_hooks = hook_dict()
         return _add(self._post_hooks, fn)
 
-    def _register_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
+    def _register_tensor_hook(self, output_nr: int, fn: Callable[..., Any]) -> RemovableHandle:
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
         return _add(self._tensor_pre_hooks.setdefault(output_nr, hook_dict()), fn)
 
     # -- to be provided by subclasses ---------------------------------------------
-    def _apply(self, grad_outputs: tuple) -> tuple:
+    def _apply(self, grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         raise NotImplementedError
 
     def _release(self) -> bool:
         """Free the saved tensors (after a backward without retain_graph); True if there were any."""
         return False
 
-    def __call__(self, *grad_outputs):
+    def __call__(self, *grad_outputs: Any) -> tuple[Any, ...]:
         """Run this node's backward on ``grad_outputs`` (what the engine does), e.g. ``y.grad_fn(g)``."""
         return self._apply(tuple(grad_outputs))
 
@@ -133,18 +136,18 @@ class AccumulateGrad(Node):
     _is_accumulate = True
     _seq = _ACCUMULATE_SEQUENCE_NR
 
-    def __init__(self, variable) -> None:
+    def __init__(self, variable: Tensor) -> None:
         self.variable = variable
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
-    def _apply(self, grad_outputs: tuple) -> tuple:
+    def _apply(self, grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         # The engine does the accumulation itself (it needs the grad before and after).
         return ()
 
 
-def _add(hooks: dict, fn: Callable) -> RemovableHandle:
+def _add(hooks: dict[Any, Any], fn: Callable[..., Any]) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = fn
     return handle
@@ -163,14 +166,14 @@ class BackwardEvent(NamedTuple):
     kind: str
     node_id: Any = None
     name: str = ""
-    grad_outputs: tuple = ()
-    grad_inputs: tuple = ()
+    grad_outputs: tuple[Any, ...] = ()
+    grad_inputs: tuple[Any, ...] = ()
     grad_before: Any = None
     grad_after: Any = None
     detail: str = ""
 
 
-def register_node_created_hook(fn: Callable) -> RemovableHandle:
+def register_node_created_hook(fn: Callable[..., Any]) -> RemovableHandle:
     """Call ``fn(node)`` each time an operation records a new node.
 
     Keep only ``weakref.ref(node)`` or ids, so that the observer never keeps a graph alive.
@@ -186,7 +189,7 @@ def register_node_created_hook(fn: Callable) -> RemovableHandle:
     return _add_for_this_thread(_node_created_hooks, fn)
 
 
-def register_backward_observer(fn: Callable) -> RemovableHandle:
+def register_backward_observer(fn: Callable[..., Any]) -> RemovableHandle:
     """Call ``fn(event)`` with a :class:`BackwardEvent` for every step of every backward pass.
 
     >>> import minigrad as torch
@@ -205,11 +208,11 @@ def _notify_node_created(node: Node) -> None:
         fn(node)
 
 
-def _weak_outputs(tensors) -> tuple:
+def _weak_outputs(tensors) -> tuple[Any, ...]:
     return tuple(weakref.ref(t) for t in tensors)
 
 
-def increment_version(tensor) -> None:
+def increment_version(tensor: Tensor | Iterable[Tensor]) -> None:
     """Mark ``tensor`` as modified in place (what in-place ops do)."""
     tensor._version_counter[0] += 1
 
@@ -222,7 +225,7 @@ class _ThreadLocalStack(threading.local):
     """A stack (``append``, ``pop``, ``[-1]``, truth) with one list per thread, as PyTorch keeps these."""
 
     def __init__(self) -> None:
-        self.items: list = []
+        self.items: list[Any] = []
 
     def __bool__(self) -> bool:
         return bool(self.items)
@@ -260,16 +263,17 @@ class saved_tensors_hooks:
     [torch.Size([2]), torch.Size([2])]
     """
 
-    def __init__(self, pack_hook: Callable, unpack_hook: Callable) -> None:
-        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+    def __init__(self, pack_hook: Callable[..., Any], unpack_hook: Callable[..., Any]) -> None:
+        self.pack_hook: Callable[[Tensor], Any] = pack_hook
+        self.unpack_hook: Callable[[Any], Tensor] = unpack_hook
 
-    def __enter__(self):
+    def __enter__(self) -> saved_tensors_hooks:
         if _saved_tensors_hooks_disabled:
             raise RuntimeError(_saved_tensors_hooks_disabled[-1])
         _saved_tensors_hooks_stack.append((self.pack_hook, self.unpack_hook))
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _saved_tensors_hooks_stack.pop()
 
 
@@ -286,18 +290,18 @@ class disable_saved_tensors_hooks:
     def __init__(self, error_message: str) -> None:
         self.error_message = error_message
 
-    def __enter__(self):
+    def __enter__(self) -> disable_saved_tensors_hooks:
         _saved_tensors_hooks_disabled.append(self.error_message)
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _saved_tensors_hooks_disabled.pop()
 
 
 class _MultiHandle:
     """What ``register_multi_grad_hook`` returns: ``remove()`` takes the hook off every tensor."""
 
-    def __init__(self, handles) -> None:
+    def __init__(self, handles: list[RemovableHandle]) -> None:
         self.handles = handles
 
     def remove(self) -> None:
@@ -305,7 +309,7 @@ class _MultiHandle:
             h.remove()
 
 
-def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
+def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable[..., Any], *, mode: str = "all") -> _MultiHandle:
     """Call ``fn`` once the gradients of all ``tensors`` that this backward pass reaches are computed.
 
     ``mode="all"``: ``fn(grads)``, one entry per tensor (``None`` for a tensor the pass does not reach).
@@ -317,7 +321,7 @@ def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
     if mode not in supported_modes:
         raise ValueError("Expects mode to be one of %s but got %s" % (supported_modes, mode))
     tensors = tuple(tensors)
-    seen: dict = {}
+    seen: dict[Any, Any] = {}
 
     def run_key():
         return engine._current_runs[-1][2].serial

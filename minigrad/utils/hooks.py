@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 import warnings
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["RemovableHandle", "BackwardHook"]
 
@@ -29,10 +31,11 @@ class RemovableHandle:
 
     _next_id = itertools.count()
 
-    def __init__(self, hooks_dict: dict) -> None:
+    def __init__(self, hooks_dict: dict[Any, Any]) -> None:
         # NOTE: a weak reference, so a handle never keeps a node or a tensor alive.
-        self.hooks_dict_ref = weakref.ref(hooks_dict) if _weakrefable(hooks_dict) else (lambda: hooks_dict)
-        self.id = next(RemovableHandle._next_id)
+        self.hooks_dict_ref: Callable[[], dict[Any, Any] | None] = (
+            weakref.ref(hooks_dict) if _weakrefable(hooks_dict) else (lambda: hooks_dict))
+        self.id: int = next(RemovableHandle._next_id)
 
     def remove(self) -> None:
         hooks_dict = self.hooks_dict_ref()
@@ -42,14 +45,14 @@ class RemovableHandle:
     def __enter__(self) -> RemovableHandle:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.remove()
 
     def __repr__(self) -> str:
         return "<minigrad.utils.hooks.RemovableHandle object at %#x>" % id(self)
 
 
-class _HookDict(dict):
+class _HookDict(dict[Any, Any]):
     """A dict that can be weakly referenced (plain dicts cannot)."""
 
     __slots__ = ("__weakref__",)
@@ -78,15 +81,16 @@ class BackwardHook:
     requires grad, the hooks are called from the output node, with ``grad_input`` all None.
     """
 
-    def __init__(self, module, user_hooks, user_pre_hooks) -> None:
+    def __init__(self, module: Any, user_hooks: list[Callable[..., Any]],
+                 user_pre_hooks: list[Callable[..., Any]]) -> None:
         self.user_hooks = user_hooks
         self.user_pre_hooks = user_pre_hooks
         self.module = module
-        self.grad_outputs = None
-        self.n_outputs = -1
-        self.output_tensors_index = None
-        self.n_inputs = -1
-        self.input_tensors_index = None
+        self.grad_outputs: tuple[Any, ...] | None = None
+        self.n_outputs: int = -1
+        self.output_tensors_index: list[int] | None = None
+        self.n_inputs: int = -1
+        self.input_tensors_index: list[int] | None = None
 
     def _pack_with_none(self, indices, values, size):
         res = [None] * size
@@ -135,13 +139,13 @@ class BackwardHook:
             arg_list[idx] = val
         return (tuple(arg_list) if type(args) is tuple else type(args)(*arg_list)), tensors_idx
 
-    def setup_input_hook(self, args):
+    def setup_input_hook(self, args: Any) -> Any:
         res, input_idx = self._apply_on_tensors(self._set_user_hook, args)
         self.n_inputs = len(args)
         self.input_tensors_index = input_idx
         return res
 
-    def setup_output_hook(self, args):
+    def setup_output_hook(self, args: Any) -> Any:
         def fn(grad_fn) -> None:
             def hook(_, grad_output):
                 self.grad_outputs = self._pack_with_none(self.output_tensors_index, grad_output, self.n_outputs)
