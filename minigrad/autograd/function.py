@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from .formulas import Formula
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+#: What ``backward`` returns: one gradient per ``forward`` argument (None: no gradient), or a single
+#: gradient for a one-argument op.
+Grads: TypeAlias = "Tensor | tuple[Tensor | None, ...] | None"
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 

@@ -6,9 +6,15 @@ Output cell ``i`` (of ``o``) along a dim of length ``n`` averages input ``floor(
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..autograd.function import Function
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
 
 
 def windows(n: int, o: int) -> list[tuple[int, int]]:
@@ -18,11 +24,11 @@ def windows(n: int, o: int) -> list[tuple[int, int]]:
 class AdaptiveAvgPool2d(Function):
     """Means over the adaptive windows of the last two dims.  Backward: each window's gradient, spread evenly."""
 
-    node_name = "AdaptiveAvgPool2DBackward0"
-    saved_names = ("self",)
+    node_name: str = "AdaptiveAvgPool2DBackward0"
+    saved_names: tuple[str, ...] = ("self",)
 
     @staticmethod
-    def forward(ctx, x, output_size):
+    def forward(ctx: Any, x: Tensor, output_size: Any) -> Any:
         data = x._data
         (h, w), (oh, ow) = data.shape[-2:], output_size
         ctx.shape, ctx.rows, ctx.cols = data.shape, windows(h, oh), windows(w, ow)
@@ -34,7 +40,7 @@ class AdaptiveAvgPool2d(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         g = grad._data
         out = np.zeros(ctx.shape, dtype=g.dtype)
         for i, (r0, r1) in enumerate(ctx.rows):

@@ -14,6 +14,8 @@ output's ``(OH, OW)``, which may need more right/bottom padding than ``padding``
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -22,7 +24,7 @@ from .index import ScatterAlongDim
 from .nn_ops import _const, _defined
 
 
-def out_size(size, kernel, stride, padding, dilation, ceil_mode=False):
+def out_size(size: Any, kernel: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool = False) -> Any:
     """The output length of a window op along one dim, PyTorch's formula (``ceil_mode`` as pooling's)."""
     span = size + 2 * padding - dilation * (kernel - 1) - 1
     if not ceil_mode:
@@ -80,30 +82,31 @@ def _col2im(cols, size, kernel, stride, padding, dilation):
 class Unfold(Function):
     """im2col: ``(N, C, H, W)`` → ``(N, C, kh, kw, OH, OW)`` zero-padded windows.  Backward: ``Fold``."""
 
-    node_name = "Im2ColBackward0"
+    node_name: str = "Im2ColBackward0"
 
     @staticmethod
-    def forward(ctx, x, kernel, stride, padding, dilation, out):
+    def forward(ctx: Any, x: Tensor, kernel: Any, stride: Any, padding: Any, dilation: Any, out: Any) -> Any:
         ctx.geometry, ctx.size = (kernel, stride, padding, dilation), tuple(x.shape[2:])
         return _im2col(x._data, kernel, stride, padding, dilation, out)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return Fold.apply(grad, ctx.size, *ctx.geometry), None, None, None, None, None
 
 
 class Fold(Function):
     """col2im: windows ``(N, C, kh, kw, OH, OW)`` summed into ``(N, C, *size)``.  Backward: ``Unfold``."""
 
-    node_name = "Col2ImBackward0"
+    node_name: str = "Col2ImBackward0"
 
     @staticmethod
-    def forward(ctx, cols, size, kernel, stride, padding, dilation):
+    def forward(ctx: Any, cols: Any, size: tuple[int, ...], kernel: Any, stride: Any, padding: Any,
+                dilation: Any) -> Any:
         ctx.geometry, ctx.out = (kernel, stride, padding, dilation), tuple(cols.shape[4:])
         return _col2im(cols._data, size, kernel, stride, padding, dilation)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return Unfold.apply(grad, *ctx.geometry, ctx.out), None, None, None, None, None
 
 
@@ -115,14 +118,15 @@ class Convolution(Function):
     out = W @ cols; d/dx = Fold(Wᵀ @ grad); d/dW = Σₙ grad @ colsᵀ; d/dbias = Σ grad.
     """
 
-    node_name = "ConvolutionBackward0"
-    saved_names = ("input", "weight")
+    node_name: str = "ConvolutionBackward0"
+    saved_names: tuple[str, ...] = ("input", "weight")
     saved_attrs = (
         "bias_sym_sizes_opt", "dilation", "groups", "output_padding", "padding", "stride", "transposed",
     )
 
     @staticmethod
-    def forward(ctx, x, weight, bias, stride, padding, dilation, groups):
+    def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, stride: Any, padding: Any,
+                dilation: Any, groups: int) -> Any:
         ctx.save_for_backward(x, weight)
         bias = _defined(bias)
         ctx.bias_sym_sizes_opt = None if bias is None else tuple(bias.shape)
@@ -141,7 +145,7 @@ class Convolution(Function):
         return y.astype(a.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, weight = ctx.saved_tensors
         needs, g = ctx.needs_input_grad, ctx.groups
         n, c = x.shape[:2]
@@ -162,7 +166,7 @@ class Convolution(Function):
         return grad_x, grad_w, grad_b, None, None, None, None
 
 
-def max_pool2d_forward(a, kernel, stride, padding, dilation, ceil_mode):
+def max_pool2d_forward(a: Any, kernel: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: Any) -> Any:
     """``(max of each window, flat H·W index of its first maximum)`` for an ``(N, C, H, W)`` or ``(C, H, W)`` array.
 
     Padding counts as -inf; a nan wins its window (as in PyTorch).
@@ -193,12 +197,13 @@ class MaxPool2d(Function):
     Backward: grad added at each window's argmax (``ScatterAlongDim`` over the flattened H·W).
     """
 
-    node_name = "MaxPool2DWithIndicesBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("ceil_mode", "dilation", "kernel_size", "padding", "stride", "result1")
+    node_name: str = "MaxPool2DWithIndicesBackward0"
+    saved_names: tuple[str, ...] = ("self",)
+    saved_attrs: tuple[str, ...] = ("ceil_mode", "dilation", "kernel_size", "padding", "stride", "result1")
 
     @staticmethod
-    def forward(ctx, x, kernel, stride, padding, dilation, ceil_mode, saved_stride):
+    def forward(ctx: Any, x: Tensor, kernel: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool,
+                saved_stride: Any) -> Any:
         ctx.save_for_backward(x)
         ctx.kernel_size, ctx.stride, ctx.padding = kernel, saved_stride, padding
         ctx.dilation, ctx.ceil_mode = dilation, ceil_mode
@@ -207,7 +212,7 @@ class MaxPool2d(Function):
         return y
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x_shape = ctx._input_meta[0][0]
         lead, (h, w) = x_shape[:-2], x_shape[-2:]
         index = ctx.index.reshape(*lead, -1)
@@ -220,12 +225,14 @@ class AvgPool2d(Function):
     ``ceil_mode`` windows' overhang), or is ``divisor_override``.  Backward: grad / divisor spread over
     each window (``Fold``)."""
 
-    node_name = "AvgPool2DBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("ceil_mode", "count_include_pad", "divisor_override", "kernel_size", "padding", "stride")
+    node_name: str = "AvgPool2DBackward0"
+    saved_names: tuple[str, ...] = ("self",)
+    saved_attrs: tuple[str, ...] = ("ceil_mode", "count_include_pad", "divisor_override", "kernel_size", "padding",
+                                    "stride")
 
     @staticmethod
-    def forward(ctx, x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override, saved_stride):
+    def forward(ctx: Any, x: Tensor, kernel: Any, stride: Any, padding: Any, ceil_mode: bool, count_include_pad: bool,
+                divisor_override: Any, saved_stride: Any) -> Any:
         ctx.save_for_backward(x)
         ctx.kernel_size, ctx.stride, ctx.padding, ctx.ceil_mode = kernel, saved_stride, padding, ceil_mode
         ctx.count_include_pad, ctx.divisor_override = count_include_pad, divisor_override
@@ -251,7 +258,7 @@ class AvgPool2d(Function):
         return y.reshape(*a.shape[:-2], *out)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x_shape = ctx._input_meta[0][0]
         kernel = ctx.geometry[0]
         g = (grad / _const(ctx.divisor, grad)).reshape(-1, x_shape[-3], 1, 1, *ctx.out)
@@ -262,6 +269,10 @@ class AvgPool2d(Function):
 
 # -- the derivative table's rows for these classes (see ops/formulas.py) ----------------------------
 from .formulas import row as _row  # noqa: E402
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
 
 _SELF = ("self",)
 _row(Unfold, _SELF, ("col2im(g)",),

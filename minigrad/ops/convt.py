@@ -8,9 +8,15 @@ products of x with those slices, ∂bias the sum of g.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..autograd.function import Function
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
 
 
 def _full_size(n, k, s, d, output_padding):
@@ -20,11 +26,12 @@ def _full_size(n, k, s, d, output_padding):
 class ConvTranspose2d(Function):
     """``conv_transpose2d(x, w, b)`` with ``w`` of shape ``(C_in, C_out, kh, kw)``; groups = 1."""
 
-    node_name = "ConvolutionBackward0"
-    saved_names = ("input", "weight")
+    node_name: str = "ConvolutionBackward0"
+    saved_names: tuple[str, ...] = ("input", "weight")
 
     @staticmethod
-    def forward(ctx, x, weight, bias, stride, padding, output_padding, dilation):
+    def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, stride: Any, padding: Any,
+                output_padding: Any, dilation: Any) -> Any:
         xd, wd = x._data, weight._data
         n, _, h, w = xd.shape
         _, o, kh, kw = wd.shape
@@ -45,7 +52,7 @@ class ConvTranspose2d(Function):
         return np.ascontiguousarray(out)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         from .._tensor import Tensor
 
         x, weight = ctx.saved_tensors

@@ -13,9 +13,15 @@ The backward rules are written with tensor ops, so they can be differentiated ag
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..autograd.function import Function
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
 
 
 class LinAlgError(RuntimeError):
@@ -25,7 +31,7 @@ class LinAlgError(RuntimeError):
 LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"
 
 
-def check_square(name, a):
+def check_square(name: Any, a: Any) -> Any:
     if a.ndim < 2:
         raise RuntimeError("%s: The input tensor A must have at least 2 dimensions." % name)
     if a.shape[-1] != a.shape[-2]:
@@ -43,21 +49,21 @@ def _mT(t):
 class Det(Function):
     """``det(A)``.  Backward: g · det · A⁻ᵀ."""
 
-    node_name = "LinalgDetBackward0"
-    saved_names = ("A",)
-    inputs = ("A",)
-    grads = ("g · result · (A⁻¹)ᵀ",)
-    words = "The determinant's slope is the determinant times the inverse transpose (Jacobi's formula)."
+    node_name: str = "LinalgDetBackward0"
+    saved_names: tuple[str, ...] = ("A",)
+    inputs: tuple[str, ...] = ("A",)
+    grads: tuple[str, ...] = ("g · result · (A⁻¹)ᵀ",)
+    words: str = "The determinant's slope is the determinant times the inverse transpose (Jacobi's formula)."
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(ctx: Any, a: Tensor) -> Any:
         out = np.linalg.det(a._data).astype(a._data.dtype)
         ctx.save_for_backward(a)
         ctx.result = out
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         (a,) = ctx.saved_tensors
         det = Det.apply(a) if a.requires_grad else _const(ctx.result)  # recomputed: differentiable again
         return (grad * det).unsqueeze(-1).unsqueeze(-1) * _mT(Inv.apply(a))
@@ -66,14 +72,14 @@ class Det(Function):
 class Inv(Function):
     """``inv(A)``.  Backward: −A⁻ᵀ g A⁻ᵀ."""
 
-    node_name = "LinalgInvExBackward0"
-    saved_names = ("A",)
-    inputs = ("A",)
-    grads = ("−(A⁻¹)ᵀ · g · (A⁻¹)ᵀ",)
-    words = "The inverse's gradient: g sandwiched between two inverse transposes, with a minus sign."
+    node_name: str = "LinalgInvExBackward0"
+    saved_names: tuple[str, ...] = ("A",)
+    inputs: tuple[str, ...] = ("A",)
+    grads: tuple[str, ...] = ("−(A⁻¹)ᵀ · g · (A⁻¹)ᵀ",)
+    words: str = "The inverse's gradient: g sandwiched between two inverse transposes, with a minus sign."
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(ctx: Any, a: Tensor) -> Any:
         try:
             out = np.linalg.inv(a._data)
         except np.linalg.LinAlgError:
@@ -83,7 +89,7 @@ class Inv(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         (a,) = ctx.saved_tensors
         inv_t = _mT(Inv.apply(a))
         return -(inv_t @ grad @ inv_t)
@@ -92,14 +98,14 @@ class Inv(Function):
 class Solve(Function):
     """``solve(A, B)``: X with AX = B.  Backward: ∂B = solve(Aᵀ, g), ∂A = −∂B Xᵀ."""
 
-    node_name = "LinalgSolveExBackward0"
-    saved_names = ("A", "B")
-    inputs = ("A", "B")
-    grads = ("−solve(Aᵀ, g) · resultᵀ", "solve(Aᵀ, g)")
-    words = "Solving A X = B: B gets Aᵀ solved against g, A gets minus that times Xᵀ."
+    node_name: str = "LinalgSolveExBackward0"
+    saved_names: tuple[str, ...] = ("A", "B")
+    inputs: tuple[str, ...] = ("A", "B")
+    grads: tuple[str, ...] = ("−solve(Aᵀ, g) · resultᵀ", "solve(Aᵀ, g)")
+    words: str = "Solving A X = B: B gets Aᵀ solved against g, A gets minus that times Xᵀ."
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Any:
         vector = b.ndim == a.ndim - 1
         ctx.vector = vector
         rhs = b._data[..., None] if vector else b._data
@@ -112,7 +118,7 @@ class Solve(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         a, b = ctx.saved_tensors
         gb = Solve.apply(_mT(a), grad)
         x = Solve.apply(a, b)
@@ -126,14 +132,14 @@ class Solve(Function):
 class Svd(Function):
     """``svd(A) = U diag(S) Vh`` (reduced).  Backward: PyTorch's ``svd_backward`` (real case)."""
 
-    node_name = "LinalgSvdBackward0"
-    saved_names = ("U", "S", "Vh")
-    inputs = ("A",)
-    grads = ("U · [(skew(Uᵀ·gU)/E)·S + S·(skew(Vᵀ·gV)/E) + diag(gS)] · Vh",)
-    words = "The SVD's gradient mixes the singular vectors' gradients through 1/(S_k² − S_j²)."
+    node_name: str = "LinalgSvdBackward0"
+    saved_names: tuple[str, ...] = ("U", "S", "Vh")
+    inputs: tuple[str, ...] = ("A",)
+    grads: tuple[str, ...] = ("U · [(skew(Uᵀ·gU)/E)·S + S·(skew(Vᵀ·gV)/E) + diag(gS)] · Vh",)
+    words: str = "The SVD's gradient mixes the singular vectors' gradients through 1/(S_k² − S_j²)."
 
     @staticmethod
-    def forward(ctx, a, full_matrices):
+    def forward(ctx: Any, a: Tensor, full_matrices: Any) -> tuple[Any, ...]:
         u, s, vh = np.linalg.svd(a._data, full_matrices=full_matrices)
         dtype = a._data.dtype
         from .._tensor import Tensor
@@ -144,7 +150,7 @@ class Svd(Function):
         return u.astype(dtype), s.astype(dtype), vh.astype(dtype)
 
     @staticmethod
-    def backward(ctx, gu, gs, gvh):
+    def backward(ctx: Any, gu: Any, gs: Any, gvh: Any) -> Grads:
         from .._creation import zeros_like
         u, s, vh = ctx.u, ctx.s, ctx.vh
         k = s.shape[-1]

@@ -7,6 +7,8 @@ the broadcast shape; the node sums them back to each operand's shape (``_check_g
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .. import _tensor
@@ -14,6 +16,11 @@ from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_
 from ..autograd.function import Function
 from ._rules import fused, rule
 from ._util import check_broadcast, fmath, promoted
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
+    from ._rules import Rule
 
 _BOOL_SUB = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
              "use the `~` or `logical_not()` operator instead.")
@@ -42,7 +49,7 @@ def _add(self, other, alpha=1):
     return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
 
 
-Add = rule("AddBackward0", _add, arrays=False, quiet=False,
+Add: type[Rule] = rule("AddBackward0", _add, arrays=False, quiet=False,
            self=("g", lambda xp, g: g),
            other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else g * alpha),
            words="Addition passes the gradient through to both inputs (scaled by alpha for the second).")
@@ -55,7 +62,7 @@ def _sub(self, other, alpha=1):
     return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
 
 
-Sub = rule("SubBackward0", _sub, arrays=False, quiet=False,
+Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False, quiet=False,
            self=("g", lambda xp, g: g),
            other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else g * -alpha),
            words="Subtraction passes the gradient to the first input and its negative to the second.")
@@ -68,7 +75,7 @@ def _rsub(self, other):
     return b - a
 
 
-Rsub = rule("RsubBackward1", _rsub, arrays=False, quiet=False,
+Rsub: type[Rule] = rule("RsubBackward1", _rsub, arrays=False, quiet=False,
             self=("−g", lambda xp, g: -g),
             words="other − self for a number other: the gradient changes sign.")
 
@@ -79,7 +86,7 @@ def _mul(self, other):
     return a * b
 
 
-Mul = rule("MulBackward0", _mul, arrays=False, quiet=False,
+Mul: type[Rule] = rule("MulBackward0", _mul, arrays=False, quiet=False,
            self=("g · other", lambda xp, g, other: g * other),
            other=("g · self", lambda xp, g, self: g * self),
            words="Product rule: each input gets the gradient times the other input.")
@@ -91,7 +98,7 @@ def _div(self, other):
     return a / b                                    # x / 0 is inf (quiet: no numpy warning)
 
 
-Div = rule("DivBackward0", _div, arrays=False,
+Div: type[Rule] = rule("DivBackward0", _div, arrays=False,
            self=("g / other", lambda xp, g, other: g / other),
            other=("−g · self / other²", lambda xp, g, self, other: -g * self / (other * other)),
            words="Quotient rule: self gets g / other, other gets −g · self / other².")
@@ -104,11 +111,11 @@ def _neg(self):
     return np.negative(self)
 
 
-Neg = rule("NegBackward0", _neg, quiet=False,
+Neg: type[Rule] = rule("NegBackward0", _neg, quiet=False,
            self=("−g", lambda xp, g: -g),
            words="Negation flips the sign of the gradient.")
 
-Reciprocal = rule("ReciprocalBackward0", lambda self: np.reciprocal(_f(self)),
+Reciprocal: type[Rule] = rule("ReciprocalBackward0", lambda self: np.reciprocal(_f(self)),
                   self=("−g · result²", lambda xp, g, result: -g * (result * result)),
                   words="1/x: the slope is −1/x², read from the saved result.")
 
@@ -127,7 +134,7 @@ def _pow_grad(xp, g, self, exponent):
     return g * (exponent * xp.pow(self, exponent - 1))
 
 
-Pow = rule("PowBackward0", _pow,
+Pow: type[Rule] = rule("PowBackward0", _pow,
            self=("g · exponent · self^(exponent − 1)", _pow_grad),
            words="Power rule with a constant exponent (0 everywhere when the exponent is 0).")
 
@@ -138,7 +145,7 @@ def _pow_tensor(self, exponent):
     return fmath.power(a, b)
 
 
-PowTensor = rule(
+PowTensor: type[Rule] = rule(
     "PowBackward1", _pow_tensor, arrays=False,
     self=("g · exponent · self^(exponent − 1)  (0 where exponent = 0)",
           lambda xp, g, self, exponent: xp.where(exponent == 0, g * 0, g * (exponent * xp.pow(self, exponent - 1)))),
@@ -160,55 +167,55 @@ def _pow_base_grad(xp, g, self, exponent, result):
     return g * (result * float(fmath.log(float(self))))
 
 
-PowScalarBase = rule("PowBackward2", _pow_scalar_base, arrays=False,
+PowScalarBase: type[Rule] = rule("PowBackward2", _pow_scalar_base, arrays=False,
                      exponent=("g · result · ln(self)", _pow_base_grad),
                      words="A number raised to a tensor power: the log rule (0 where the base is 0).")
 
-Exp = rule("ExpBackward0", lambda self: fmath.exp(_f(self)),
+Exp: type[Rule] = rule("ExpBackward0", lambda self: fmath.exp(_f(self)),
            self=("g · result", lambda xp, g, result: g * result),
            words="The exponential is its own derivative: the node reuses its output.")
 
-Log = rule("LogBackward0", lambda self: fmath.log(_f(self)),
+Log: type[Rule] = rule("LogBackward0", lambda self: fmath.log(_f(self)),
            self=("g / self", lambda xp, g, self: g / self),
            words="The slope of ln x is 1/x.")
 
-Log1p = rule("Log1PBackward0", lambda self: fmath.log1p(_f(self)),
+Log1p: type[Rule] = rule("Log1PBackward0", lambda self: fmath.log1p(_f(self)),
              self=("g / (self + 1)", lambda xp, g, self: g / (self + 1)),
              words="ln(1 + x), exact near 0: the slope is 1/(1 + x).")
 
-Expm1 = rule("Expm1Backward0", lambda self: fmath.expm1(_f(self)),
+Expm1: type[Rule] = rule("Expm1Backward0", lambda self: fmath.expm1(_f(self)),
              self=("g · (result + 1)", lambda xp, g, result: g * (result + 1)),
              words="eˣ − 1, exact near 0: the slope eˣ is the result plus 1.")
 
-Log2 = rule("Log2Backward0", lambda self: fmath.log2(_f(self)),
+Log2: type[Rule] = rule("Log2Backward0", lambda self: fmath.log2(_f(self)),
             self=("g / (self · ln 2)", lambda xp, g, self: g / (self * 0.6931471805599453)),
             words="The slope of log₂ x is 1/(x ln 2).")
 
-Log10 = rule("Log10Backward0", lambda self: fmath.log10(_f(self)),
+Log10: type[Rule] = rule("Log10Backward0", lambda self: fmath.log10(_f(self)),
              self=("g / (self · ln 10)", lambda xp, g, self: g / (self * 2.302585092994046)),
              words="The slope of log₁₀ x is 1/(x ln 10).")
 
-Sin = rule("SinBackward0", lambda self: fmath.sin(_f(self)),
+Sin: type[Rule] = rule("SinBackward0", lambda self: fmath.sin(_f(self)),
            self=("g · cos(self)", lambda xp, g, self: g * xp.cos(self)),
            words="The slope of sin is cos.")
 
-Cos = rule("CosBackward0", lambda self: fmath.cos(_f(self)),
+Cos: type[Rule] = rule("CosBackward0", lambda self: fmath.cos(_f(self)),
            self=("−g · sin(self)", lambda xp, g, self: g * -xp.sin(self)),
            words="The slope of cos is −sin.")
 
-Tan = rule("TanBackward0", lambda self: fmath.tan(_f(self)),
+Tan: type[Rule] = rule("TanBackward0", lambda self: fmath.tan(_f(self)),
            self=("g · (1 + result²)", lambda xp, g, result: g * (1 + result * result)),
            words="The slope of tan is 1 + tan², read from the saved result.")
 
-Asin = rule("AsinBackward0", lambda self: fmath.arcsin(_f(self)),
+Asin: type[Rule] = rule("AsinBackward0", lambda self: fmath.arcsin(_f(self)),
             self=("g / √(1 − self²)", lambda xp, g, self: g * xp.rsqrt(1 - self * self)),
             words="The slope of arcsine is 1/√(1 − x²).")
 
-Acos = rule("AcosBackward0", lambda self: fmath.arccos(_f(self)),
+Acos: type[Rule] = rule("AcosBackward0", lambda self: fmath.arccos(_f(self)),
             self=("−g / √(1 − self²)", lambda xp, g, self: g * -xp.rsqrt(1 - self * self)),
             words="The slope of arccosine is −1/√(1 − x²).")
 
-Atan = rule("AtanBackward0", lambda self: fmath.arctan(_f(self)),
+Atan: type[Rule] = rule("AtanBackward0", lambda self: fmath.arctan(_f(self)),
             self=("g / (1 + self²)", lambda xp, g, self: g / (self * self + 1)),
             words="The slope of arctangent is 1/(1 + x²).")
 
@@ -225,7 +232,7 @@ def _atan2_scale(xp, self, other):
     return xp.where(xp.mask(r2 == 0), r2 * 0, 1 / r2)
 
 
-Atan2 = rule("Atan2Backward0", _atan2, arrays=False,
+Atan2: type[Rule] = rule("Atan2Backward0", _atan2, arrays=False,
              self=("g · other / (self² + other²)",
                    lambda xp, g, self, other: g * other * _atan2_scale(xp, self, other)),
              other=("−g · self / (self² + other²)",
@@ -233,22 +240,22 @@ Atan2 = rule("Atan2Backward0", _atan2, arrays=False,
              words="atan2(self, other), the angle of the point (other, self): the gradient turns by 90° "
                    "and shrinks with the squared distance (0 at the origin).")
 
-Sinh = rule("SinhBackward0", lambda self: fmath.sinh(_f(self)),
+Sinh: type[Rule] = rule("SinhBackward0", lambda self: fmath.sinh(_f(self)),
             self=("g · cosh(self)", lambda xp, g, self: g * xp.cosh(self)),
             words="The slope of sinh is cosh.")
 
-Cosh = rule("CoshBackward0", lambda self: fmath.cosh(_f(self)),
+Cosh: type[Rule] = rule("CoshBackward0", lambda self: fmath.cosh(_f(self)),
             self=("g · sinh(self)", lambda xp, g, self: g * xp.sinh(self)),
             words="The slope of cosh is sinh.")
 
-TanhBackward = fused("tanh_backward", rule(
+TanhBackward: type[Rule] = fused("tanh_backward", rule(
     "TanhBackwardBackward0", lambda grad_output, output: grad_output * (1 - output * output),
     grad_output=("g · (1 − output²)", lambda xp, g, output: xp.tanh_backward(g, output)),
     output=("−2 · g · grad_output · output", lambda xp, g, grad_output, output: g * -2 * output * grad_output),
     name="TanhBackward",
     words="tanh's backward, g · (1 − y²), as one op: linear in g, quadratic in the saved y."))
 
-Tanh = rule("TanhBackward0", lambda self: fmath.tanh(_f(self)),
+Tanh: type[Rule] = rule("TanhBackward0", lambda self: fmath.tanh(_f(self)),
             self=("g · (1 − result²)", lambda xp, g, result: xp.tanh_backward(g, result)),
             words="tanh, from its output: the slope is 1 − y².")
 
@@ -258,7 +265,7 @@ def _sigmoid(self):
     return (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
 
 
-SigmoidBackward = fused("sigmoid_backward", rule(
+SigmoidBackward: type[Rule] = fused("sigmoid_backward", rule(
     "SigmoidBackwardBackward0", lambda grad_output, output: grad_output * (output * (1 - output)),
     grad_output=("g · output · (1 − output)", lambda xp, g, output: xp.sigmoid_backward(g, output)),
     output=("g · grad_output · (1 − 2 · output)",
@@ -266,7 +273,7 @@ SigmoidBackward = fused("sigmoid_backward", rule(
     name="SigmoidBackward",
     words="sigmoid's backward, g · y · (1 − y), as one op."))
 
-Sigmoid = rule("SigmoidBackward0", _sigmoid,
+Sigmoid: type[Rule] = rule("SigmoidBackward0", _sigmoid,
                self=("g · result · (1 − result)", lambda xp, g, result: xp.sigmoid_backward(g, result)),
                words="Sigmoid, from its output: the slope y · (1 − y) is at most 1/4, so long chains shrink "
                      "the gradient.")
@@ -276,7 +283,7 @@ def _threshold_backward(grad_output, self, threshold):
     return np.where(self > threshold, grad_output, np.zeros((), grad_output.dtype))   # exact zeros, even for inf
 
 
-ThresholdBackward = fused("threshold_backward", rule(
+ThresholdBackward: type[Rule] = fused("threshold_backward", rule(
     "ThresholdBackwardBackward0", _threshold_backward, quiet=False,
     grad_output=("g · [self > threshold]",
                  lambda xp, g, self, threshold: xp.threshold_backward(g, self, threshold)),
@@ -284,19 +291,19 @@ ThresholdBackward = fused("threshold_backward", rule(
     name="ThresholdBackward",
     words="relu's backward as one op: the gradient where the input passed the threshold, else exactly 0."))
 
-Relu = rule("ReluBackward0", lambda self: np.maximum(self, 0).astype(self.dtype, copy=False), quiet=False,
+Relu: type[Rule] = rule("ReluBackward0", lambda self: np.maximum(self, 0).astype(self.dtype, copy=False), quiet=False,
             self=("g · [result > 0]", lambda xp, g, result: xp.threshold_backward(g, result, 0)),
             words="ReLU lets the gradient through where the output is positive, else 0 (so relu'(0) = 0).")
 
-Sqrt = rule("SqrtBackward0", lambda self: np.sqrt(_f(self)),
+Sqrt: type[Rule] = rule("SqrtBackward0", lambda self: np.sqrt(_f(self)),
             self=("g / (2 · result)", lambda xp, g, result: g / (2 * result)),
             words="The slope of √x is 1/(2√x), from the saved result (inf at 0, as in PyTorch).")
 
-Rsqrt = rule("RsqrtBackward0", lambda self: 1 / np.sqrt(_f(self)),
+Rsqrt: type[Rule] = rule("RsqrtBackward0", lambda self: 1 / np.sqrt(_f(self)),
              self=("−g · result³ / 2", lambda xp, g, result: -0.5 * g * result * result * result),
              words="The slope of 1/√x is −1/(2 x√x) = −result³/2.")
 
-Abs = rule("AbsBackward0", lambda self: np.abs(self), quiet=False,
+Abs: type[Rule] = rule("AbsBackward0", lambda self: np.abs(self), quiet=False,
            self=("g · sign(self)", lambda xp, g, self: g * xp.sign(self)),
            words="|x| passes the gradient with the sign of x (0 at 0).")
 
@@ -308,7 +315,7 @@ def _sign(self):
     return out
 
 
-Sign = rule("SignBackward0", _sign, quiet=False,
+Sign: type[Rule] = rule("SignBackward0", _sign, quiet=False,
             self=("0", lambda xp, g: xp.zeros_like(g)),
             words="sign is flat almost everywhere: the gradient is 0.")
 
@@ -318,10 +325,10 @@ def _rounding(fn):
 
 
 _STEP = "A step function: flat almost everywhere, so the gradient is 0."
-Floor = rule("FloorBackward0", _rounding(np.floor), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
-Ceil = rule("CeilBackward0", _rounding(np.ceil), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
-Trunc = rule("TruncBackward0", _rounding(np.trunc), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
-Round = rule("RoundBackward0", _rounding(np.round), self=("0", lambda xp, g: xp.zeros_like(g)),
+Floor: type[Rule] = rule("FloorBackward0", _rounding(np.floor), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
+Ceil: type[Rule] = rule("CeilBackward0", _rounding(np.ceil), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
+Trunc: type[Rule] = rule("TruncBackward0", _rounding(np.trunc), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
+Round: type[Rule] = rule("RoundBackward0", _rounding(np.round), self=("0", lambda xp, g: xp.zeros_like(g)),
              words=_STEP + " (Rounds halves to even, as PyTorch: round(2.5) = 2.)")
 
 
@@ -331,7 +338,7 @@ def _frac(self):
     return self - np.trunc(self)
 
 
-Frac = rule("FracBackward0", _frac, self=("g", lambda xp, g: g),
+Frac: type[Rule] = rule("FracBackward0", _frac, self=("g", lambda xp, g: g),
             words="x − trunc(x) has slope 1 between the integers.")
 
 
@@ -350,17 +357,19 @@ def _clamp_mask(self, min, max):
     return (self >= min) & (self <= max)
 
 
-Clamp = rule("ClampBackward1", _clamp, arrays=False, quiet=False,
+Clamp: type[Rule] = rule("ClampBackward1", _clamp, arrays=False, quiet=False,
              self=("g · [min ≤ self ≤ max]",
                    lambda xp, g, self, min, max: xp.where(xp.mask(_clamp_mask(self, min, max)), g, 0)),
              words="Clamping passes the gradient where the input is inside [min, max] (bounds included), "
                    "else exactly 0.")
 
-ClampMin = rule("ClampMinBackward0", lambda self, min, max: _clamp(self, min, None), arrays=False, quiet=False,
+ClampMin: type[Rule] = rule("ClampMinBackward0", lambda self, min, max: _clamp(self, min, None), arrays=False,
+                quiet=False,
                 self=("g · [self ≥ min]", lambda xp, g, self, min: xp.where(xp.mask(self >= min), g, 0)),
                 words="clamp_min passes the gradient where the input is ≥ min, else exactly 0.")
 
-ClampMax = rule("ClampMaxBackward0", lambda self, min, max: _clamp(self, None, max), arrays=False, quiet=False,
+ClampMax: type[Rule] = rule("ClampMaxBackward0", lambda self, min, max: _clamp(self, None, max), arrays=False,
+                quiet=False,
                 self=("g · [self ≤ max]", lambda xp, g, self, max: xp.where(xp.mask(self <= max), g, 0)),
                 words="clamp_max passes the gradient where the input is ≤ max, else exactly 0.")
 
@@ -382,14 +391,14 @@ def _share(xp, g, wins, ties):
     return xp.where(xp.mask(wins), g, xp.where(xp.mask(ties), g / 2, 0))
 
 
-Maximum = rule("MaximumBackward0", _maximum, arrays=False, quiet=False,
+Maximum: type[Rule] = rule("MaximumBackward0", _maximum, arrays=False, quiet=False,
                self=("g · [self > other] + g/2 · [self = other]",
                      lambda xp, g, self, other: _share(xp, g, self > other, self == other)),
                other=("g · [other > self] + g/2 · [self = other]",
                       lambda xp, g, self, other: _share(xp, g, other > self, self == other)),
                words="The gradient goes to the larger input; ties split it half and half.")
 
-Minimum = rule("MinimumBackward0", _minimum, arrays=False, quiet=False,
+Minimum: type[Rule] = rule("MinimumBackward0", _minimum, arrays=False, quiet=False,
                self=("g · [self < other] + g/2 · [self = other]",
                      lambda xp, g, self, other: _share(xp, g, self < other, self == other)),
                other=("g · [other < self] + g/2 · [self = other]",
@@ -411,7 +420,7 @@ def _remainder(self, other):
     return np.mod(a, b)
 
 
-Remainder = rule("RemainderBackward1", _remainder, arrays=False,
+Remainder: type[Rule] = rule("RemainderBackward1", _remainder, arrays=False,
                  self=("g", lambda xp, g: g),
                  other=("−g · floor(self / other)", lambda xp, g, self, other: -g * xp.floor(self / other)),
                  words="self − other · floor(self / other): slope 1 in self, −floor(self / other) in other.")
@@ -421,7 +430,7 @@ def _remainder_scalar(self, other):
     return _remainder(self, operand(other))
 
 
-RemainderScalar = rule("RemainderBackward0", _remainder_scalar, arrays=False,
+RemainderScalar: type[Rule] = rule("RemainderBackward0", _remainder_scalar, arrays=False,
                        self=("g", lambda xp, g: g),
                        words="The remainder by a number: slope 1 between the jumps.")
 
@@ -434,7 +443,7 @@ def _div_rounding(self, other, rounding_mode):
     return q
 
 
-DivRounding = rule("DivBackward2", _div_rounding, arrays=False,
+DivRounding: type[Rule] = rule("DivBackward2", _div_rounding, arrays=False,
                    self=("0", lambda xp, g: xp.zeros_like(g)),
                    other=("0", lambda xp, g: xp.zeros_like(g)),
                    words="A rounded quotient is a step function: the gradient is 0.")
@@ -445,7 +454,7 @@ def _where(condition, self, other):
     return np.where(condition, a, b)
 
 
-Where = rule("WhereBackward0", _where, arrays=False, quiet=False,
+Where: type[Rule] = rule("WhereBackward0", _where, arrays=False, quiet=False,
              self=("g · [condition]", lambda xp, g, condition: xp.where(xp.mask(condition), g, 0)),
              other=("g · [not condition]", lambda xp, g, condition: xp.where(xp.mask(condition), 0, g)),
              words="where(condition, self, other): the gradient goes to self where the condition holds, to "
@@ -455,16 +464,16 @@ Where = rule("WhereBackward0", _where, arrays=False, quiet=False,
 class MaskedFill(Function):
     """``x`` with the number ``value`` where ``mask`` is True.  Backward: grad where the mask is False, else 0."""
 
-    node_name = "MaskedFillBackward0"
-    saved_attrs = ("mask",)
+    node_name: str = "MaskedFillBackward0"
+    saved_attrs: tuple[str, ...] = ("mask",)
 
     @staticmethod
-    def forward(ctx, x, mask, value):            # mask: a bool ndarray (no graph edge, as in PyTorch)
+    def forward(ctx: Any, x: Tensor, mask: np.ndarray, value: Any) -> Any:  # mask: a bool ndarray (no graph edge)
         ctx.mask = _const(_check_mask(mask))
         return np.where(mask, np.asarray(value, dtype=x._data.dtype), x._data)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return MaskedFill.apply(grad, ctx.mask._data, 0), None, None
 
 
@@ -472,11 +481,11 @@ class MaskedFillTensor(Function):
     """``x`` with a 0-dim tensor ``value`` where ``mask`` is True.  Backward: grad where the mask is False to x;
     the sum of grad where it is True to value."""
 
-    node_name = "MaskedFillBackward1"
-    saved_attrs = ("mask",)
+    node_name: str = "MaskedFillBackward1"
+    saved_attrs: tuple[str, ...] = ("mask",)
 
     @staticmethod
-    def forward(ctx, x, mask, value):
+    def forward(ctx: Any, x: Tensor, mask: Any, value: Any) -> Any:
         if value.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
                                "dimension(s)." % value.ndim)
@@ -484,7 +493,7 @@ class MaskedFillTensor(Function):
         return np.where(mask, value._data.astype(x._data.dtype), x._data)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         mask = ctx.mask._data
         return (MaskedFill.apply(grad, mask, 0) if ctx.needs_input_grad[0] else None, None,
                 MaskedFill.apply(grad, ~mask, 0).sum() if ctx.needs_input_grad[2] else None)
@@ -500,44 +509,44 @@ def _check_mask(mask):
 class Clone(Function):
     """A copy that stays in the graph.  Backward: grad."""
 
-    node_name = "CloneBackward0"
+    node_name: str = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         return x._data.copy()
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad
 
 
 class CopyGrad(Clone):
     """The copy AccumulateGrad stores as ``.grad`` under ``create_graph=True``."""
 
-    node_name = "CopyBackwards"
+    node_name: str = "CopyBackwards"
 
 
 class ToCopy(Function):
     """A dtype conversion (``x.double()``).  Backward: grad converted back (done by the node)."""
 
-    node_name = "ToCopyBackward0"
+    node_name: str = "ToCopyBackward0"
 
     @staticmethod
-    def forward(ctx, x, dtype):
+    def forward(ctx: Any, x: Tensor, dtype: Any) -> Any:
         return x._data.astype(dtype.numpy)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad, None
 
 
 class Normal(Function):
     """Samples of N(mean, std²), ``mean`` a tensor and ``std`` a number.  Backward: 0 (as in PyTorch)."""
 
-    node_name = "NormalBackward1"
+    node_name: str = "NormalBackward1"
 
     @staticmethod
-    def forward(ctx, mean, std, sample):
+    def forward(ctx: Any, mean: Any, std: Any, sample: Any) -> Any:
         Tensor = _tensor.Tensor
         m = mean._data if isinstance(mean, Tensor) else np.asarray(mean)
         s = std._data if isinstance(std, Tensor) else np.asarray(std)
@@ -550,20 +559,20 @@ class Normal(Function):
         return sample(m, s, shape, typed._data.dtype)  # PyTorch's draws (see _creation.normal)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return tuple(grad * 0 if needed else None for needed in ctx.needs_input_grad)
 
 
 class NormalStd(Normal):
     """Samples of N(mean, std²), ``mean`` a number and ``std`` a tensor.  Backward: 0."""
 
-    node_name = "NormalBackward2"
+    node_name: str = "NormalBackward2"
 
 
 class NormalBoth(Normal):
     """Samples of N(mean, std²), ``mean`` and ``std`` tensors (broadcast together).  Backward: 0."""
 
-    node_name = "NormalBackward3"
+    node_name: str = "NormalBackward3"
 
 
 def _const(array, like=None):

@@ -10,13 +10,15 @@ here, in the same table as the rules (:func:`minigrad.autograd.derivative_formul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..autograd.formulas import register_formula
 from . import elementwise, index, inplace, linalg, reduce, shape
 
 __all__ = ["row"]
 
 
-def row(cls, inputs, grads, words):
+def row(cls: Any, inputs: Any, grads: Any, words: Any) -> Any:
     """Register the formula of ``cls``'s node (``saved`` read from the class)."""
     saved = tuple(getattr(cls, "saved_names", ())) + tuple(getattr(cls, "saved_attrs", ()))
     cls.formula = register_formula(cls._node_cls.__name__, inputs, grads, saved, words)
@@ -181,6 +183,9 @@ _row(R.UniqueDim, _SELF, (None,), "unique(dim) is not differentiable: no gradien
 
 # -- decompositions (ops/decomp.py) --------------------------------------------------------------------
 from . import decomp as D  # noqa: E402 - after the rows above: decomp builds on the other ops
+
+if TYPE_CHECKING:
+    pass
 
 _row(D.Det, ("A",), ("g · det(A) · A⁻ᵀ",),
      "Determinant (Jacobi's formula): the gradient is det(A) times the inverse transposed.")

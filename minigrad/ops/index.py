@@ -8,38 +8,44 @@ can be differentiated to any order.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
 from ._util import broadcast_shape
 
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
+
 
 class Index(Function):
     """``x[key]`` with integer / boolean index tensors.  Backward: grad scattered back with ``add.at``."""
 
-    node_name = "IndexBackward0"
-    saved_attrs = ("indices", "self_sym_sizes")
+    node_name: str = "IndexBackward0"
+    saved_attrs: tuple[str, ...] = ("indices", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx, x, key):
+    def forward(ctx: Any, x: Tensor, key: Any) -> Any:
         ctx.indices, ctx.self_sym_sizes = key, tuple(x.shape)
         return x._data[key]
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return IndexScatter.apply(grad, ctx.indices, ctx.self_sym_sizes), None
 
 
 class Select(Index):
     """``x[i]`` along one dim (a view).  Backward: grad placed at i, zeros elsewhere."""
 
-    node_name = "SelectBackward0"
-    saved_attrs = ("dim", "index", "self_sym_sizes")
-    is_view = True
+    node_name: str = "SelectBackward0"
+    saved_attrs: tuple[str, ...] = ("dim", "index", "self_sym_sizes")
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, key):                 # key: (slice(None),) * dim + (index,)
+    def forward(ctx: Any, x: Tensor, key: Any) -> Any:                 # key: (slice(None),) * dim + (index,)
         ctx.dim, ctx.index, ctx.indices, ctx.self_sym_sizes = len(key) - 1, key[-1], key, tuple(x.shape)
         return x._data[(*key, Ellipsis)]     # `...`: a 0-d *view* of one element, not a numpy scalar copy
 
@@ -47,12 +53,12 @@ class Select(Index):
 class Slice(Index):
     """``x[a:b:c]`` along one dim (a view).  Backward: grad placed in the slice, zeros elsewhere."""
 
-    node_name = "SliceBackward0"
-    saved_attrs = ("dim", "start", "end", "step", "self_sym_sizes")
-    is_view = True
+    node_name: str = "SliceBackward0"
+    saved_attrs: tuple[str, ...] = ("dim", "start", "end", "step", "self_sym_sizes")
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, key):                 # key: (slice(None),) * dim + (slice(start, end, step),)
+    def forward(ctx: Any, x: Tensor, key: Any) -> Any:   # key: (slice(None),) * dim + (slice(start, end, step),)
         part = key[-1]
         ctx.dim, ctx.start, ctx.step = len(key) - 1, part.start or 0, part.step or 1
         ctx.end = 2**63 - 1 if part.stop is None else part.stop       # PyTorch saves "to the end" as INT64_MAX
@@ -62,28 +68,28 @@ class Slice(Index):
 class IndexScatter(Function):
     """The backward of indexing: zeros of ``shape`` with ``grad`` added at ``key``.  Backward: read at ``key``."""
 
-    node_name = "IndexBackwardBackward0"
+    node_name: str = "IndexBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, key, shape):
+    def forward(ctx: Any, grad: Tensor, key: Any, shape: tuple[int, ...]) -> Any:
         ctx.key = key
         out = np.zeros(shape, dtype=grad._data.dtype)
         np.add.at(out, key, grad._data)
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return Index.apply(grad, ctx.key), None, None
 
 
 class TakeAlongDim(Function):
     """``gather(dim, index)``.  Backward: grad scattered to the gathered positions."""
 
-    node_name = "GatherBackward0"
-    saved_attrs = ("dim", "index")
+    node_name: str = "GatherBackward0"
+    saved_attrs: tuple[str, ...] = ("dim", "index")
 
     @staticmethod
-    def forward(ctx, x, dim, index):
+    def forward(ctx: Any, x: Tensor, dim: Any, index: Any) -> Any:
         check_gather(x, dim, index)
         ctx.dim, ctx.index, ctx.shape = dim, index, tuple(x.shape)
         if x.ndim == 0:
@@ -91,17 +97,17 @@ class TakeAlongDim(Function):
         return x._data[along(dim, index)]          # the index is never broadcast (PyTorch)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return ScatterAlongDim.apply(grad, ctx.dim, ctx.index, ctx.shape), None, None
 
 
 class ScatterAlongDim(Function):
     """Zeros of ``shape`` with ``grad`` added at ``index`` along ``dim``.  Backward: gather."""
 
-    node_name = "ScatterAddBackward0"
+    node_name: str = "ScatterAddBackward0"
 
     @staticmethod
-    def forward(ctx, grad, dim, index, shape):
+    def forward(ctx: Any, grad: Tensor, dim: Any, index: Any, shape: tuple[int, ...]) -> Any:
         ctx.dim, ctx.index = dim, index
         if not shape:                                  # a 0-d input: its one element got the whole gradient
             return grad._data.reshape(()).copy()
@@ -110,11 +116,11 @@ class ScatterAlongDim(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return TakeAlongDim.apply(grad, ctx.dim, ctx.index), None, None, None
 
 
-def check_gather(x, dim, index):
+def check_gather(x: Any, dim: Any, index: Any) -> Any:
     """PyTorch's checks of ``gather``'s index: an integer array of the same rank, no larger, in bounds."""
     if index.dtype not in (np.int64, np.int32):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
@@ -131,7 +137,7 @@ def check_gather(x, dim, index):
         raise RuntimeError("index %d is out of bounds for dimension %d with size %d" % (bad.flat[0], dim, size))
 
 
-def along(dim, index):
+def along(dim: Any, index: Any) -> Any:
     """The numpy key that addresses ``out[..., index[i, j, ...], ...]`` (at ``dim``) for every position of index."""
     if index.ndim == 0:                                # a 0-d index picks one element of a 1-d tensor
         return (index[()],)
@@ -140,7 +146,7 @@ def along(dim, index):
     return tuple(key)
 
 
-def check_scatter(x, dim, index, src=None):
+def check_scatter(x: Any, dim: Any, index: Any, src: Any = None) -> Any:
     """PyTorch's checks of ``scatter``'s arguments (index: an integer array of the same rank, in bounds)."""
     if index.dtype not in (np.int64, np.int32):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
@@ -168,11 +174,11 @@ class Scatter(Function):
     Backward: x gets grad with the written slots zeroed, src gets grad gathered at ``index``.
     """
 
-    node_name = "ScatterBackward0"
-    saved_attrs = ("dim", "index")
+    node_name: str = "ScatterBackward0"
+    saved_attrs: tuple[str, ...] = ("dim", "index")
 
     @staticmethod
-    def forward(ctx, x, src, dim, index):
+    def forward(ctx: Any, x: Tensor, src: Tensor, dim: Any, index: Any) -> Any:
         check_scatter(x, dim, index, src)
         ctx.dim, ctx.index = dim, index
         out = x._data.copy()
@@ -180,7 +186,7 @@ class Scatter(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         src_grad = TakeAlongDim.apply(grad, ctx.dim, ctx.index)
         return ScatterValue.apply(grad, ctx.dim, ctx.index, 0), src_grad, None, None
 
@@ -188,11 +194,11 @@ class Scatter(Function):
 class ScatterValue(Function):
     """``scatter(dim, index, value)``: x with a number written at ``index``.  Backward: grad, written slots zeroed."""
 
-    node_name = "ScatterBackward1"
-    saved_attrs = ("dim", "index")
+    node_name: str = "ScatterBackward1"
+    saved_attrs: tuple[str, ...] = ("dim", "index")
 
     @staticmethod
-    def forward(ctx, x, dim, index, value):
+    def forward(ctx: Any, x: Tensor, dim: Any, index: Any, value: Any) -> Any:
         check_scatter(x, dim, index)
         ctx.dim, ctx.index = dim, index
         out = x._data.copy()
@@ -200,7 +206,7 @@ class ScatterValue(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return ScatterValue.apply(grad, ctx.dim, ctx.index, 0), None, None, None
 
 
@@ -210,11 +216,11 @@ class ScatterAdd(Function):
     Backward: x gets grad, src gets grad gathered at ``index``.
     """
 
-    node_name = "ScatterAddBackward0"
-    saved_attrs = ("dim", "index")
+    node_name: str = "ScatterAddBackward0"
+    saved_attrs: tuple[str, ...] = ("dim", "index")
 
     @staticmethod
-    def forward(ctx, x, src, dim, index):
+    def forward(ctx: Any, x: Tensor, src: Tensor, dim: Any, index: Any) -> Any:
         check_scatter(x, dim, index, src)
         ctx.dim, ctx.index = dim, index
         out = x._data.copy()
@@ -222,18 +228,18 @@ class ScatterAdd(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad, TakeAlongDim.apply(grad, ctx.dim, ctx.index), None, None
 
 
 class IndexSelect(Function):
     """``index_select(dim, index)``: the slices at ``index`` along ``dim``.  Backward: grad added back at index."""
 
-    node_name = "IndexSelectBackward0"
-    saved_attrs = ("dim", "index", "self_sym_sizes")
+    node_name: str = "IndexSelectBackward0"
+    saved_attrs: tuple[str, ...] = ("dim", "index", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx, x, dim, index):
+    def forward(ctx: Any, x: Tensor, dim: Any, index: Any) -> Any:
         if index.dtype not in (np.int64, np.int32):
             raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
         if index.ndim > 1:
@@ -249,7 +255,7 @@ class IndexSelect(Function):
         return x._data[ctx.key]
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         if not ctx.self_sym_sizes:
             return grad, None, None
         return IndexScatter.apply(grad, ctx.key, ctx.self_sym_sizes), None, None
@@ -261,10 +267,10 @@ class MaskedSelect(Function):
     Backward: grad put back at the mask's positions (summed to x's shape where x was broadcast).
     """
 
-    node_name = "MaskedSelectBackward0"
+    node_name: str = "MaskedSelectBackward0"
 
     @staticmethod
-    def forward(ctx, x, mask):
+    def forward(ctx: Any, x: Tensor, mask: Any) -> Any:
         if mask.dtype != np.bool_:
             raise RuntimeError("masked_select: expected BoolTensor for mask")
         ctx.shape = broadcast_shape(x.shape, mask.shape)
@@ -272,11 +278,11 @@ class MaskedSelect(Function):
         return np.broadcast_to(x._data, ctx.shape)[ctx.key]
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return IndexScatter.apply(grad, ctx.key, ctx.shape), None
 
 
-def gather_backward(grad, indices, dim, keepdim, shape):
+def gather_backward(grad: Any, indices: Any, dim: Any, keepdim: Any, shape: Any) -> Any:
     """Gradient of a reduction that picked one element per slice (``max(dim)``)."""
     idx = indices._data
     if not keepdim:
@@ -291,17 +297,17 @@ class CopySlices(Function):
     Backward: x gets grad with the written slots zeroed, value gets grad[key].
     """
 
-    node_name = "CopySlices"
+    node_name: str = "CopySlices"
 
     @staticmethod
-    def forward(ctx, x, key, value):
+    def forward(ctx: Any, x: Tensor, key: Any, value: Any) -> Any:
         ctx.key = key
         out = x._data.copy()
         out[key] = value._data
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         written = np.zeros(grad.shape, dtype=bool)
         written[ctx.key] = True
         # an exact 0 where the slots were overwritten (``grad * mask`` would turn inf into nan)
@@ -311,10 +317,10 @@ class CopySlices(Function):
 class IndexPut(CopySlices):
     """``x[idx] = value`` with index tensors or a mask (PyTorch's ``index_put_``).  Backward: as CopySlices."""
 
-    node_name = "IndexPutBackward0"
+    node_name: str = "IndexPutBackward0"
 
 
-def normalize_key(key, shape):
+def normalize_key(key: Any, shape: Any) -> Any:
     """Turn an index into numpy form; report whether it is basic (a view) and which op name it gets."""
     Tensor = _tensor.Tensor
     items = key if isinstance(key, tuple) else (key,)
@@ -341,7 +347,7 @@ def normalize_key(key, shape):
     return tuple(out), advanced
 
 
-def check_advanced(key, shape):
+def check_advanced(key: Any, shape: Any) -> Any:
     """PyTorch's IndexErrors for index arrays out of bounds and boolean masks of the wrong shape."""
     dim = 0
     for item in key:
@@ -382,7 +388,7 @@ def check_advanced(key, shape):
                              % " ".join("[%s]" % ", ".join(map(str, a.shape)) for a in arrays)) from None
 
 
-def check_assignable(target, key, value):
+def check_assignable(target: Any, key: Any, value: Any) -> Any:
     """PyTorch's error when ``x[key] = value`` cannot broadcast ``value`` to the indexed part."""
     part = target[key].shape
     have = value._data.shape
@@ -406,7 +412,7 @@ def check_assignable(target, key, value):
         raise RuntimeError("expand: the requested shape has too few dimensions")
 
 
-def check_bounds(key, shape):
+def check_bounds(key: Any, shape: Any) -> Any:
     """PyTorch's IndexError for an out-of-range integer index."""
     dim = 0
     for item in key:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +20,10 @@ from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..autograd.views import replay_view
 
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
+
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 _INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
@@ -26,7 +31,7 @@ _INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode 
                       "for more details.")
 
 
-def inplace(t, compute, others=(), leaf_message=LEAF_INPLACE, ufunc=None):
+def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INPLACE, ufunc: Any = None) -> Any:
     """Run ``compute(t, *others)`` out of place, then write the result into ``t``; return ``t``.
 
     The one place in-place semantics live: PyTorch's checks (leaves, views of leaves, special
@@ -105,7 +110,7 @@ def _save_as_output(fn, result, t):
             saved.data, saved.version_counter, saved.version = data, t._version_counter, t._version_counter[0]
 
 
-def regenerate_view(view):
+def regenerate_view(view: Any) -> Any:
     """``view.grad_fn`` after its base (or another view of it) changed in place: ``AsStridedBackward0``.
 
     The new node takes the view of the base's *current* value, so gradients flow through the
@@ -130,7 +135,7 @@ def regenerate_view(view):
     return node
 
 
-def view_rebase_message(view, indirect):
+def view_rebase_message(view: Any, indirect: Any) -> Any:
     """PyTorch's error for an in-place write on (or through the base of) a view that forbids it."""
     meta, fn = view._creation_meta, view._grad_fn
     modified = "its base or another view of its base has been" if indirect else "is being"
@@ -156,7 +161,7 @@ def view_rebase_message(view, indirect):
                       % mode)
 
 
-def alias(t):
+def alias(t: Any) -> Any:
     """A new tensor object for the same data, version counter and graph position."""
     out = _tensor.Tensor._make(t._data, t._requires_grad)
     out._grad_fn, out._output_nr, out._version_counter = t.grad_fn, t._output_nr, t._version_counter
@@ -207,56 +212,56 @@ def _zeros_like(grad):
 class Zero(Function):
     """``zero_()``.  Backward: 0 (the old values no longer matter)."""
 
-    node_name = "ZeroBackward0"
+    node_name: str = "ZeroBackward0"
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         return np.zeros(x.shape, dtype=x._data.dtype)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return _zeros_like(grad)
 
 
 class Fill(Function):
     """``fill_(value)`` with a number.  Backward: 0 (the old values no longer matter)."""
 
-    node_name = "FillBackward2"
+    node_name: str = "FillBackward2"
 
     @staticmethod
-    def forward(ctx, x, value):
+    def forward(ctx: Any, x: Tensor, value: Any) -> Any:
         return np.full(x.shape, value, dtype=x._data.dtype)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return _zeros_like(grad), None
 
 
 class FillTensor(Function):
     """``fill_(tensor)`` with a 0-dim tensor.  Backward: the sum of grad goes to the value."""
 
-    node_name = "FillBackward3"
+    node_name: str = "FillBackward3"
 
     @staticmethod
-    def forward(ctx, x, value):
+    def forward(ctx: Any, x: Tensor, value: Any) -> Any:
         return np.full(x.shape, value._data, dtype=x._data.dtype)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return _zeros_like(grad), grad.sum()
 
 
 class Copy(Function):
     """``copy_(src)``.  Backward: grad to src (summed to its shape), 0 to the old values."""
 
-    node_name = "CopyBackwards"
+    node_name: str = "CopyBackwards"
 
     @staticmethod
-    def forward(ctx, x, src):
+    def forward(ctx: Any, x: Tensor, src: Tensor) -> Any:
         return np.broadcast_to(src._data, x.shape).astype(x._data.dtype)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return _zeros_like(grad), grad
 
 
@@ -269,15 +274,15 @@ class ViewCopy(Function):
     previous node, then ``fn``'s other inputs (``inputs``: stand-ins carrying those edges).
     """
 
-    node_name = "CopySlices"
+    node_name: str = "CopySlices"
 
     @staticmethod
-    def forward(ctx, base, chain, replay, fn, slot, *inputs):
+    def forward(ctx: Any, base: Any, chain: Any, replay: Any, fn: Any, slot: Any, *inputs: Any) -> Any:
         ctx.chain, ctx.replay, ctx.fn, ctx.slot = chain, replay, fn, slot
         return base._data                       # already written: this node only records
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         grads = list(ctx.fn._apply((AsStrided.apply(grad, ctx.chain, ctx.replay),)))
         into_view = grads.pop(ctx.slot)
         keep = np.ones(grad.shape, dtype=bool)
@@ -288,7 +293,7 @@ class ViewCopy(Function):
         return (base_grad, None, None, None, None, *grads)
 
 
-def other_inputs(fn, source):
+def other_inputs(fn: Any, source: Any) -> Any:
     """Where ``source`` (the view before the write) is among ``fn``'s inputs, and stand-ins for the others.
 
     A stand-in is an empty-looking tensor with the shape and dtype ``fn`` expects and the same graph
@@ -311,7 +316,7 @@ def other_inputs(fn, source):
     return slot, inputs
 
 
-def view_positions(chain, replay, shape):
+def view_positions(chain: Any, replay: Any, shape: Any) -> Any:
     """For each element of the view, its position in the flattened base (the view taken of ``arange``)."""
     return replay(chain, np.arange(math.prod(shape)).reshape(shape))
 
@@ -319,25 +324,25 @@ def view_positions(chain, replay, shape):
 class AsStrided(Function):
     """The view re-taken from its re-based base (a copy).  Backward: grad placed in the view's slots."""
 
-    node_name = "AsStridedBackward0"
+    node_name: str = "AsStridedBackward0"
 
     @staticmethod
-    def forward(ctx, base, chain, replay):
+    def forward(ctx: Any, base: Any, chain: Any, replay: Any) -> Any:
         ctx.chain, ctx.replay, ctx.shape = chain, replay, base.shape
         return np.array(replay(chain, base._data), copy=True)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return IntoView.apply(grad, ctx.chain, ctx.replay, ctx.shape), None, None
 
 
 class IntoView(Function):
     """Zeros of ``shape`` with ``grad`` in the view's slots (``AsStrided``'s backward).  Backward: take the view."""
 
-    node_name = "AsStridedBackwardBackward0"
+    node_name: str = "AsStridedBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, chain, replay, shape):
+    def forward(ctx: Any, grad: Tensor, chain: Any, replay: Any, shape: tuple[int, ...]) -> Any:
         ctx.chain, ctx.replay = chain, replay
         out = np.zeros(shape, dtype=grad._data.dtype)
         # add, not assign: a view may see one element several times (expand), and then its gradients add up
@@ -345,5 +350,5 @@ class IntoView(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return AsStrided.apply(grad, ctx.chain, ctx.replay), None, None, None

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._dtype import cpp_type_name
 from ..autograd.function import Function
 from .shape import UnsafeView
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
 
 
 def _dims(shape):
@@ -27,7 +32,7 @@ _DTYPE_MESSAGES = {
 
 
 class _Names:
-    def __init__(self, dtype):
+    def __init__(self, dtype: Any) -> None:
         self.legacy = dtype._legacy                                   # 'Double'
         self.c = cpp_type_name(dtype)                                 # 'double'
 
@@ -51,11 +56,11 @@ def _mat2_grad(mat1, grad, column_major):
 class Mm(Function):
     """Matrix product of 2-D tensors.  Backward: d/dx = grad @ yᵀ, d/dy = xᵀ @ grad."""
 
-    node_name = "MmBackward0"
-    saved_names = ("self", "mat2")
+    node_name: str = "MmBackward0"
+    saved_names: tuple[str, ...] = ("self", "mat2")
 
     @staticmethod
-    def forward(ctx, x, y):
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> Any:
         a, b = x._data, y._data
         if a.ndim != 2 or b.ndim != 2:
             raise RuntimeError("self must be a matrix" if a.ndim != 2 else "mat2 must be a matrix")
@@ -69,7 +74,7 @@ class Mm(Function):
         return a @ b
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, y = ctx.saved_tensors
         return (grad.mm(y.t()) if ctx.needs_input_grad[0] else None,
                 _mat2_grad(x, grad, ctx.mat2_column_major) if ctx.needs_input_grad[1] else None)
@@ -78,11 +83,11 @@ class Mm(Function):
 class Mv(Function):
     """Matrix @ vector.  Backward: d/dM = outer(grad, v), d/dv = Mᵀ @ grad."""
 
-    node_name = "MvBackward0"
-    saved_names = ("self", "vec")
+    node_name: str = "MvBackward0"
+    saved_names: tuple[str, ...] = ("self", "vec")
 
     @staticmethod
-    def forward(ctx, m, v):
+    def forward(ctx: Any, m: Any, v: Any) -> Any:
         if m.shape[1] != v.shape[0]:
             raise RuntimeError("size mismatch, got input (%d), mat (%s), vec (%d)"
                                % (m.shape[0], _dims(m.shape), v.shape[0]))
@@ -91,7 +96,7 @@ class Mv(Function):
         return m._data @ v._data
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         m, v = ctx.saved_tensors
         return (grad.unsqueeze(1) * v.unsqueeze(0) if ctx.needs_input_grad[0] else None,
                 m.t().mv(grad) if ctx.needs_input_grad[1] else None)
@@ -100,11 +105,11 @@ class Mv(Function):
 class Dot(Function):
     """Inner product of 1-D tensors.  Backward: d/dx = grad * y, d/dy = grad * x."""
 
-    node_name = "DotBackward0"
-    saved_names = ("self", "tensor")
+    node_name: str = "DotBackward0"
+    saved_names: tuple[str, ...] = ("self", "tensor")
 
     @staticmethod
-    def forward(ctx, x, y):
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> Any:
         if x.ndim != 1 or y.ndim != 1:
             raise RuntimeError("1D tensors expected, but got %dD and %dD tensors" % (x.ndim, y.ndim))
         if x.shape[0] != y.shape[0]:
@@ -116,7 +121,7 @@ class Dot(Function):
         return np.asarray(x._data @ y._data)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, y = ctx.saved_tensors
         return grad * y, grad * x
 
@@ -124,11 +129,11 @@ class Dot(Function):
 class Bmm(Function):
     """Batched matrix product of 3-D tensors.  Backward: grad @ yᵀ, xᵀ @ grad per batch."""
 
-    node_name = "BmmBackward0"
-    saved_names = ("self", "mat2")
+    node_name: str = "BmmBackward0"
+    saved_names: tuple[str, ...] = ("self", "mat2")
 
     @staticmethod
-    def forward(ctx, x, y):
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> Any:
         if x.ndim != 3 or y.ndim != 3:
             raise RuntimeError("batch1 must be a 3D tensor" if x.ndim != 3 else "batch2 must be a 3D tensor")
         if x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
@@ -139,7 +144,7 @@ class Bmm(Function):
         return np.matmul(x._data, y._data)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, y = ctx.saved_tensors
         return grad.bmm(y.transpose(1, 2)), x.transpose(1, 2).bmm(grad)
 
@@ -150,12 +155,12 @@ class Addmm(Function):
     Backward: bias ← grad, x ← grad @ wᵀ, w ← xᵀ @ grad.
     """
 
-    node_name = "AddmmBackward0"
-    saved_names = ("mat1", "mat2")
-    saved_attrs = ("alpha", "beta")
+    node_name: str = "AddmmBackward0"
+    saved_names: tuple[str, ...] = ("mat1", "mat2")
+    saved_attrs: tuple[str, ...] = ("alpha", "beta")
 
     @staticmethod
-    def forward(ctx, bias, x, w, beta=1, alpha=1):
+    def forward(ctx: Any, bias: Tensor | None, x: Tensor, w: Tensor, beta: float = 1, alpha: int = 1) -> Any:
         a, b = x._data, w._data
         if a.shape[1] != b.shape[0]:
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)"
@@ -178,7 +183,7 @@ class Addmm(Function):
         return out + term
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, w = ctx.saved_tensors
         g = grad if ctx.alpha == 1 else grad * ctx.alpha
         return (grad if ctx.beta == 1 else grad * ctx.beta) if ctx.needs_input_grad[0] else None, \
@@ -186,7 +191,7 @@ class Addmm(Function):
             _mat2_grad(x, g, ctx.mat2_column_major) if ctx.needs_input_grad[2] else None, None, None
 
 
-def matmul(x, y):
+def matmul(x: Any, y: Any) -> Any:
     """Dispatch like ``torch.matmul``: dot, mv, mm, 1-D @ 2-D, or the batched product."""
     if x._data.ndim == 2 and y._data.ndim == 2:       # the common case first
         return Mm.apply(x, y)
@@ -290,7 +295,7 @@ def _sublist_equation(args):
     return ",".join(terms[:len(operands)]) + ("" if output is None else "->" + output), operands
 
 
-def parse_einsum(equation, shapes):
+def parse_einsum(equation: Any, shapes: Any) -> Any:
     """``equation`` made explicit for these operand shapes: every dim a letter, ``...`` spelled out, ``->`` given.
 
     ``"...ij,jk"`` with shapes (5, 2, 3), (3, 4) becomes ``"Aij,jk->Aik"``.  PyTorch's errors for a bad equation.
@@ -336,7 +341,7 @@ def parse_einsum(equation, shapes):
     return ",".join(explicit) + "->" + output
 
 
-def einsum(*args):
+def einsum(*args: Any) -> Any:
     """``torch.einsum(equation, *operands)`` (or operands in a list, or the sublist form), differentiable."""
     from .._tensor import Tensor
 
@@ -360,10 +365,10 @@ class Einsum(Function):
     Backward: for each operand, the einsum of grad with the other operands into its subscripts.
     """
 
-    node_name = "EinsumBackward0"      # not a PyTorch name: PyTorch records the permute/bmm/sum... it is made of
+    node_name: str = "EinsumBackward0"      # not a PyTorch name: PyTorch records the permute/bmm/sum... it is made of
 
     @staticmethod
-    def forward(ctx, equation, *operands):
+    def forward(ctx: Any, equation: Any, *operands: Any) -> Any:
         arrays = [t._data for t in operands]
         ctx.equation = equation
         ctx.save_for_backward(*operands)
@@ -371,7 +376,7 @@ class Einsum(Function):
         return out.copy() if any(np.may_share_memory(out, a) for a in arrays) else out    # never a view
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         operands = ctx.saved_tensors
         inputs, output = ctx.equation.split("->")
         terms = inputs.split(",")

@@ -12,6 +12,7 @@ ndarrays, so they get no entry in ``next_functions`` — as in PyTorch, where
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,19 +42,19 @@ def _reduce(loss, reduction):
 class MseLoss(Function):
     """``(x - t)²``, reduced.  Backward: d/dx = 2 (x - t) · grad (÷ N for mean), d/dt = -d/dx."""
 
-    node_name = "MseLossBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("reduction",)
+    node_name: str = "MseLossBackward0"
+    saved_names: tuple[str, ...] = ("self", "target")
+    saved_attrs: tuple[str, ...] = ("reduction",)
 
     @staticmethod
-    def forward(ctx, x, target, reduction):
+    def forward(ctx: Any, x: Tensor, target: Tensor, reduction: str) -> Any:
         ctx.save_for_backward(x, target)
         ctx.reduction = reduction
         a, b = promoted(x, target)
         return _reduce(np.square(a - b), reduction)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, target = ctx.saved_tensors
         norm = 2.0 / x.numel() if ctx.reduction == MEAN else 2.0
         g = (x - target) * norm * grad
@@ -66,12 +67,12 @@ class SmoothL1Loss(Function):
     Backward: d/dx = clamp(d, -beta, beta) / beta · grad (÷ N for mean), d/dt = -d/dx.
     """
 
-    node_name = "SmoothL1LossBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("beta", "reduction")
+    node_name: str = "SmoothL1LossBackward0"
+    saved_names: tuple[str, ...] = ("self", "target")
+    saved_attrs: tuple[str, ...] = ("beta", "reduction")
 
     @staticmethod
-    def forward(ctx, x, target, reduction, beta):
+    def forward(ctx: Any, x: Tensor, target: Tensor, reduction: str, beta: float) -> Any:
         ctx.save_for_backward(x, target)
         ctx.reduction, ctx.beta = reduction, beta
         a, b = promoted(x, target)
@@ -80,7 +81,7 @@ class SmoothL1Loss(Function):
         return _reduce(loss.astype(z.dtype, copy=False), reduction)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, target = ctx.saved_tensors
         slope = (x - target).clamp(-ctx.beta, ctx.beta) / ctx.beta
         return _elementwise_loss_grads(ctx, slope * grad, x)
@@ -92,12 +93,12 @@ class HuberLoss(Function):
     Backward: d/dx = clamp(d, -delta, delta) · grad (÷ N for mean), d/dt = -d/dx.
     """
 
-    node_name = "HuberLossBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("delta", "reduction")
+    node_name: str = "HuberLossBackward0"
+    saved_names: tuple[str, ...] = ("self", "target")
+    saved_attrs: tuple[str, ...] = ("delta", "reduction")
 
     @staticmethod
-    def forward(ctx, x, target, reduction, delta):
+    def forward(ctx: Any, x: Tensor, target: Tensor, reduction: str, delta: float) -> Any:
         ctx.save_for_backward(x, target)
         ctx.reduction, ctx.delta = reduction, delta
         a, b = promoted(x, target)
@@ -106,7 +107,7 @@ class HuberLoss(Function):
         return _reduce(loss.astype(z.dtype, copy=False), reduction)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, target = ctx.saved_tensors
         return _elementwise_loss_grads(ctx, (x - target).clamp(-ctx.delta, ctx.delta) * grad, x)
 
@@ -128,12 +129,12 @@ class NllLoss(Function):
     target's slot, 0 elsewhere.
     """
 
-    node_name = "NllLossBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("target", "weight", "reduction", "ignore_index", "total_weight")
+    node_name: str = "NllLossBackward0"
+    saved_names: tuple[str, ...] = ("self",)
+    saved_attrs: tuple[str, ...] = ("target", "weight", "reduction", "ignore_index", "total_weight")
 
     @staticmethod
-    def forward(ctx, x, target, weight, reduction, ignore_index):
+    def forward(ctx: Any, x: Tensor, target: Tensor, weight: Tensor | None, reduction: str, ignore_index: int) -> Any:
         ctx.save_for_backward(x)
         ctx.target, ctx.weight = _const(target), _optional_const(weight)
         ctx.reduction, ctx.ignore_index = reduction, ignore_index
@@ -163,7 +164,7 @@ class NllLoss(Function):
         return _reduce(losses, reduction)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x_shape, dtype = ctx._input_meta[0]
         w = np.ones((), dtype) if ctx.w is None else ctx.w
         if ctx.reduction == MEAN:
@@ -194,7 +195,7 @@ def _unsqueeze(a, dim):
 class NllLoss2d(NllLoss):
     """``NllLoss`` for images: input ``(N, C, H, W)``, target ``(N, H, W)``."""
 
-    node_name = "NllLoss2DBackward0"
+    node_name: str = "NllLoss2DBackward0"
 
 
 class BinaryCrossEntropy(Function):
@@ -204,12 +205,12 @@ class BinaryCrossEntropy(Function):
     (both ÷ N for mean).  ``weight`` is an ndarray (PyTorch does not differentiate for it).
     """
 
-    node_name = "BinaryCrossEntropyBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("reduction", "weight")
+    node_name: str = "BinaryCrossEntropyBackward0"
+    saved_names: tuple[str, ...] = ("self", "target")
+    saved_attrs: tuple[str, ...] = ("reduction", "weight")
 
     @staticmethod
-    def forward(ctx, x, target, weight, reduction):
+    def forward(ctx: Any, x: Tensor, target: Tensor, weight: Tensor | None, reduction: str) -> Any:
         a, t = x._data, target._data
         if not ((a >= 0) & (a <= 1)).all():
             raise RuntimeError("all elements of input should be between 0 and 1")
@@ -222,7 +223,7 @@ class BinaryCrossEntropy(Function):
         return _reduce(loss, reduction)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, target = ctx.saved_tensors
         grad_x = grad_t = None
         if ctx.needs_input_grad[0]:
@@ -240,12 +241,13 @@ class BinaryCrossEntropyWithLogits(Function):
     without); both times weight, ÷ N for mean.  ``weight`` and ``pos_weight`` are ndarrays.
     """
 
-    node_name = "BinaryCrossEntropyWithLogitsBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("reduction", "weight", "pos_weight")
+    node_name: str = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names: tuple[str, ...] = ("self", "target")
+    saved_attrs: tuple[str, ...] = ("reduction", "weight", "pos_weight")
 
     @staticmethod
-    def forward(ctx, z, target, weight, pos_weight, reduction):
+    def forward(ctx: Any, z: Tensor, target: Tensor, weight: Tensor | None, pos_weight: Tensor | None,
+                reduction: str) -> Any:
         ctx.save_for_backward(z, target)
         ctx.reduction, ctx.weight, ctx.pos_weight = (
             reduction,
@@ -262,7 +264,7 @@ class BinaryCrossEntropyWithLogits(Function):
         return _reduce(loss, reduction).astype(a.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         z, target = ctx.saved_tensors
         grad_z = grad_t = None
         if ctx.needs_input_grad[0]:
@@ -312,7 +314,7 @@ def _leaky_relu_backward(grad_output, self, negative_slope):
     return np.where(self > 0, grad_output, grad_output * grad_output.dtype.type(negative_slope))
 
 
-LeakyReluBackward = fused("leaky_relu_backward", rule(
+LeakyReluBackward: type[Rule] = fused("leaky_relu_backward", rule(
     "LeakyReluBackwardBackward0", _leaky_relu_backward,
     grad_output=("g · [self > 0] + negative_slope · g · [self ≤ 0]",
                  lambda xp, g, self, negative_slope: xp.leaky_relu_backward(g, self, negative_slope)),
@@ -325,7 +327,7 @@ def _leaky_relu(self, negative_slope):
     return np.where(self > 0, self, self * self.dtype.type(negative_slope))
 
 
-LeakyRelu = rule(
+LeakyRelu: type[Rule] = rule(
     "LeakyReluBackward0", _leaky_relu,
     self=("g · [self > 0] + negative_slope · g · [self ≤ 0]",
           lambda xp, g, self, negative_slope: xp.leaky_relu_backward(g, self, negative_slope)),
@@ -335,14 +337,14 @@ LeakyRelu = rule(
 class LeakyReluInplace(LeakyRelu):
     """``leaky_relu_`` (in place): the same derivative, PyTorch's node name for the in-place form."""
 
-    node_name = "LeakyReluBackward1"
+    node_name: str = "LeakyReluBackward1"
 
 
 def _hardtanh_backward(grad_output, self, min_val, max_val):
     return np.where((self > min_val) & (self < max_val), grad_output, np.zeros((), grad_output.dtype))
 
 
-HardtanhBackward = fused("hardtanh_backward", rule(
+HardtanhBackward: type[Rule] = fused("hardtanh_backward", rule(
     "HardtanhBackwardBackward0", _hardtanh_backward,
     grad_output=("g · [min_val < self < max_val]",
                  lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
@@ -350,7 +352,7 @@ HardtanhBackward = fused("hardtanh_backward", rule(
     name="HardtanhBackward",
     words="hardtanh's backward as one op: the gradient strictly inside (min_val, max_val), else exactly 0."))
 
-Hardtanh = rule(
+Hardtanh: type[Rule] = rule(
     "HardtanhBackward0", lambda self, min_val, max_val: np.clip(self, min_val, max_val),
     self=("g · [min_val < self < max_val]",
           lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
@@ -387,7 +389,7 @@ def _gelu_double(xp, g, grad_output, self, approximate):
     return g * grad_output * curve
 
 
-GeluBackward = fused("gelu_backward", rule(
+GeluBackward: type[Rule] = fused("gelu_backward", rule(
     "GeluBackwardBackward0", _gelu_backward,
     grad_output=("g · (Φ(self) + self · φ(self))",
                  lambda xp, g, self, approximate: xp.gelu_backward(g, self, approximate)),
@@ -395,7 +397,7 @@ GeluBackward = fused("gelu_backward", rule(
     name="GeluBackward",
     words="GELU's backward as one op: linear in the gradient; its curvature φ(x)(2 − x²) for the input."))
 
-Gelu = rule(
+Gelu: type[Rule] = rule(
     "GeluBackward0", _gelu,
     self=("g · (Φ(self) + self · φ(self))", lambda xp, g, self, approximate: xp.gelu_backward(g, self, approximate)),
     words="GELU, x Φ(x): the slope is Φ(x) + x φ(x), Φ and φ the normal CDF and density.")
@@ -406,7 +408,7 @@ def _erf_forward(self):
     return _erf(a).astype(a.dtype, copy=False)
 
 
-Erf = rule("ErfBackward0", _erf_forward,
+Erf: type[Rule] = rule("ErfBackward0", _erf_forward,
            self=("g · 2/√π · exp(−self²)", lambda xp, g, self: 2.0 / math.sqrt(math.pi) * xp.exp(-(self * self)) * g),
            words="The slope of erf is 2/√π · e^(−x²), the normal density's shape.")
 
@@ -415,7 +417,7 @@ def _log_sigmoid_backward(grad_output, self):
     return grad_output * _sigmoid(-self)
 
 
-LogSigmoidBackward = fused("log_sigmoid_backward", rule(
+LogSigmoidBackward: type[Rule] = fused("log_sigmoid_backward", rule(
     "LogSigmoidBackwardBackward0", _log_sigmoid_backward,
     grad_output=("g · sigmoid(−self)", lambda xp, g, self: xp.log_sigmoid_backward(g, self)),
     self=("−g · grad_output · sigmoid(self) · sigmoid(−self)",
@@ -423,7 +425,7 @@ LogSigmoidBackward = fused("log_sigmoid_backward", rule(
     name="LogSigmoidBackward",
     words="log_sigmoid's backward as one op: its curvature is −σ(x) σ(−x)."))
 
-LogSigmoid = rule("LogSigmoidBackward0", lambda self: _log_sigmoid(self),
+LogSigmoid: type[Rule] = rule("LogSigmoidBackward0", lambda self: _log_sigmoid(self),
                   self=("g · sigmoid(−self)", lambda xp, g, self: xp.log_sigmoid_backward(g, self)),
                   words="log σ(x): the slope is σ(−x), near 1 for very negative x and 0 for large x.")
 
@@ -441,7 +443,7 @@ def _silu_grad(xp, g, self):
     return g * s * (1 + self * (1 - s))
 
 
-Silu = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-self))).astype(self.dtype, copy=False),
+Silu: type[Rule] = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-self))).astype(self.dtype, copy=False),
             self=("g · sigmoid(self) · (1 + self · (1 − sigmoid(self)))", _silu_grad),
             words="SiLU, x σ(x): the product rule with σ' = σ(1 − σ).")
 
@@ -455,7 +457,7 @@ def _elu_backward(grad_output, self, alpha):
     return np.where(self > 0, grad_output, grad_output * alpha * fmath.exp(np.minimum(self, 0)))
 
 
-EluBackward = fused("elu_backward", rule(
+EluBackward: type[Rule] = fused("elu_backward", rule(
     "EluBackwardBackward0", _elu_backward,
     grad_output=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
                  lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
@@ -465,7 +467,7 @@ EluBackward = fused("elu_backward", rule(
     name="EluBackward",
     words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))
 
-Elu = rule("EluBackward0", _elu,
+Elu: type[Rule] = rule("EluBackward0", _elu,
            self=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
                  lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
            words="ELU: slope 1 for x > 0, α eˣ elsewhere (never nan: eˣ is taken of min(x, 0)).")
@@ -481,7 +483,7 @@ def _softplus_backward(grad_output, self, beta, threshold):
     return np.where(z > threshold, grad_output, grad_output * _sigmoid(z))
 
 
-SoftplusBackward = fused("softplus_backward", rule(
+SoftplusBackward: type[Rule] = fused("softplus_backward", rule(
     "SoftplusBackwardBackward0", _softplus_backward,
     grad_output=("g · sigmoid(beta · self)  (g where beta · self > threshold)",
                  lambda xp, g, self, beta, threshold: xp.softplus_backward(g, self, beta, threshold)),
@@ -492,7 +494,7 @@ SoftplusBackward = fused("softplus_backward", rule(
     name="SoftplusBackward",
     words="softplus's backward as one op: its curvature is β σ'(βx), 0 past the threshold."))
 
-Softplus = rule("SoftplusBackward0", _softplus,
+Softplus: type[Rule] = rule("SoftplusBackward0", _softplus,
                 self=("g · sigmoid(beta · self)  (g where beta · self > threshold)",
                       lambda xp, g, self, beta, threshold: xp.softplus_backward(g, self, beta, threshold)),
                 words="Softplus: the slope is σ(βx), exactly 1 past the threshold.")
@@ -508,11 +510,11 @@ class Embedding(Function):
     how often its index occurs in the batch.
     """
 
-    node_name = "EmbeddingBackward0"
-    saved_attrs = ("indices", "padding_idx", "scale_grad_by_freq", "sparse", "weight_sym_argsize_0")
+    node_name: str = "EmbeddingBackward0"
+    saved_attrs: tuple[str, ...] = ("indices", "padding_idx", "scale_grad_by_freq", "sparse", "weight_sym_argsize_0")
 
     @staticmethod
-    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq):
+    def forward(ctx: Any, weight: Tensor | None, indices: Tensor, padding_idx: Any, scale_grad_by_freq: Any) -> Any:
         if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
             raise IndexError("index out of range in self")
         ctx.indices, ctx.padding_idx, ctx.scale_grad_by_freq = indices, padding_idx, scale_grad_by_freq
@@ -520,7 +522,7 @@ class Embedding(Function):
         return weight._data[indices]
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         from .index import IndexScatter
 
         scale = np.ones(ctx.indices.shape)
@@ -540,18 +542,18 @@ class ConstantPadNd(Function):
     Backward: the grad of the un-padded region (negative pads crop, and their grad is 0-padded).
     """
 
-    node_name = "ConstantPadNdBackward0"
-    saved_attrs = ("pad",)
+    node_name: str = "ConstantPadNdBackward0"
+    saved_attrs: tuple[str, ...] = ("pad",)
 
     @staticmethod
-    def forward(ctx, x, pad, value):
+    def forward(ctx: Any, x: Tensor, pad: Any, value: Any) -> Any:
         ctx.pad = tuple(pad)
         widths = _pad_widths(pad, x.ndim)
         a = x._data[tuple(slice(max(-lo, 0), s - max(-hi, 0)) for (lo, hi), s in zip(widths, x.shape))]
         return np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return ConstantPadNd.apply(grad, tuple(-p for p in ctx.pad), 0), None, None
 
 
@@ -572,16 +574,16 @@ class Trilinear(Function):
     Backward: contract ``grad`` with the other two factors, for each of the three.
     """
 
-    node_name = "TrilinearBackward0"
-    saved_names = ("i1", "i2", "i3")
+    node_name: str = "TrilinearBackward0"
+    saved_names: tuple[str, ...] = ("i1", "i2", "i3")
 
     @staticmethod
-    def forward(ctx, x1, w, x2):
+    def forward(ctx: Any, x1: Tensor, w: Tensor, x2: Tensor) -> Any:
         ctx.save_for_backward(x1, w, x2)
         return np.einsum("bi,oij,bj->bo", x1._data, w._data, x2._data)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x1, w, x2 = ctx.saved_tensors
         n_out, n1, n2 = w.shape
         g1 = gw = g2 = None
@@ -634,12 +636,13 @@ class NativeLayerNorm(Function):
     d/dbias = Σ grad (sums over the leading dims).  ``x̂`` is recomputed from ``x`` with Tensor ops.
     """
 
-    node_name = "NativeLayerNormBackward0"
-    saved_names = ("input", "weight", "bias")
-    saved_attrs = ("normalized_shape", "eps")
+    node_name: str = "NativeLayerNormBackward0"
+    saved_names: tuple[str, ...] = ("input", "weight", "bias")
+    saved_attrs: tuple[str, ...] = ("normalized_shape", "eps")
 
     @staticmethod
-    def forward(ctx, x, normalized_shape, weight, bias, eps):
+    def forward(ctx: Any, x: Tensor, normalized_shape: tuple[int, ...], weight: Tensor | None, bias: Tensor | None,
+                eps: float) -> Any:
         ctx.save_for_backward(x, weight, bias)
         ctx.normalized_shape, ctx.eps = tuple(normalized_shape), eps
         dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
@@ -649,7 +652,7 @@ class NativeLayerNorm(Function):
         return out.astype(a.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, weight, _ = ctx.saved_tensors
         weight, needs = _defined(weight), ctx.needs_input_grad
         dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))
@@ -673,12 +676,13 @@ class NativeBatchNorm(Function):
     edges), and d/dx = grad · weight · rstd.  d/dweight = Σ grad x̂, d/dbias = Σ grad.
     """
 
-    node_name = "NativeBatchNormBackward0"
-    saved_names = ("input", "weight")
-    saved_attrs = ("running_mean", "running_var", "training", "eps")
+    node_name: str = "NativeBatchNormBackward0"
+    saved_names: tuple[str, ...] = ("input", "weight")
+    saved_attrs: tuple[str, ...] = ("running_mean", "running_var", "training", "eps")
 
     @staticmethod
-    def forward(ctx, x, weight, bias, running_mean, running_var, training, eps):
+    def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor | None,
+                running_var: Tensor | None, training: bool, eps: float) -> Any:
         ctx.save_for_backward(x, weight)
         ctx.running_mean, ctx.running_var, ctx.training, ctx.eps = running_mean, running_var, training, eps
         a, shape = x._data, _channel_shape(x.ndim, x.shape[1])
@@ -691,7 +695,7 @@ class NativeBatchNorm(Function):
         return out.astype(a.dtype, copy=False)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, weight = ctx.saved_tensors
         weight, needs = _defined(weight), ctx.needs_input_grad
         dims, shape = _batch_dims(x.ndim), _channel_shape(x.ndim, x.shape[1])
@@ -727,62 +731,62 @@ def _channel_shape(ndim, channels):
 class MulScalar(Function):
     """``x * number`` as recorded inside PyTorch's C++ code (``mul.Scalar``).  Backward: grad · number."""
 
-    node_name = "MulBackward1"
-    saved_attrs = ("other",)
+    node_name: str = "MulBackward1"
+    saved_attrs: tuple[str, ...] = ("other",)
 
     @staticmethod
-    def forward(ctx, x, other):
+    def forward(ctx: Any, x: Tensor, other: Tensor) -> Any:
         ctx.other = other
         return x._data * x._data.dtype.type(other)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad * ctx.other, None
 
 
 class AddScalar(Function):
     """``x + number`` as recorded inside PyTorch's C++ code (``add.Scalar``).  Backward: grad."""
 
-    node_name = "AddBackward1"
+    node_name: str = "AddBackward1"
 
     @staticmethod
-    def forward(ctx, x, other):
+    def forward(ctx: Any, x: Tensor, other: Tensor) -> Any:
         return x._data + x._data.dtype.type(other)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad, None
 
 
 class DivScalar(Function):
     """``x / number`` as recorded inside PyTorch's C++ code (``div.Scalar``).  Backward: grad / number."""
 
-    node_name = "DivBackward1"
-    saved_attrs = ("other",)
+    node_name: str = "DivBackward1"
+    saved_attrs: tuple[str, ...] = ("other",)
 
     @staticmethod
-    def forward(ctx, x, other):
+    def forward(ctx: Any, x: Tensor, other: Tensor) -> Any:
         ctx.other = other
         return x._data / x._data.dtype.type(other)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad / ctx.other, None
 
 
 class MaskedFill(Function):
     """``x`` with ``value`` where ``mask`` (an ndarray) holds.  Backward: grad where it does not hold."""
 
-    node_name = "MaskedFillBackward0"
-    saved_attrs = ("mask",)
+    node_name: str = "MaskedFillBackward0"
+    saved_attrs: tuple[str, ...] = ("mask",)
 
     @staticmethod
-    def forward(ctx, x, mask, value):
+    def forward(ctx: Any, x: Tensor, mask: Any, value: Any) -> Any:
         ctx.mask = mask
         return np.where(mask, x._data.dtype.type(value), x._data)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return MaskedFill.apply(grad, ctx.mask, 0.0), None, None
 
 
@@ -875,6 +879,11 @@ def _erf(a):
 # -- the derivative table's rows for these classes (see ops/formulas.py) ----------------------------
 from ..autograd.formulas import register_formula  # noqa: E402
 from .formulas import row as _row  # noqa: E402
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
+    from ._rules import Rule
 
 _SELF = ("self",)
 _row(MseLoss, ("self", "target"), ("2 · (self − target) · g  (/ N for mean)",

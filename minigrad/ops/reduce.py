@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,6 +12,10 @@ from ..autograd import grad_mode
 from ..autograd.function import Function
 from ._util import dims_tuple, fmath, wrap_dim
 from .elementwise import _const
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
 
 
 def _restore(grad, shape, dims, keepdim):
@@ -28,32 +33,32 @@ def _sum_dtype(x):
 class Sum(Function):
     """Sum of all elements.  Backward: grad expanded to the input's shape."""
 
-    node_name = "SumBackward0"
-    saved_attrs = ("self_sym_sizes",)
+    node_name: str = "SumBackward0"
+    saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         ctx.self_sym_sizes = tuple(x.shape)
         return np.asarray(x._data.sum(dtype=_sum_dtype(x)))
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.expand(ctx.self_sym_sizes)
 
 
 class SumDim(Function):
     """Sum over ``dim``.  Backward: grad with the reduced dims restored, expanded to the input's shape."""
 
-    node_name = "SumBackward1"
-    saved_attrs = ("dim", "keepdim", "self_sym_sizes")
+    node_name: str = "SumBackward1"
+    saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx, x, dim, keepdim):
+    def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> Any:
         ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dims_tuple(dim, x.ndim), keepdim, tuple(x.shape)
         return np.asarray(x._data.sum(axis=ctx.dim, keepdims=keepdim, dtype=_sum_dtype(x)))
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return _restore(grad, ctx.self_sym_sizes, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes), None, None
 
 
@@ -66,35 +71,35 @@ def _check_mean_dtype(x):
 class Mean(Function):
     """Mean of all elements.  Backward: grad / n, expanded."""
 
-    node_name = "MeanBackward0"
-    saved_attrs = ("self_sym_numel", "self_sym_sizes")
+    node_name: str = "MeanBackward0"
+    saved_attrs: tuple[str, ...] = ("self_sym_numel", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         _check_mean_dtype(x)
         ctx.self_sym_sizes, ctx.self_sym_numel = tuple(x.shape), x.numel()
         return np.asarray(x._data.sum() / x._data.size, dtype=x._data.dtype)    # empty: nan, without a warning
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.expand(ctx.self_sym_sizes) / max(ctx.self_sym_numel, 1)
 
 
 class MeanDim(Function):
     """Mean over ``dim``.  Backward: grad / (number of reduced elements), restored and expanded."""
 
-    node_name = "MeanBackward1"
-    saved_attrs = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
+    node_name: str = "MeanBackward1"
+    saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx, x, dim, keepdim):
+    def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> Any:
         _check_mean_dtype(x)
         ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dims_tuple(dim, x.ndim), keepdim, tuple(x.shape)
         ctx.count = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
         return np.asarray(x._data.sum(axis=ctx.dim, keepdims=keepdim) / ctx.count, dtype=x._data.dtype)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         g = _restore(grad, ctx.self_sym_sizes, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes)
         return g / max(ctx.count, 1), None, None
 
@@ -102,12 +107,12 @@ class MeanDim(Function):
 class MaxAll(Function):
     """The largest element.  Backward: grad shared evenly among all elements equal to the max."""
 
-    node_name = "MaxBackward1"
-    saved_names = ("self", "result")
+    node_name: str = "MaxBackward1"
+    saved_names: tuple[str, ...] = ("self", "result")
     reduce = staticmethod(np.max)
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         if x.numel() == 0:
             raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                                "the reduction dim with the 'dim' argument.")
@@ -116,7 +121,7 @@ class MaxAll(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, result = ctx.saved_tensors
         return _evenly(grad, x, result, None, x.shape)
 
@@ -124,20 +129,20 @@ class MaxAll(Function):
 class MinAll(MaxAll):
     """The smallest element.  Backward: grad shared evenly among all elements equal to the min."""
 
-    node_name = "MinBackward1"
+    node_name: str = "MinBackward1"
     reduce = staticmethod(np.min)
 
 
 class MaxDim(Function):
     """``max(dim)``: values and indices.  Backward: grad to the (first) position of each max."""
 
-    node_name = "MaxBackward0"
-    saved_names = ("indices",)
-    saved_attrs = ("dim", "keepdim", "self_sym_sizes")
+    node_name: str = "MaxBackward0"
+    saved_names: tuple[str, ...] = ("indices",)
+    saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_sizes")
     arg = staticmethod(np.argmax)
 
     @staticmethod
-    def forward(ctx, x, dim, keepdim):
+    def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> tuple[Any, ...]:
         d = wrap_dim(dim, x.ndim)
         ctx.axis, ctx.dim, ctx.keepdim, ctx.self_sym_sizes = d, _saved_int(dim), keepdim, tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
@@ -150,7 +155,7 @@ class MaxDim(Function):
         return values, idx.astype(np.int64)
 
     @staticmethod
-    def backward(ctx, grad, grad_indices):
+    def backward(ctx: Any, grad: Tensor, grad_indices: Tensor) -> Grads:
         from .index import gather_backward
         (indices,) = ctx.saved_tensors
         if not ctx.self_sym_sizes:                   # a 0-dim input: its one element was picked
@@ -159,7 +164,7 @@ class MaxDim(Function):
 
 
 class MinDim(MaxDim):
-    node_name = "MinBackward0"
+    node_name: str = "MinBackward0"
     arg = staticmethod(np.argmin)
 
 
@@ -193,13 +198,13 @@ def _saved_int(d):
 class Amax(Function):
     """The largest value over ``dim`` (all dims if empty).  Backward: grad shared evenly among the ties."""
 
-    node_name = "AmaxBackward0"
-    saved_names = ("self", "result")
-    saved_attrs = ("dim", "keepdim")
+    node_name: str = "AmaxBackward0"
+    saved_names: tuple[str, ...] = ("self", "result")
+    saved_attrs: tuple[str, ...] = ("dim", "keepdim")
     reduce = staticmethod(np.max)
 
     @staticmethod
-    def forward(ctx, x, dim, keepdim):
+    def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> Any:
         cls = type(ctx)._forward_cls
         name = cls.__name__.lower()
         dim = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
@@ -216,7 +221,7 @@ class Amax(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, result = ctx.saved_tensors
         r = _restore(result, x.shape, ctx.dims, ctx.keepdim)
         return _evenly(_restore(grad, x.shape, ctx.dims, ctx.keepdim), x, r, ctx.dims, x.shape), None, None
@@ -225,17 +230,17 @@ class Amax(Function):
 class Amin(Amax):
     """The smallest value over ``dim`` (all dims if empty).  Backward: grad shared evenly among the ties."""
 
-    node_name = "AminBackward0"
+    node_name: str = "AminBackward0"
     reduce = staticmethod(np.min)
 
 
 class Median(MaxAll):
     """The lower median of all elements (nan if any is nan).  Backward: grad shared evenly among its ties."""
 
-    node_name = "MedianBackward0"
+    node_name: str = "MedianBackward0"
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         a = x._data.reshape(-1)
         if a.size == 0 or (a.dtype.kind == "f" and np.isnan(a).any()):
             out = np.asarray(np.nan, dtype=_float_array(x).dtype)
@@ -271,25 +276,25 @@ def _mode_index(a, axis):
 class MedianDim(MaxDim):
     """``median(dim)``: the lower median of each slice, and where it is.  Backward: grad to that position."""
 
-    node_name = "MedianBackward1"
+    node_name: str = "MedianBackward1"
     arg = staticmethod(_median_index)
 
 
 class ModeDim(MaxDim):
     """``mode(dim)``: the most frequent value of each slice, and its last position.  Backward: grad to it."""
 
-    node_name = "ModeBackward0"
+    node_name: str = "ModeBackward0"
     arg = staticmethod(_mode_index)
 
 
 class LogSumExp(Function):
     """``log Σ e^x`` over ``dim``.  Backward: grad * e^(x - result) (the softmax)."""
 
-    node_name = "LogsumexpBackward0"
-    saved_names = ("self", "result")
+    node_name: str = "LogsumexpBackward0"
+    saved_names: tuple[str, ...] = ("self", "result")
 
     @staticmethod
-    def forward(ctx, x, dim, keepdim):
+    def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> Any:
         ctx.dim, ctx.keepdim = dims_tuple(dim, x.ndim), keepdim
         a = _float_array(x)                                     # logsumexp of integers is a float
         m = np.max(a, axis=ctx.dim, keepdims=True, initial=-np.inf)     # -inf over an empty dim
@@ -302,7 +307,7 @@ class LogSumExp(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, result = ctx.saved_tensors
         r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
         return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * (x - r).exp(), None, None
@@ -320,12 +325,12 @@ def _float_array(x):
 class Softmax(Function):
     """``e^x / Σ e^x`` along ``dim``.  Backward: y * (grad - Σ grad·y), y the saved result."""
 
-    node_name = "SoftmaxBackward0"
-    saved_names = ("result",)
-    saved_attrs = ("dim",)
+    node_name: str = "SoftmaxBackward0"
+    saved_names: tuple[str, ...] = ("result",)
+    saved_attrs: tuple[str, ...] = ("dim",)
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
         _check_floating(x, '"softmax_lastdim_kernel_impl" not implemented for \'%s\'' % x.dtype._legacy,
                         NotImplementedError)
         ctx.dim = wrap_dim(dim, x.ndim)
@@ -340,7 +345,7 @@ class Softmax(Function):
         return e
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         (y,) = ctx.saved_tensors
         return SoftmaxBackwardData.apply(grad, y, ctx.axis), None
 
@@ -352,17 +357,17 @@ class SoftmaxBackwardData(Function):
     with respect to ``g`` is the same op; with respect to ``y`` it is ``gg * (g - Σ g·y) - g * Σ gg·y``.
     """
 
-    node_name = "SoftmaxBackwardDataBackward0"
+    node_name: str = "SoftmaxBackwardDataBackward0"
 
     @staticmethod
-    def forward(ctx, grad, y, dim):
+    def forward(ctx: Any, grad: Tensor, y: Tensor, dim: Any) -> Any:
         ctx.dim = dim
         ctx.save_for_backward(grad, y)
         g, out = grad._data, y._data
         return out * (g - (g * out).sum(axis=dim, keepdims=True))
 
     @staticmethod
-    def backward(ctx, gg):
+    def backward(ctx: Any, gg: Tensor) -> Grads:
         grad, y = ctx.saved_tensors
         d_grad = SoftmaxBackwardData.apply(gg, y, ctx.dim) if ctx.needs_input_grad[0] else None
         d_y = None
@@ -374,12 +379,12 @@ class SoftmaxBackwardData(Function):
 class LogSoftmax(Function):
     """``x - log Σ e^x`` along ``dim``.  Backward: grad - e^result * Σ grad."""
 
-    node_name = "LogSoftmaxBackward0"
-    saved_names = ("result",)
-    saved_attrs = ("dim",)
+    node_name: str = "LogSoftmaxBackward0"
+    saved_names: tuple[str, ...] = ("result",)
+    saved_attrs: tuple[str, ...] = ("dim",)
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
         _check_floating(x, '"log_softmax_lastdim_kernel_impl" not implemented for \'%s\'' % x.dtype._legacy,
                         NotImplementedError)
         ctx.dim = wrap_dim(dim, x.ndim)
@@ -394,7 +399,7 @@ class LogSoftmax(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         (y,) = ctx.saved_tensors
         return LogSoftmaxBackwardData.apply(grad, y, ctx.axis), None
 
@@ -406,17 +411,17 @@ class LogSoftmaxBackwardData(Function):
     ``gg - Σ gg·e^y``; with respect to ``y`` it is ``-gg * e^y * Σ g``.
     """
 
-    node_name = "LogSoftmaxBackwardDataBackward0"
+    node_name: str = "LogSoftmaxBackwardDataBackward0"
 
     @staticmethod
-    def forward(ctx, grad, y, dim):
+    def forward(ctx: Any, grad: Tensor, y: Tensor, dim: Any) -> Any:
         ctx.dim = dim
         ctx.save_for_backward(grad, y)
         g = grad._data
         return g - fmath.exp(y._data) * g.sum(axis=dim, keepdims=True)
 
     @staticmethod
-    def backward(ctx, gg):
+    def backward(ctx: Any, gg: Tensor) -> Grads:
         grad, y = ctx.saved_tensors
         e = y.exp()
         return (gg - (gg * e).sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[0] else None,
@@ -427,12 +432,12 @@ class LogSoftmaxBackwardData(Function):
 class Var(Function):
     """Variance with Bessel's ``correction``.  Backward: grad * 2 (x - mean) / (n - correction)."""
 
-    node_name = "VarBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("correction", "dim", "keepdim")
+    node_name: str = "VarBackward0"
+    saved_names: tuple[str, ...] = ("self",)
+    saved_attrs: tuple[str, ...] = ("correction", "dim", "keepdim")
 
     @staticmethod
-    def forward(ctx, x, dim, correction, keepdim):
+    def forward(ctx: Any, x: Tensor, dim: Any, correction: Any, keepdim: bool) -> Any:
         _check_floating(x, "std and var only support floating point and complex dtypes", RuntimeError)
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
         ctx.all = dim is None or x.ndim == 0
@@ -443,7 +448,7 @@ class Var(Function):
         return _variance(x._data, ctx.dim, n - correction, keepdim)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         (x,) = ctx.saved_tensors
         return _var_backward(_restore(grad, x.shape, ctx.dim, ctx.keepdim), x, ctx), None, None, None
 
@@ -476,12 +481,12 @@ def _warn_dof(name, n, correction):
 class Std(Function):
     """Standard deviation.  Backward: grad * (x - mean) / ((n - correction) * std)."""
 
-    node_name = "StdBackward0"
-    saved_names = ("self", "result")
-    saved_attrs = ("correction", "dim", "keepdim")
+    node_name: str = "StdBackward0"
+    saved_names: tuple[str, ...] = ("self", "result")
+    saved_attrs: tuple[str, ...] = ("correction", "dim", "keepdim")
 
     @staticmethod
-    def forward(ctx, x, dim, correction, keepdim):
+    def forward(ctx: Any, x: Tensor, dim: Any, correction: Any, keepdim: bool) -> Any:
         _check_floating(x, "std and var only support floating point and complex dtypes", RuntimeError)
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
         ctx.all = dim is None or x.ndim == 0
@@ -492,7 +497,7 @@ class Std(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         from .._creation import where
         x, result = ctx.saved_tensors
         r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
@@ -504,18 +509,18 @@ class Std(Function):
 class Prod(Function):
     """Product of elements (over ``dim`` or all).  Backward: grad * (product of all the other elements)."""
 
-    node_name = "ProdBackward0"
-    saved_names = ("self", "result")
+    node_name: str = "ProdBackward0"
+    saved_names: tuple[str, ...] = ("self", "result")
 
     @staticmethod
-    def forward(ctx, x, dim, keepdim):
+    def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> Any:
         ctx.dim, ctx.keepdim = (None if dim is None else wrap_dim(dim, x.ndim)), keepdim
         out = np.asarray(np.prod(x._data, axis=ctx.dim, keepdims=keepdim and dim is not None))
         ctx.save_for_backward(x, out)
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, result = ctx.saved_tensors
         dims = dims_tuple(ctx.dim, x.ndim)
         keep = ctx.keepdim and ctx.dim is not None
@@ -552,18 +557,18 @@ def _prod_of_others(x, dim):
 class ProdDim(Prod):
     """Product over one ``dim`` (PyTorch records it as a node of its own)."""
 
-    node_name = "ProdBackward1"
+    node_name: str = "ProdBackward1"
 
 
 class Norm(Function):
     """The vector p-norm (``p=2`` by default) over ``dim`` or all.  Backward (p=2): grad * x / norm (0 at 0)."""
 
-    node_name = "LinalgVectorNormBackward0"
-    saved_names = ("self", "result")
-    saved_attrs = ("ord", "dim", "keepdim")
+    node_name: str = "LinalgVectorNormBackward0"
+    saved_names: tuple[str, ...] = ("self", "result")
+    saved_attrs: tuple[str, ...] = ("ord", "dim", "keepdim")
 
     @staticmethod
-    def forward(ctx, x, p, dim, keepdim):
+    def forward(ctx: Any, x: Tensor, p: Any, dim: Any, keepdim: bool) -> Any:
         _check_floating(x, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s"
                         % x.dtype._legacy, RuntimeError)
         ctx.ord, ctx.dim, ctx.keepdim = p, dims_tuple(dim, x.ndim), keepdim
@@ -579,7 +584,7 @@ class Norm(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         x, result = ctx.saved_tensors
         g = _restore(grad, x.shape, ctx.dim, ctx.keepdim)
         r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
@@ -607,16 +612,16 @@ def _norm_backward(g, x, r, p, dims):
 class Cumsum(Function):
     """Running sum along ``dim``.  Backward: the running sum of grad taken from the other end."""
 
-    node_name = "CumsumBackward0"
-    saved_attrs = ("dim",)
+    node_name: str = "CumsumBackward0"
+    saved_attrs: tuple[str, ...] = ("dim",)
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
         ctx.dim = wrap_dim(dim, x.ndim)
         return np.cumsum(x._data, axis=ctx.dim if x.ndim else None, dtype=_sum_dtype(x)).reshape(x.shape)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         if grad.ndim == 0:                      # a 0-dim input: its running sum is itself
             return grad, None
         return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
@@ -625,19 +630,19 @@ class Cumsum(Function):
 class Cumprod(Function):
     """Running product along ``dim``.  Backward: x_k's gradient is Σ_{j≥k} grad_j * y_j / x_k (y the result)."""
 
-    node_name = "CumprodBackward0"
-    saved_names = ("self", "result")
-    saved_attrs = ("dim",)
+    node_name: str = "CumprodBackward0"
+    saved_names: tuple[str, ...] = ("self", "result")
+    saved_attrs: tuple[str, ...] = ("dim",)
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
         ctx.dim = wrap_dim(dim, x.ndim)
         out = np.cumprod(x._data, axis=ctx.dim if x.ndim else None, dtype=_sum_dtype(x)).reshape(x.shape)
         ctx.save_for_backward(x, out)
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         from .._creation import stack
         x, y = ctx.saved_tensors
         d = ctx.dim
@@ -666,12 +671,12 @@ def _argsort(a, axis, descending):
 class Sort(Function):
     """``sort(dim)``: values and the indices they came from.  Backward: grad put back at those indices."""
 
-    node_name = "SortBackward0"
-    saved_names = ("indices",)
-    saved_attrs = ("dim", "self_sym_sizes")
+    node_name: str = "SortBackward0"
+    saved_names: tuple[str, ...] = ("indices",)
+    saved_attrs: tuple[str, ...] = ("dim", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx, x, dim, descending, k=None):
+    def forward(ctx: Any, x: Tensor, dim: Any, descending: bool, k: int | None = None) -> tuple[Any, ...]:
         ctx.axis = wrap_dim(dim, x.ndim) if x.ndim else 0
         ctx.dim, ctx.self_sym_sizes = _saved_int(dim), tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
@@ -685,7 +690,7 @@ class Sort(Function):
         return values, order
 
     @staticmethod
-    def backward(ctx, grad, grad_indices):
+    def backward(ctx: Any, grad: Tensor, grad_indices: Tensor) -> Grads:
         from .index import gather_backward
         if not ctx.self_sym_sizes:
             return grad, None, None, None
@@ -696,10 +701,10 @@ class Sort(Function):
 class Topk(Sort):
     """``topk(k, dim)``: the k largest (or smallest) values and their indices.  Backward: grad put back there."""
 
-    node_name = "TopkBackward0"
+    node_name: str = "TopkBackward0"
 
     @staticmethod
-    def forward(ctx, x, k, dim, largest):
+    def forward(ctx: Any, x: Tensor, k: int, dim: Any, largest: bool) -> Any:
         if not 0 <= k <= (x.shape[wrap_dim(dim, x.ndim)] if x.ndim else 1):
             raise RuntimeError("selected index k out of range")
         return Sort.forward(ctx, x, dim, largest, k)
@@ -708,11 +713,11 @@ class Topk(Sort):
 class Unique(Function):
     """``unique``: the sorted distinct values, the inverse indices and the counts.  Not differentiable."""
 
-    node_name = "Unique2Backward0"
-    op = "_unique2"
+    node_name: str = "Unique2Backward0"
+    op: str = "_unique2"
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(ctx: Any, x: Tensor, dim: Any) -> tuple[Any, ...]:
         a = x._data
         if dim is None:
             values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True, return_counts=True,
@@ -725,13 +730,13 @@ class Unique(Function):
         return values, inverse.astype(np.int64), counts.astype(np.int64)
 
     @staticmethod
-    def backward(ctx, *grads):
+    def backward(ctx: Any, *grads: Tensor) -> Grads:
         raise NotImplementedError("the derivative for '%s' is not implemented." % type(ctx)._forward_cls.op)
 
 
 class UniqueDim(Unique):
-    node_name = "UniqueDimBackward0"
-    op = "unique_dim"
+    node_name: str = "UniqueDimBackward0"
+    op: str = "unique_dim"
 
 
 # Hot ops whose numpy code warns at most on float overflow (see Function.quiet).

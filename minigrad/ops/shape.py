@@ -8,6 +8,7 @@ Ops marked ``is_view`` return a tensor sharing memory and version counter with t
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,8 +17,12 @@ from ..autograd.function import Function
 from ._util import promoted, wrap_dim
 from .reduce import _sum_dtype
 
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+    from ..autograd.function import Grads
 
-def infer_shape(shape, numel):
+
+def infer_shape(shape: Any, numel: Any) -> Any:
     """Resolve one ``-1`` in ``shape``, with PyTorch's errors."""
     shape = tuple([int(s) for s in shape])
     if -1 not in shape and math.prod(shape) == numel and min(shape, default=0) >= 0:
@@ -41,7 +46,7 @@ def infer_shape(shape, numel):
     return shape
 
 
-def view_array(a, shape):
+def view_array(a: Any, shape: Any) -> Any:
     """``a`` with a new shape *without copying*, or None when that is impossible."""
     if a.flags.c_contiguous:
         return a.reshape(shape)                         # always a view
@@ -64,12 +69,12 @@ _RESHAPE_COPY_ARG = tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 
 class View(Function):
     """Same data, new shape.  Backward: grad reshaped to the input's shape."""
 
-    node_name = "ViewBackward0"
-    saved_attrs = ("self_sym_sizes",)
-    is_view = True
+    node_name: str = "ViewBackward0"
+    saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, shape):
+    def forward(ctx: Any, x: Tensor, shape: tuple[int, ...]) -> Any:
         ctx.self_sym_sizes = tuple(x.shape)
         out = view_array(x._data, infer_shape(shape, x.numel()))
         if out is None:
@@ -78,29 +83,29 @@ class View(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.reshape(ctx.self_sym_sizes), None
 
 
 class Alias(Function):
     """``x[...]``, ``x[:, :]``: the same tensor as a new view (PyTorch's ``alias``).  Backward: grad."""
 
-    node_name = "AliasBackward0"
-    is_view = True
+    node_name: str = "AliasBackward0"
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         return x._data.view()
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad
 
 
 class ReshapeAlias(View):
     """``reshape`` of a non-contiguous tensor that could still be a view (PyTorch's ``_reshape_alias``)."""
 
-    node_name = "ReshapeAliasBackward0"
+    node_name: str = "ReshapeAliasBackward0"
 
 
 class UnsafeView(Function):
@@ -109,62 +114,62 @@ class UnsafeView(Function):
     PyTorch's ``_unsafe_view``: no copy and not a view, which is safe because nobody else sees ``x``.
     """
 
-    node_name = "UnsafeViewBackward0"
-    saved_attrs = ("self_sym_sizes",)
+    node_name: str = "UnsafeViewBackward0"
+    saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
 
     @staticmethod
-    def forward(ctx, x, shape):
+    def forward(ctx: Any, x: Tensor, shape: tuple[int, ...]) -> Any:
         ctx.self_sym_sizes = tuple(x.shape)
         return np.reshape(x._data, infer_shape(shape, x.numel()))
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.reshape(ctx.self_sym_sizes), None
 
 
 class Transpose(Function):
     """Swap two dims.  Backward: swap them back."""
 
-    node_name = "TransposeBackward0"
-    saved_attrs = ("dim0", "dim1")
-    is_view = True
+    node_name: str = "TransposeBackward0"
+    saved_attrs: tuple[str, ...] = ("dim0", "dim1")
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, dim0, dim1):
+    def forward(ctx: Any, x: Tensor, dim0: int, dim1: int) -> Any:
         ctx.dim0, ctx.dim1 = wrap_dim(dim0, x.ndim), wrap_dim(dim1, x.ndim)
         return np.swapaxes(x._data, ctx.dim0, ctx.dim1) if x.ndim > 1 else x._data.view()
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.transpose(ctx.dim0, ctx.dim1), None, None
 
 
 class T(Function):
     """``t()``: transpose of a tensor with at most 2 dims.  Backward: grad.t()."""
 
-    node_name = "TBackward0"
-    is_view = True
+    node_name: str = "TBackward0"
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         if x.ndim > 2:
             raise RuntimeError("t() expects a tensor with <= 2 dimensions, but self is %dD" % x.ndim)
         return x._data.T
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.t()
 
 
 class Permute(Function):
     """Reorder dims.  Backward: the inverse permutation."""
 
-    node_name = "PermuteBackward0"
-    saved_attrs = ("dims",)
-    is_view = True
+    node_name: str = "PermuteBackward0"
+    saved_attrs: tuple[str, ...] = ("dims",)
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, dims):
+    def forward(ctx: Any, x: Tensor, dims: Any) -> Any:
         dims = tuple(wrap_dim(d, x.ndim) for d in dims)
         if len(dims) == x.ndim and len(set(dims)) != len(dims):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
@@ -176,53 +181,53 @@ class Permute(Function):
         return np.transpose(x._data, dims)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.permute(tuple(int(i) for i in np.argsort(ctx.dims))), None
 
 
 class Unsqueeze(Function):
     """Insert a dim of size 1.  Backward: squeeze it out."""
 
-    node_name = "UnsqueezeBackward0"
-    saved_attrs = ("dim",)
-    is_view = True
+    node_name: str = "UnsqueezeBackward0"
+    saved_attrs: tuple[str, ...] = ("dim",)
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
         ctx.dim = wrap_dim(dim, x.ndim + 1)
         return np.expand_dims(x._data, ctx.dim)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.squeeze(ctx.dim), None
 
 
 class Squeeze(Function):
     """Remove all dims of size 1.  Backward: grad reshaped to the input's shape."""
 
-    node_name = "SqueezeBackward0"
-    saved_attrs = ("self_sym_sizes",)
-    is_view = True
+    node_name: str = "SqueezeBackward0"
+    saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         ctx.self_sym_sizes = tuple(x.shape)
         return x._data.reshape(tuple(s for s in x.shape if s != 1))
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.reshape(ctx.self_sym_sizes)
 
 
 class SqueezeDim(Function):
     """Remove ``dim`` if it has size 1.  Backward: grad reshaped to the input's shape."""
 
-    node_name = "SqueezeBackward1"
-    saved_attrs = ("dim", "self_sym_sizes")
-    is_view = True
+    node_name: str = "SqueezeBackward1"
+    saved_attrs: tuple[str, ...] = ("dim", "self_sym_sizes")
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
         ctx.self_sym_sizes = tuple(x.shape)
         ctx.dim = wrap_dim(dim, x.ndim) if x.ndim else 0
         if x.ndim == 0 or x.shape[ctx.dim] != 1:
@@ -230,14 +235,14 @@ class SqueezeDim(Function):
         return np.squeeze(x._data, ctx.dim)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.reshape(ctx.self_sym_sizes), None
 
 
 class SqueezeMatmul(SqueezeDim):
     """The squeeze that ends a 1-D @ 2-D matmul."""
 
-    node_name = "SqueezeBackward4"
+    node_name: str = "SqueezeBackward4"
 
 
 def _broadcast_view(array, shape):
@@ -256,12 +261,12 @@ def _broadcast_view(array, shape):
 class Expand(Function):
     """Broadcast to a larger shape without copying.  Backward: grad summed back (by the node)."""
 
-    node_name = "ExpandBackward0"
-    saved_attrs = ("self_sym_sizes",)
-    is_view = True
+    node_name: str = "ExpandBackward0"
+    saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, shape):
+    def forward(ctx: Any, x: Tensor, shape: tuple[int, ...]) -> Any:
         have = ctx.self_sym_sizes = x._data.shape
         shape = tuple(shape)
         lead = len(shape) - len(have)
@@ -286,18 +291,18 @@ class Expand(Function):
         return _broadcast_view(x._data, target)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad, None
 
 
 class Repeat(Function):
     """Tile the tensor ``repeats`` times per dim.  Backward: sum the tiles."""
 
-    node_name = "RepeatBackward0"
-    saved_attrs = ("repeats", "self_sym_sizes")
+    node_name: str = "RepeatBackward0"
+    saved_attrs: tuple[str, ...] = ("repeats", "self_sym_sizes")
 
     @staticmethod
-    def forward(ctx, x, repeats):
+    def forward(ctx: Any, x: Tensor, repeats: Any) -> Any:
         repeats = tuple(repeats)
         if len(repeats) < x.ndim:
             raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
@@ -306,7 +311,7 @@ class Repeat(Function):
         return np.tile(x._data, repeats)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         shape = (1,) * (len(ctx.repeats) - len(ctx.self_sym_sizes)) + ctx.self_sym_sizes
         split = []
         for r, s in zip(ctx.repeats, shape):
@@ -318,11 +323,11 @@ class Repeat(Function):
 class Cat(Function):
     """Concatenate along ``dim``.  Backward: each input gets its slice of grad."""
 
-    node_name = "CatBackward0"
-    saved_attrs = ("dim",)
+    node_name: str = "CatBackward0"
+    saved_attrs: tuple[str, ...] = ("dim",)
 
     @staticmethod
-    def forward(ctx, dim, *tensors):
+    def forward(ctx: Any, dim: Any, *tensors: Any) -> Any:
         if not tensors:
             raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
         for i, t in enumerate(tensors):
@@ -347,7 +352,7 @@ class Cat(Function):
         return np.concatenate([a for a, skip in zip(arrays, legacy) if not skip] or arrays[:1], axis=d)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         out, start = [None], 0
         for size, skip in zip(ctx.sizes, ctx.legacy):
             if skip:
@@ -361,11 +366,11 @@ class Cat(Function):
 class Stack(Function):
     """Stack along a new ``dim``.  Backward: each input gets its slice of grad."""
 
-    node_name = "StackBackward0"
-    saved_attrs = ("dim",)
+    node_name: str = "StackBackward0"
+    saved_attrs: tuple[str, ...] = ("dim",)
 
     @staticmethod
-    def forward(ctx, dim, *tensors):
+    def forward(ctx: Any, dim: Any, *tensors: Any) -> Any:
         if not tensors:
             raise RuntimeError("stack expects a non-empty TensorList")
         for i, t in enumerate(tensors):
@@ -377,63 +382,63 @@ class Stack(Function):
         return np.stack(promoted(*tensors), axis=ctx.dim)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return (None, *tuple(grad.select(ctx.dim, i) for i in range(grad.shape[ctx.dim])))
 
 
 class Split(Function):
     """Split into pieces of ``sizes`` along ``dim`` (views).  Backward: concatenate the pieces' grads."""
 
-    node_name = "SplitBackward0"
-    saved_attrs = ("dim", "split_size", "self_sym_sizes")
-    is_view = True
-    multi_output = True           # returns a list of views (PyTorch's MULTI_OUTPUT_NODE views)
+    node_name: str = "SplitBackward0"
+    saved_attrs: tuple[str, ...] = ("dim", "split_size", "self_sym_sizes")
+    is_view: bool = True
+    multi_output: bool = True           # returns a list of views (PyTorch's MULTI_OUTPUT_NODE views)
 
     @staticmethod
-    def forward(ctx, x, sizes, dim):
+    def forward(ctx: Any, x: Tensor, sizes: tuple[int, ...], dim: Any) -> Any:
         ctx.dim, ctx.self_sym_sizes = wrap_dim(dim, x.ndim), tuple(x.shape)
         ctx.split_size, ctx.split_sizes = sizes[0], tuple(sizes)
         bounds = np.cumsum(sizes)[:-1]
         return tuple(np.split(x._data, bounds, axis=ctx.dim))
 
     @staticmethod
-    def backward(ctx, *grads):
+    def backward(ctx: Any, *grads: Tensor) -> Grads:
         return Cat.apply(ctx.dim, *grads), None, None
 
 
 class SplitWithSizes(Split):
     """``split([sizes])``: as Split."""
 
-    node_name = "SplitWithSizesBackward0"
-    saved_attrs = ("dim", "self_sym_sizes", "split_sizes")
+    node_name: str = "SplitWithSizesBackward0"
+    saved_attrs: tuple[str, ...] = ("dim", "self_sym_sizes", "split_sizes")
 
 
 class Unbind(Function):
     """Remove ``dim``, returning every slice (views).  Backward: stack the slices' grads."""
 
-    node_name = "UnbindBackward0"
-    saved_attrs = ("dim",)
-    is_view = True
-    multi_output = True
+    node_name: str = "UnbindBackward0"
+    saved_attrs: tuple[str, ...] = ("dim",)
+    is_view: bool = True
+    multi_output: bool = True
 
     @staticmethod
-    def forward(ctx, x, dim):
+    def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
         ctx.dim = wrap_dim(dim, x.ndim)
         return tuple(x._data[(slice(None),) * ctx.dim + (i,)] for i in range(x.shape[ctx.dim]))
 
     @staticmethod
-    def backward(ctx, *grads):
+    def backward(ctx: Any, *grads: Tensor) -> Grads:
         return Stack.apply(ctx.dim, *grads), None
 
 
 class Flip(Function):
     """Reverse the order along ``dims`` (a copy, as in PyTorch).  Backward: flip grad back."""
 
-    node_name = "FlipBackward0"
-    saved_attrs = ("dims",)
+    node_name: str = "FlipBackward0"
+    saved_attrs: tuple[str, ...] = ("dims",)
 
     @staticmethod
-    def forward(ctx, x, dims):
+    def forward(ctx: Any, x: Tensor, dims: Any) -> Any:
         ctx.dims = tuple(wrap_dim(d, max(x.ndim, 1)) for d in dims)          # a 0-d tensor takes dim 0 / -1
         for i, d in enumerate(ctx.dims):
             if d in ctx.dims[:i]:
@@ -441,45 +446,45 @@ class Flip(Function):
         return np.flip(x._data, ctx.dims).copy() if x.ndim else x._data.copy()
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.flip(ctx.dims), None
 
 
 class Tril(Function):
     """Lower triangle (on and below ``diagonal``), zeros above.  Backward: the same triangle of grad."""
 
-    node_name = "TrilBackward0"
-    saved_attrs = ("diagonal",)
+    node_name: str = "TrilBackward0"
+    saved_attrs: tuple[str, ...] = ("diagonal",)
     _pick = staticmethod(np.tril)
 
     @classmethod
-    def forward(cls, ctx, x, diagonal):
+    def forward(cls, ctx: Any, x: Tensor, diagonal: Any) -> Any:
         if x.ndim < 2:
             raise RuntimeError("%s: input tensor must have at least 2 dimensions" % cls.__name__.lower())
         ctx.diagonal = diagonal
         return cls._pick(x._data, diagonal)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return type(ctx)._forward_cls.apply(grad, ctx.diagonal), None
 
 
 class Triu(Tril):
     """Upper triangle (on and above ``diagonal``), zeros below.  Backward: the same triangle of grad."""
 
-    node_name = "TriuBackward0"
+    node_name: str = "TriuBackward0"
     _pick = staticmethod(np.triu)
 
 
 class SqueezeDims(Function):
     """Remove those of ``dims`` that have size 1 (``squeeze((0, 2))``).  Backward: grad reshaped back."""
 
-    node_name = "SqueezeBackward2"
-    saved_attrs = ("dim", "self_sym_sizes")
-    is_view = True
+    node_name: str = "SqueezeBackward2"
+    saved_attrs: tuple[str, ...] = ("dim", "self_sym_sizes")
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, dims):
+    def forward(ctx: Any, x: Tensor, dims: Any) -> Any:
         ctx.self_sym_sizes = tuple(x.shape)
         ctx.dim = tuple(wrap_dim(d, x.ndim) if x.ndim else wrap_dim(d, 1) for d in dims)
         for i, d in enumerate(ctx.dim):
@@ -489,11 +494,11 @@ class SqueezeDims(Function):
         return np.squeeze(x._data, drop) if drop else x._data.view()
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return grad.reshape(ctx.self_sym_sizes), None
 
 
-def diagonal_view(a, offset, dim1, dim2):
+def diagonal_view(a: Any, offset: Any, dim1: Any, dim2: Any) -> Any:
     """The (writeable) view of ``a``'s diagonal ``offset`` in the plane (dim1, dim2), as the last dim."""
     n1, n2 = a.shape[dim1], a.shape[dim2]
     length = max(0, min(n1 + min(offset, 0), n2 - max(offset, 0)))
@@ -512,12 +517,12 @@ class Diagonal(Function):
     Backward: zeros of the input's shape with grad on that diagonal.
     """
 
-    node_name = "DiagonalBackward0"
-    saved_attrs = ("dim1", "dim2", "offset", "self_sym_sizes")
-    is_view = True
+    node_name: str = "DiagonalBackward0"
+    saved_attrs: tuple[str, ...] = ("dim1", "dim2", "offset", "self_sym_sizes")
+    is_view: bool = True
 
     @staticmethod
-    def forward(ctx, x, offset, dim1, dim2):
+    def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Any:
         ndim = max(x.ndim, 1)
         ctx.offset, ctx.dim1, ctx.dim2 = offset, wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
         if ctx.dim1 == ctx.dim2:
@@ -526,46 +531,46 @@ class Diagonal(Function):
         return diagonal_view(x._data, offset, ctx.dim1, ctx.dim2)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return DiagonalScatter.apply(grad, ctx.self_sym_sizes, ctx.offset, ctx.dim1, ctx.dim2), None, None, None
 
 
 class DiagonalCopy(Diagonal):
     """``diag(matrix)``: the diagonal as a new tensor (PyTorch's ``diagonal_copy``).  Backward: as Diagonal."""
 
-    node_name = "DiagonalBackward0_copy"
-    is_view = False
+    node_name: str = "DiagonalBackward0_copy"
+    is_view: bool = False
 
     @staticmethod
-    def forward(ctx, x, offset, dim1, dim2):
+    def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Any:
         return Diagonal.forward(ctx, x, offset, dim1, dim2).copy()
 
 
 class DiagonalScatter(Function):
     """Zeros of ``shape`` with ``grad`` on a diagonal (the backward of diagonal).  Backward: take the diagonal."""
 
-    node_name = "DiagonalBackwardBackward0"
+    node_name: str = "DiagonalBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, grad, shape, offset, dim1, dim2):
+    def forward(ctx: Any, grad: Tensor, shape: tuple[int, ...], offset: int, dim1: int, dim2: int) -> Any:
         ctx.offset, ctx.dim1, ctx.dim2 = offset, dim1, dim2
         out = np.zeros(shape, dtype=grad._data.dtype)
         diagonal_view(out, offset, dim1, dim2)[...] = grad._data
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return Diagonal.apply(grad, ctx.offset, ctx.dim1, ctx.dim2), None, None, None, None
 
 
 class DiagEmbed(Function):
     """``diag(vector)``: a square matrix with the vector on diagonal ``offset``.  Backward: that diagonal of grad."""
 
-    node_name = "DiagEmbedBackward0"
-    saved_attrs = ("dim1", "dim2", "offset")
+    node_name: str = "DiagEmbedBackward0"
+    saved_attrs: tuple[str, ...] = ("dim1", "dim2", "offset")
 
     @staticmethod
-    def forward(ctx, x, offset):
+    def forward(ctx: Any, x: Tensor, offset: int) -> Any:
         ctx.offset = offset
         ctx.dim1, ctx.dim2 = 2**64 - 2, 2**64 - 1      # -2 and -1, as PyTorch shows them (unsigned)
         n = x.shape[0] + abs(offset)
@@ -574,25 +579,25 @@ class DiagEmbed(Function):
         return out
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return Diagonal.apply(grad, ctx.offset, -2, -1), None
 
 
 class Trace(Function):
     """Sum of a matrix's main diagonal.  Backward: grad on the diagonal, zeros elsewhere."""
 
-    node_name = "TraceBackward0"
-    saved_attrs = ("self_sym_sizes",)
+    node_name: str = "TraceBackward0"
+    saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Tensor) -> Any:
         if x.ndim != 2:
             raise RuntimeError("trace: expected a matrix, but got tensor with dim %d" % x.ndim)
         ctx.self_sym_sizes = tuple(x.shape)
         return np.asarray(np.trace(x._data, dtype=_sum_dtype(x)))
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         n = min(ctx.self_sym_sizes)
         return DiagonalScatter.apply(grad.expand(n), ctx.self_sym_sizes, 0, 0, 1)
 
@@ -600,11 +605,11 @@ class Trace(Function):
 class Roll(Function):
     """Rotate elements by ``shifts`` along ``dims`` (no dims: the flattened tensor).  Backward: roll grad back."""
 
-    node_name = "RollBackward0"
-    saved_attrs = ("dims", "shifts")
+    node_name: str = "RollBackward0"
+    saved_attrs: tuple[str, ...] = ("dims", "shifts")
 
     @staticmethod
-    def forward(ctx, x, shifts, dims):
+    def forward(ctx: Any, x: Tensor, shifts: Any, dims: Any) -> Any:
         if not shifts:
             raise RuntimeError("`shifts` required")
         if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):
@@ -615,7 +620,7 @@ class Roll(Function):
         return np.roll(x._data, shifts if dims else shifts[0], ctx.dims or None)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Tensor) -> Grads:
         return Roll.apply(grad, tuple(-s for s in ctx.shifts), ctx.dims), None, None
 
 
