@@ -29,6 +29,7 @@ import os
 import pickle
 import zipfile
 from collections import OrderedDict
+from typing import Any
 
 import numpy as np
 
@@ -55,11 +56,11 @@ class _NotPlain(Exception):
 
 
 class _Encoder:
-    def __init__(self):
+    def __init__(self) -> None:
         self.arrays: list[np.ndarray] = []
         self.ids: dict[int, int] = {}
 
-    def encode(self, obj):
+    def encode(self, obj: Any) -> Any:
         from .nn.parameter import Parameter
 
         if obj is None or isinstance(obj, (bool, str)):
@@ -148,7 +149,8 @@ def _decode(node, arrays, tensors):
     raise pickle.UnpicklingError("unknown entry %r in a minigrad file" % (kind,))
 
 
-def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True) -> None:
+def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2,
+         _use_new_zipfile_serialization: bool = True) -> None:
     """Write ``obj`` (a state_dict, a checkpoint dict, tensors…) to a path or a binary file object."""
     encoder = _Encoder()
     try:
@@ -166,7 +168,8 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
             z.writestr("minigrad/object.pkl", pickled)
 
 
-def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None = None, mmap=None, **kwargs):
+def load(f: Any, map_location: Any = None, pickle_module: Any = None, *, weights_only: bool | None = None,
+         mmap: Any = None, **kwargs: Any) -> Any:
     """Read what ``save`` wrote. ``map_location`` may only name the CPU (``'cpu'``, a device, a dict or a function).
 
     ``weights_only`` (the default, as in PyTorch ≥ 2.6) reads only the plain tree: no code runs.

@@ -7,6 +7,8 @@ False
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["is_available", "current_accelerator", "device_count", "synchronize"]
 
 
@@ -14,7 +16,7 @@ def is_available() -> bool:
     return False
 
 
-def current_accelerator(check_available: bool = False):
+def current_accelerator(check_available: bool = False) -> Any:
     return None
 
 
@@ -22,5 +24,5 @@ def device_count() -> int:
     return 0
 
 
-def synchronize(device=None) -> None:
+def synchronize(device: Any = None) -> None:
     """Nothing to wait for on the CPU."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -55,7 +56,8 @@ def _check_roots(outputs):
             raise RuntimeError("element %d of tensors does not require grad and does not have a grad_fn" % i)
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+def backward(tensors: Any, grad_tensors: Any = None, retain_graph: Any = None, create_graph: bool = False,
+             grad_variables: Any = None, inputs: Any = None) -> Any:
     """Accumulate into the leaves' ``.grad`` the vector-Jacobian product of ``tensors`` with ``grad_tensors``."""
     tensors = _tensors(tensors, "tensors")
     if grad_variables is not None:
@@ -88,8 +90,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Any = None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused: Any = None, is_grads_batched: bool = False,
+         materialize_grads: bool = False) -> Any:
     """The gradients of ``outputs`` with respect to ``inputs``, returned (``.grad`` is not touched).
 
     >>> import minigrad as torch
@@ -133,7 +136,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return dict(zip(keys, out)) if as_dict else tuple(out)
 
 
-def Variable(data, requires_grad=False, volatile=False):
+def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Any:
     """Legacy: ``Variable(t)`` is just the tensor (with ``requires_grad`` set)."""
     import warnings
 
@@ -149,19 +152,19 @@ def Variable(data, requires_grad=False, volatile=False):
 class detect_anomaly:
     """Accepted for compatibility; prints PyTorch's warning."""
 
-    def __init__(self, check_nan=True):
+    def __init__(self, check_nan: bool = True) -> None:
         import warnings
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
                       "enabled for debugging.", UserWarning, stacklevel=2)
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         return False
 
 
-def set_detect_anomaly(mode, check_nan=True):
+def set_detect_anomaly(mode: Any, check_nan: bool = True) -> Any:
     return None
 
 

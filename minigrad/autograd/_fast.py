@@ -12,6 +12,7 @@ in engine.py leaves a slower engine with the same results.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +30,7 @@ _ENGINE_REFS = 5
 _CAN_STEAL = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
 
 
-def stealable(grad, var):
+def stealable(grad: Any, var: Any) -> Any:
     """The tensor to store as ``var.grad`` without a copy, or None if the gradient must be copied."""
     data = grad._data
     if not (_CAN_STEAL and grad.grad_fn is None and type(data) is np.ndarray and data.dtype == var._data.dtype

@@ -19,6 +19,7 @@ import heapq
 import itertools
 import threading
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -34,7 +35,8 @@ from .graph import (
 )
 
 
-def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True):
+def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create_graph: bool = False,
+                 inputs: Any = None, accumulate: bool = True) -> Any:
     """Backpropagate ``grad_roots`` from ``roots``.
 
     ``inputs`` restricts which tensors receive gradients.  With ``accumulate=True``
@@ -118,7 +120,7 @@ _run_serials = itertools.count()
 _current_runs = _ThreadLocalStack()
 
 
-def will_execute(node) -> bool:
+def will_execute(node: Any) -> bool:
     """Whether the innermost running backward pass will run ``node`` (PyTorch's ``_will_engine_execute_node``)."""
     roots, dependencies, run = _current_runs[-1]
     if node._is_accumulate and not run.accumulate:
@@ -132,7 +134,7 @@ class _Run:
 
     __slots__ = ("targets", "captured", "needed", "accumulate", "create_graph", "observe", "serial")
 
-    def __init__(self, inputs, accumulate, create_graph):
+    def __init__(self, inputs: Any, accumulate: Any, create_graph: Any) -> None:
         self.serial = next(_run_serials)       # tells passes apart (an id() is reused once a pass is freed)
         self.targets = _capture_targets(inputs) if inputs is not None else None   # node -> [(index, nr)]
         self.captured = [None] * len(inputs) if inputs is not None else []      # autograd.grad's results
@@ -411,10 +413,10 @@ def _emit(kind, node=None, grad_outputs=(), grad_inputs=(), grad_before=None, gr
 class _tag_derivative_nodes:
     """Under create_graph, mark each new node with the forward node whose backward made it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.current = None
         self.handle = register_node_created_hook(self)
 
-    def __call__(self, node):
+    def __call__(self, node: Any) -> Any:
         if self.current is not None:
             node.metadata["differentiates"] = self.current

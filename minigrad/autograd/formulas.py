@@ -13,7 +13,7 @@ here too, so that every node minigrad can record has one.  The names are PyTorch
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 __all__ = ["Formula", "derivative_formula", "register_formula", "formulas", "table_markdown"]
 
@@ -36,7 +36,7 @@ class Formula(NamedTuple):
 _FORMULAS: dict[str, Formula] = {}
 
 
-def register_formula(node_name: str, inputs, grads, saved=(), words: str = "") -> Formula:
+def register_formula(node_name: str, inputs: Any, grads: Any, saved: Any = (), words: str = '') -> Formula:
     """Add (or replace) the formula of ``node_name``; returns it."""
     inputs, grads = tuple(inputs), tuple(grads)
     if len(inputs) != len(grads):
@@ -48,7 +48,7 @@ def register_formula(node_name: str, inputs, grads, saved=(), words: str = "") -
     return formula
 
 
-def derivative_formula(node) -> Formula | None:
+def derivative_formula(node: Any) -> Formula | None:
     """The :class:`Formula` of a node, a node class or a class name (PyTorch's nodes too); None if unknown.
 
     A custom ``Function``'s node (``<Name>Backward``) gets the formula of "its own backward".

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+
 __all__ = ["jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"]
 
 
@@ -45,7 +50,8 @@ def _grad(outputs, inputs, grad_outputs, create_graph, strict=False):
     return tuple(result)
 
 
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+def jacobian(func: Any, inputs: Any, create_graph: bool = False, strict: bool = False, vectorize: bool = False,
+             strategy: str = 'reverse-mode') -> Any:
     """The Jacobian: shape ``output.shape + input.shape`` (tuples of them for tuple inputs/outputs).
 
     >>> import minigrad as torch
@@ -87,7 +93,8 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
     return tuple(table)
 
 
-def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
+def hessian(func: Any, inputs: Any, create_graph: bool = False, strict: bool = False, vectorize: bool = False,
+            outer_jacobian_strategy: str = 'reverse-mode') -> Any:
     """The matrix of second derivatives of a function with one-element output."""
     _ins, in_tuple = _tuple(inputs)
 
@@ -115,7 +122,7 @@ def _check_v(v, outs, what):
     return _tuple(v)[0]
 
 
-def vjp(func, inputs, v=None, create_graph=False, strict=False):
+def vjp(func: Any, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False) -> Any:
     """``(func(inputs), vᵀ·J)``."""
     from .grad_mode import enable_grad
     ins, in_tuple = _prepare(inputs, create_graph)
@@ -127,7 +134,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     return (outs if out_tuple else outs[0]), (grads if in_tuple else grads[0])
 
 
-def jvp(func, inputs, v=None, create_graph=False, strict=False):
+def jvp(func: Any, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False) -> Any:
     """``(func(inputs), J·v)``, by the double-vjp trick (two reverse passes)."""
     from .._creation import zeros_like
     from .grad_mode import enable_grad
@@ -150,7 +157,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     return (outs if out_tuple else outs[0]), (result if out_tuple else result[0])
 
 
-def vhp(func, inputs, v=None, create_graph=False, strict=False):
+def vhp(func: Any, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False) -> Any:
     """``(func(inputs), vᵀ·H)``."""
     from .grad_mode import enable_grad
     ins, in_tuple = _prepare(inputs, create_graph)
@@ -167,6 +174,6 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     return (out if create_graph else out.detach()), (result if in_tuple else result[0])
 
 
-def hvp(func, inputs, v=None, create_graph=False, strict=False):
+def hvp(func: Any, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False) -> Any:
     """``(func(inputs), H·v)`` (equal to vᵀ·H for the symmetric Hessian)."""
     return vhp(func, inputs, v, create_graph, strict)

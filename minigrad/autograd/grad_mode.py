@@ -8,14 +8,15 @@ import functools
 import inspect
 import sys
 import threading
+from typing import Any
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled"]
 
 
 class _State(threading.local):
-    grad_enabled = True
-    inference = False
+    grad_enabled: bool = True
+    inference: bool = False
 
 
 _state = _State()
@@ -63,7 +64,7 @@ def _wrap_generator(ctx_factory, func):
 class _DecoratorContextManager:
     """A context manager that also decorates functions: each call runs in a fresh copy (``clone``)."""
 
-    def __call__(self, func):
+    def __call__(self, func: Any) -> Any:
         if inspect.isclass(func):
             raise RuntimeError("Cannot decorate classes; it is ambiguous whether or not only the constructor or all "
                                "methods should have the context manager applied; additionally, decorating a class "
@@ -78,14 +79,14 @@ class _DecoratorContextManager:
                 return func(*args, **kwargs)
         return decorate_context
 
-    def clone(self):
+    def clone(self) -> Any:
         return type(self)()
 
 
 class _NoParamDecoratorContextManager(_DecoratorContextManager):
     """Also usable without parentheses: ``@no_grad`` as well as ``@no_grad()``."""
 
-    def __new__(cls, orig_func=None):
+    def __new__(cls, orig_func: Any = None) -> Any:
         if orig_func is None:
             return super().__new__(cls)
         return cls()(orig_func)
@@ -108,7 +109,7 @@ class no_grad(_NoParamDecoratorContextManager):
         self.prev = _state.grad_enabled
         _state.grad_enabled = False
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _state.grad_enabled = self.prev
 
 
@@ -119,7 +120,7 @@ class enable_grad(_NoParamDecoratorContextManager):
         self.prev = _state.grad_enabled
         _state.grad_enabled = True
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _state.grad_enabled = self.prev
 
 
@@ -134,14 +135,14 @@ class set_grad_enabled(_DecoratorContextManager):
         self.mode = bool(mode)
         _state.grad_enabled = self.mode
 
-    def __call__(self, func):
+    def __call__(self, func: Any) -> Any:
         _state.grad_enabled = self.prev          # a decorator: undo the switch made by __init__
         return super().__call__(func)
 
     def __enter__(self) -> None:
         _state.grad_enabled = self.mode          # (re-applied: the object may be entered later)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _state.grad_enabled = self.prev
 
     def __repr__(self) -> str:
@@ -149,7 +150,7 @@ class set_grad_enabled(_DecoratorContextManager):
 
     __str__ = __repr__
 
-    def clone(self):
+    def clone(self) -> Any:
         return type(self)(self.mode)
 
 
@@ -159,7 +160,7 @@ class inference_mode(_DecoratorContextManager):
     ``inference_mode(False)`` turns inference mode (and ``no_grad``) off inside an enclosing one.
     """
 
-    def __new__(cls, mode=True):
+    def __new__(cls, mode: str = True) -> Any:
         if isinstance(mode, bool):
             return super().__new__(cls)
         return cls()(mode)                       # `@inference_mode` without parentheses
@@ -171,8 +172,8 @@ class inference_mode(_DecoratorContextManager):
         self.prev = (_state.grad_enabled, _state.inference)
         _state.grad_enabled, _state.inference = not self.mode, self.mode
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _state.grad_enabled, _state.inference = self.prev
 
-    def clone(self):
+    def clone(self) -> Any:
         return type(self)(self.mode)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -67,10 +71,11 @@ def _analytical_jacobians(func, inputs):
     return jacobians
 
 
-def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exception=True, nondet_tol=0.0,
-              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
-              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
-              fast_mode=False, masked=None):
+def gradcheck(func: Any, inputs: Any, *, eps: float = 1e-06, atol: float = 1e-05, rtol: float = 0.001,
+              raise_exception: bool = True, nondet_tol: float = 0.0, check_undefined_grad: bool = True,
+              check_grad_dtypes: bool = False, check_batched_grad: bool = False,
+              check_batched_forward_grad: bool = False, check_forward_ad: bool = False,
+              check_backward_ad: bool = True, fast_mode: bool = False, masked: Any = None) -> Any:
     """Check backward against finite differences; True, or ``GradcheckError`` (False if not raising).
 
     >>> import minigrad as torch
@@ -107,8 +112,9 @@ def _as_tensor(a):
     return Tensor._make(np.asarray(a))
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001,
-                  gen_non_contig_grad_outputs=False, raise_exception=True, **kwargs):
+def gradgradcheck(func: Any, inputs: Any, grad_outputs: Any = None, *, eps: float = 1e-06, atol: float = 1e-05,
+                  rtol: float = 0.001, gen_non_contig_grad_outputs: bool = False, raise_exception: bool = True,
+                  **kwargs: Any) -> Any:
     """Check second derivatives: gradcheck of the function ``inputs, v ↦ vᵀ·J(inputs)``."""
     from .. import autograd
     from .._creation import Tensor, randn

@@ -233,13 +233,13 @@ class _ThreadLocalStack(threading.local):
     def __len__(self) -> int:
         return len(self.items)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:
         return self.items[index]
 
-    def append(self, item) -> None:
+    def append(self, item: Any) -> None:
         self.items.append(item)
 
-    def pop(self):
+    def pop(self) -> Any:
         return self.items.pop()
 
 

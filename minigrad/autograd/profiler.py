@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from typing import Any
 
 __all__ = ["profile", "record_function", "EventList", "FunctionEventAvg"]
 
@@ -35,7 +36,7 @@ def _aten_name(cls) -> str:
 class _Event:
     __slots__ = ("name", "start", "end", "children", "shapes")
 
-    def __init__(self, name, shapes=None):
+    def __init__(self, name: Any, shapes: Any = None) -> None:
         self.name, self.start, self.end, self.children, self.shapes = name, time.perf_counter(), None, 0.0, shapes
 
 
@@ -82,15 +83,15 @@ def _patch():
 class FunctionEventAvg:
     """The statistics of one op name: ``count``, ``cpu_time_total`` and ``self_cpu_time_total`` (µs)."""
 
-    def __init__(self, key):
+    def __init__(self, key: Any) -> None:
         self.key, self.count, self.cpu_time_total, self.self_cpu_time_total = key, 0, 0.0, 0.0
         self.input_shapes = None
 
     @property
-    def cpu_time(self):
+    def cpu_time(self) -> Any:
         return self.cpu_time_total / self.count if self.count else 0.0
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<FunctionEventAvg key=%s self_cpu_time=%.3fus cpu_time=%.3fus count=%d>" % (
             self.key, self.self_cpu_time_total, self.cpu_time, self.count)
 
@@ -102,8 +103,8 @@ def _us(t):
 class EventList(list):
     """Averages per op; ``table()`` prints them as PyTorch's profiler does."""
 
-    def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55, header=None,
-              top_level_events_only=False):
+    def table(self, sort_by: Any = None, row_limit: int = 100, max_src_column_width: int = 75,
+              max_name_column_width: int = 55, header: Any = None, top_level_events_only: bool = False) -> Any:
         rows = list(self)
         if sort_by:
             key = sort_by.replace("cpu_time_total", "cpu_time_total")
@@ -124,30 +125,31 @@ class EventList(list):
         out += [line, "Self CPU time total: %s" % _us(total_self), ""]
         return "\n".join(out)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.table()
 
 
 class profile:
     """Record the ops run inside the ``with`` block (CPU only; ``use_cuda`` is ignored)."""
 
-    def __init__(self, enabled=True, *, use_cuda=False, use_device=None, record_shapes=False, with_flops=False,
-                 profile_memory=False, with_stack=False, with_modules=False, use_kineto=False, use_cpu=True,
-                 experimental_config=None, acc_events=False, custom_trace_id_callback=None, activities=None,
-                 schedule=None, on_trace_ready=None):
+    def __init__(self, enabled: bool = True, *, use_cuda: bool = False, use_device: Any = None,
+                 record_shapes: bool = False, with_flops: bool = False, profile_memory: bool = False,
+                 with_stack: bool = False, with_modules: bool = False, use_kineto: bool = False, use_cpu: bool = True,
+                 experimental_config: Any = None, acc_events: bool = False, custom_trace_id_callback: Any = None,
+                 activities: Any = None, schedule: Any = None, on_trace_ready: Any = None) -> None:
         self.enabled, self.record_shapes = enabled, record_shapes
         self._events: list = []
         self._saved = None
         self.on_trace_ready = on_trace_ready
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if self.enabled:
             if not _active:
                 self._saved = _patch()
             _active.append(self)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         if self.enabled and self in _active:
             _active.remove(self)
             if self._saved is not None:
@@ -160,16 +162,16 @@ class profile:
 
     start = __enter__
 
-    def stop(self):
+    def stop(self) -> Any:
         self.__exit__(None, None, None)
 
-    def step(self):
+    def step(self) -> Any:
         """For ``torch.profiler`` schedules: every step is recorded here."""
 
-    def events(self):
+    def events(self) -> Any:
         return list(self._events)
 
-    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
+    def key_averages(self, group_by_input_shape: bool = False, group_by_stack_n: int = 0) -> Any:
         stats: dict = {}
         order = []
         for e in self._events:
@@ -185,39 +187,39 @@ class profile:
             s.self_cpu_time_total += total - e.children * 1e6
         return EventList(stats[k] for k in order)
 
-    def table(self, *args, **kwargs):
+    def table(self, *args: Any, **kwargs: Any) -> Any:
         return self.key_averages().table(*args, **kwargs)
 
-    def export_chrome_trace(self, path):
+    def export_chrome_trace(self, path: Any) -> Any:
         t0 = min((e.start for e in self._events), default=0.0)
         trace = [{"name": e.name, "ph": "X", "ts": (e.start - t0) * 1e6, "dur": (e.end - e.start) * 1e6,
                   "pid": 0, "tid": 0, "cat": "cpu_op"} for e in self._events]
         with open(path, "w") as f:
             json.dump({"traceEvents": trace}, f)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.table()
 
 
 class record_function:
     """Label a block of code in the profile: ``with record_function("forward"): ...``."""
 
-    def __init__(self, name, args=None):
+    def __init__(self, name: Any, args: Any = None) -> None:
         self.name = name
         self._event = None
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if _active:
             self._event = _open(self.name)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         if self._event is not None:
             _close(self._event)
             self._event = None
         return False
 
-    def __call__(self, fn):
+    def __call__(self, fn: Any) -> Any:
         import functools
 
         @functools.wraps(fn)

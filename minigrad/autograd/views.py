@@ -19,13 +19,15 @@ then gives each output PyTorch's view metadata:
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import grad_mode
 
 __all__ = ["link_views", "replay_view"]
 
 
-def link_views(outputs, args, cls):
+def link_views(outputs: Any, args: Any, cls: Any) -> Any:
     """Make ``outputs`` (the results of view op ``cls`` applied to ``args``) views of ``args[0]``'s base."""
     x = args[0]
     base = x._base if x._base is not None else x
@@ -56,11 +58,11 @@ class _ReplayCtx:
 
     needs_input_grad = (False, False, False, False)
 
-    def save_for_backward(self, *args):
+    def save_for_backward(self, *args: Any) -> Any:
         pass
 
 
-def replay_view(chain, array):
+def replay_view(chain: Any, array: Any) -> Any:
     """Take the same view of ``array`` as the chain of view ops took of the base."""
     steps = []
     while chain is not None:
@@ -74,7 +76,7 @@ def replay_view(chain, array):
     return array
 
 
-def view_chain_length(chain) -> int:
+def view_chain_length(chain: Any) -> int:
     """How many view ops a chain has (for tests and debugging)."""
     n = 0
     while chain is not None:

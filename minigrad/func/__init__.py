@@ -17,6 +17,7 @@ tensor([ 3., 12., 21., 30.])
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 from .. import _creation, autograd
 from .._tensor import Tensor
@@ -64,7 +65,7 @@ def _argnums_tuple(argnums, n):
     return nums
 
 
-def grad_and_value(func, argnums=0, has_aux=False):
+def grad_and_value(func: Any, argnums: int = 0, has_aux: bool = False) -> Any:
     """``(grad, value)`` of a function returning a scalar tensor (and ``aux`` if ``has_aux``)."""
     def wrapper(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
@@ -110,7 +111,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
     return wrapper
 
 
-def grad(func, argnums=0, has_aux=False):
+def grad(func: Any, argnums: int = 0, has_aux: bool = False) -> Any:
     """The gradient of a scalar-valued ``func`` with respect to argument ``argnums`` (a function of the same args)."""
     def wrapper(*args, **kwargs):
         g, value = grad_and_value(func, argnums, has_aux)(*args, **kwargs)
@@ -118,7 +119,7 @@ def grad(func, argnums=0, has_aux=False):
     return wrapper
 
 
-def vjp(func, *primals, has_aux=False):
+def vjp(func: Any, *primals: Any, has_aux: bool = False) -> Any:
     """``(func(*primals), vjp_fn)``; ``vjp_fn(cotangent)`` returns one vector-Jacobian product per primal."""
     outer = any(isinstance(p, Tensor) and p.requires_grad for p in primals)
     leaves = [_leaf(p) for p in primals]
@@ -146,7 +147,7 @@ def vjp(func, *primals, has_aux=False):
     return (result, vjp_fn, aux) if has_aux else (result, vjp_fn)
 
 
-def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
+def jacrev(func: Any, argnums: int = 0, *, has_aux: bool = False, chunk_size: Any = None) -> Any:
     """The Jacobian ``∂ func(*args) / ∂ args[argnums]`` by reverse mode: shape ``output.shape + input.shape``."""
     def wrapper(*args):
         nums = _argnums_tuple(argnums, len(args))
@@ -180,17 +181,17 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
     return wrapper
 
 
-def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+def jacfwd(func: Any, argnums: int = 0, has_aux: bool = False, *, randomness: str = 'error') -> Any:
     """The Jacobian (PyTorch computes it in forward mode; the numbers are the same)."""
     return jacrev(func, argnums, has_aux=has_aux)
 
 
-def hessian(func, argnums=0):
+def hessian(func: Any, argnums: int = 0) -> Any:
     """Second derivatives: ``jacfwd(jacrev(func))``."""
     return jacfwd(jacrev(func, argnums), argnums)
 
 
-def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+def jvp(func: Any, primals: Any, tangents: Any, *, strict: bool = False, has_aux: bool = False) -> Any:
     """``(func(*primals), J · tangents)``: the Jacobian-vector product (computed as a contraction of ``jacrev``)."""
     if not isinstance(primals, tuple) or not isinstance(tangents, tuple):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid to "
@@ -208,7 +209,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     return out.detach(), total
 
 
-def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+def vmap(func: Any, in_dims: int = 0, out_dims: int = 0, randomness: str = 'error', *, chunk_size: Any = None) -> Any:
     """Map ``func`` over a batch dim of its inputs (``in_dims``: one per argument, ``None`` = not batched)."""
     def wrapper(*args, **kwargs):
         dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
@@ -268,7 +269,8 @@ def _swapped(module, tensors):
             registry[leaf] = old
 
 
-def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
+def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = None, kwargs: Any = None, *,
+                    tie_weights: bool = True, strict: bool = False) -> Any:
     """Call ``module`` with its parameters and buffers replaced by the given tensors (the module is unchanged)."""
     if isinstance(parameter_and_buffer_dicts, (list, tuple)):
         tensors = {}

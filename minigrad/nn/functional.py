@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -127,7 +128,8 @@ def _pair(value, name="stride"):
     return value
 
 
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups=1):
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int = 1, padding: int = 0,
+           dilation: int = 1, groups: int = 1) -> Any:
     """2-D cross-correlation of ``(N, C, H, W)`` (or unbatched ``(C, H, W)``) with ``(O, C/groups, kh, kw)``.
 
     One ``ConvolutionBackward0`` node with edges to input, weight and bias (``(None, 0)`` when
@@ -210,9 +212,8 @@ def _check_pool_output(input, out):
         )
 
 
-def max_pool2d(
-    input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
-):
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: int = 0, dilation: int = 1,
+               ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """The max of each window (``MaxPool2DWithIndicesBackward0``); the gradient goes to each window's
     first maximum.  ``stride`` defaults to ``kernel_size``; padding counts as -inf.
 
@@ -232,9 +233,8 @@ def max_pool2d(
     return result
 
 
-def avg_pool2d(
-    input: Tensor, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
-):
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: int = 0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: Any = None) -> Any:
     """The mean of each window (``AvgPool2DBackward0``); ``stride`` defaults to ``kernel_size``.
 
     Zero padding counts in the divisor if ``count_include_pad``; ``divisor_override`` replaces it.
@@ -255,8 +255,8 @@ def avg_pool2d(
     )
 
 
-def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
-                     output_padding=0, groups=1, dilation=1) -> Tensor:
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int = 1, padding: int = 0,
+                     output_padding: int = 0, groups: int = 1, dilation: int = 1) -> Tensor:
     """Transposed convolution ("deconvolution"): ``weight`` is ``(C_in, C_out, kh, kw)``; the output grows.
 
     Output size per dim: ``(n − 1)·stride − 2·padding + dilation·(k − 1) + output_padding + 1``.
@@ -285,7 +285,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                                  _pair(dilation, "dilation"))
 
 
-def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """Average over the windows that make an ``output_size`` result (``AdaptiveAvgPool2DBackward0``).
 
     ``output_size`` is ``(oh, ow)`` or one number for both; ``None`` keeps that input size. An output of
@@ -394,7 +394,7 @@ def pad(
     return N.ConstantPadNd.apply(input, tuple(int(p) for p in pad), 0 if value is None else value)
 
 
-def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None) -> Tensor:
     """``v / max(‖v‖_p, eps)`` for each vector along ``dim``.
 
     As in PyTorch, a composite: ``DivBackward0`` of the input and ``ExpandBackward0`` ←
@@ -527,14 +527,14 @@ def _implicit_dim(name: str, ndim: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
     """``e^x / Σ e^x`` along ``dim`` (``SoftmaxBackward0``)."""
     if dim is None:
         dim = _implicit_dim("softmax", input.ndim)
     return input.softmax(dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
     """``x - log Σ e^x`` along ``dim``, computed stably (``LogSoftmaxBackward0``)."""
     if dim is None:
         dim = _implicit_dim("log_softmax", input.ndim)
@@ -604,13 +604,8 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 # -- normalisation -------------------------------------------------------------------------------
 
 
-def layer_norm(
-    input: Tensor,
-    normalized_shape,
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
-    eps: float = 1e-5,
-) -> Tensor:
+def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-05) -> Tensor:
     """Standardize over the trailing ``normalized_shape`` dims, then ``· weight + bias``.
 
     One ``NativeLayerNormBackward0`` node, with edges to input, weight and bias.
@@ -748,14 +743,8 @@ def _broadcast_pair(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
     return (a if a.shape == shape else a.expand(shape)), (b if b.shape == shape else b.expand(shape))
 
 
-def mse_loss(
-    input: Tensor,
-    target: Tensor,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-    weight: Tensor | None = None,
-) -> Tensor:
+def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = 'mean',
+             weight: Tensor | None = None) -> Tensor:
     """Mean squared error ``(input - target)²``, reduced (``MseLossBackward0``).
 
     A target of another shape is broadcast, with PyTorch's warning.
@@ -777,14 +766,8 @@ def mse_loss(
     return N.MseLoss.apply(input, target, enum)
 
 
-def l1_loss(
-    input: Tensor,
-    target: Tensor,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-    weight: Tensor | None = None,
-) -> Tensor:
+def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = 'mean',
+            weight: Tensor | None = None) -> Tensor:
     """Mean absolute error ``|input - target|``, reduced.
 
     As in PyTorch, a composite: ``MeanBackward0`` ← ``AbsBackward0`` ← ``SubBackward0``.
@@ -798,14 +781,8 @@ def l1_loss(
     return loss.mean() if enum == N.MEAN else loss.sum() if enum == N.SUM else loss
 
 
-def smooth_l1_loss(
-    input: Tensor,
-    target: Tensor,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-    beta: float = 1.0,
-) -> Tensor:
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+                   reduction: str = 'mean', beta: float = 1.0) -> Tensor:
     """``½ d²/beta`` where ``|d| < beta``, ``|d| - ½ beta`` elsewhere, ``d = input - target``, reduced.
 
     One ``SmoothL1LossBackward0`` node; with ``beta=0`` it is ``l1_loss`` (as in PyTorch).
@@ -864,15 +841,8 @@ def _check_floating(kernel: str, input: Tensor, target: Tensor) -> None:
         raise NotImplementedError("\"%s\" not implemented for '%s'" % (kernel, result_type._legacy))
 
 
-def nll_loss(
-    input: Tensor,
-    target: Tensor,
-    weight: Tensor | None = None,
-    size_average=None,
-    ignore_index: int = -100,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,
+             ignore_index: int = -100, reduce: Any = None, reduction: str = 'mean') -> Tensor:
     """Negative log-likelihood of log-probabilities ``input`` (classes along dim 1) at ``target`` classes.
 
     ``weight`` rescales each class; targets equal to ``ignore_index`` are left out, and
@@ -947,16 +917,9 @@ def _nll(op, input, target, weight, enum, ignore_index):
     return op.apply(input, target_data, None if weight is None else weight._data, enum, ignore_index)
 
 
-def cross_entropy(
-    input: Tensor,
-    target: Tensor,
-    weight: Tensor | None = None,
-    size_average=None,
-    ignore_index: int = -100,
-    reduce=None,
-    reduction: str = "mean",
-    label_smoothing: float = 0.0,
-) -> Tensor:
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,
+                  ignore_index: int = -100, reduce: Any = None, reduction: str = 'mean',
+                  label_smoothing: float = 0.0) -> Tensor:
     """Cross-entropy between logits ``input`` (classes along dim 1) and class indices or class probabilities.
 
     With class indices it is ``nll_loss(log_softmax(input, 1), target)``: ``NllLossBackward0``
@@ -1041,14 +1004,8 @@ def _cross_entropy_smoothed(log_probs, target, weight, enum, ignore_index, label
     )
 
 
-def binary_cross_entropy(
-    input: Tensor,
-    target: Tensor,
-    weight: Tensor | None = None,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-) -> Tensor:
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,
+                         reduce: Any = None, reduction: str = 'mean') -> Tensor:
     """Binary cross-entropy of probabilities ``input`` against ``target`` (``BinaryCrossEntropyBackward0``).
 
     Each log is clamped at -100, so a probability of exactly 0 or 1 gives a finite loss.
@@ -1080,15 +1037,9 @@ def binary_cross_entropy(
     return N.BinaryCrossEntropy.apply(input, target, weight, enum)
 
 
-def binary_cross_entropy_with_logits(
-    input: Tensor,
-    target: Tensor,
-    weight: Tensor | None = None,
-    size_average=None,
-    reduce=None,
-    reduction: str = "mean",
-    pos_weight: Tensor | None = None,
-) -> Tensor:
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     size_average: Any = None, reduce: Any = None, reduction: str = 'mean',
+                                     pos_weight: Tensor | None = None) -> Tensor:
     """Binary cross-entropy on logits: ``sigmoid`` and the loss in one stable step.
 
     ``pos_weight`` multiplies the loss of positive targets (per class, broadcast along the

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -89,13 +90,13 @@ def _is_empty(tensor: Tensor) -> bool:
     return False
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with samples from U(a, b)."""
     with grad_mode.no_grad():
         return tensor.uniform_(a, b, generator=generator)
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with samples from N(mean, std²)."""
     with grad_mode.no_grad():
         return tensor.normal_(mean, std, generator=generator)
@@ -126,7 +127,7 @@ def eye_(tensor: Tensor) -> Tensor:
         return tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """Glorot initialisation: U(-a, a) with ``a = gain · √(6 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -134,15 +135,14 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor
     return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """Glorot initialisation: N(0, std²) with ``std = gain · √(2 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
-def kaiming_uniform_(
-    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator=None
-) -> Tensor:
+def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = 'fan_in', nonlinearity: str = 'leaky_relu',
+                     generator: Any = None) -> Tensor:
     """He initialisation: U(-b, b) with ``b = gain · √(3 / fan)``, ``gain = calculate_gain(nonlinearity, a)``.
 
     ``nn.Linear`` uses ``a=√5``, which makes the bound ``1/√fan_in``.
@@ -154,9 +154,8 @@ def kaiming_uniform_(
     return uniform_(tensor, -bound, bound, generator)
 
 
-def kaiming_normal_(
-    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator=None
-) -> Tensor:
+def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = 'fan_in', nonlinearity: str = 'leaky_relu',
+                    generator: Any = None) -> Tensor:
     """He initialisation: N(0, std²) with ``std = gain / √fan``."""
     if _is_empty(tensor):
         return tensor

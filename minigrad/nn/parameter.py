@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._creation import empty
 from .._tensor import Tensor
 
@@ -51,7 +53,7 @@ class Parameter(Tensor):
 
     __str__ = __repr__
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: Any) -> Any:
         return (_rebuild_parameter, (self._data, self._requires_grad))
 
 

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
@@ -20,7 +22,8 @@ def _with_grads(parameters):
     return [p for p in parameters if p.grad is not None]
 
 
-def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None) -> Tensor:
+def clip_grad_norm_(parameters: Any, max_norm: Any, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                    foreach: Any = None) -> Tensor:
     """Scale the gradients in place so that their total norm is at most ``max_norm``; return the norm before."""
     from .._creation import stack, tensor
 
@@ -39,7 +42,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return total
 
 
-def clip_grad_value_(parameters, clip_value, foreach=None) -> None:
+def clip_grad_value_(parameters: Any, clip_value: Any, foreach: Any = None) -> None:
     """Clamp every gradient in place to ``[-clip_value, clip_value]``."""
     with no_grad():
         for p in _with_grads(parameters):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -61,8 +62,9 @@ class Adadelta(_Stepped):
 
     _state_names = ("square_avg", "acc_delta")
 
-    def __init__(self, params, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6, weight_decay: float = 0,
-                 foreach=None, *, capturable: bool = False, maximize: bool = False, differentiable: bool = False):
+    def __init__(self, params: Any, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-06, weight_decay: float = 0,
+                 foreach: Any = None, *, capturable: bool = False, maximize: bool = False,
+                 differentiable: bool = False) -> None:
         _check("learning rate", lr, lr >= 0.0)
         _check("rho value", rho, 0.0 <= rho <= 1.0)
         _check("epsilon value", eps, eps >= 0.0)
@@ -92,9 +94,10 @@ class NAdam(_Stepped):
 
     _state_names = ("mu_product", "exp_avg", "exp_avg_sq")
 
-    def __init__(self, params, lr: float = 2e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
-                 momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *, foreach=None,
-                 maximize: bool = False, capturable: bool = False, differentiable: bool = False):
+    def __init__(self, params: Any, lr: float = 0.002, betas: Any = (0.9, 0.999), eps: float = 1e-08,
+                 weight_decay: float = 0, momentum_decay: float = 0.004, decoupled_weight_decay: bool = False, *,
+                 foreach: Any = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False) -> None:
         _check("learning rate", lr, lr >= 0.0)
         _check("epsilon value", eps, eps >= 0.0)
         _check("beta parameter at index 0", betas[0], 0.0 <= betas[0] < 1.0)
@@ -138,9 +141,9 @@ class RAdam(_Stepped):
 
     _state_names = ("exp_avg", "exp_avg_sq")
 
-    def __init__(self, params, lr: float = 1e-3, betas=(0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
-                 decoupled_weight_decay: bool = False, *, foreach=None, maximize: bool = False,
-                 capturable: bool = False, differentiable: bool = False):
+    def __init__(self, params: Any, lr: float = 0.001, betas: Any = (0.9, 0.999), eps: float = 1e-08,
+                 weight_decay: float = 0, decoupled_weight_decay: bool = False, *, foreach: Any = None,
+                 maximize: bool = False, capturable: bool = False, differentiable: bool = False) -> None:
         _check("learning rate", lr, lr >= 0.0)
         _check("epsilon value", eps, eps >= 0.0)
         _check("beta parameter at index 0", betas[0], 0.0 <= betas[0] < 1.0)

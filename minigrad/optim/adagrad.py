@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -30,20 +32,9 @@ class Adagrad(Optimizer):
     tensor([0.5000, 2.5000])
     """
 
-    def __init__(
-        self,
-        params,
-        lr: float = 1e-2,
-        lr_decay: float = 0,
-        weight_decay: float = 0,
-        initial_accumulator_value: float = 0,
-        eps: float = 1e-10,
-        foreach=None,
-        *,
-        maximize: bool = False,
-        differentiable: bool = False,
-        fused=None,
-    ) -> None:
+    def __init__(self, params: Any, lr: float = 0.01, lr_decay: float = 0, weight_decay: float = 0,
+                 initial_accumulator_value: float = 0, eps: float = 1e-10, foreach: Any = None, *,
+                 maximize: bool = False, differentiable: bool = False, fused: Any = None) -> None:
         if not lr >= 0.0:
             raise ValueError("Invalid learning rate: %s" % lr)
         if not lr_decay >= 0.0:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -33,22 +34,10 @@ class Adam(Optimizer):
     (tensor([ 4.9000, -2.9000]), tensor(1.))
     """
 
-    def __init__(
-        self,
-        params,
-        lr: float = 1e-3,
-        betas: tuple[float, float] = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 0,
-        amsgrad: bool = False,
-        *,
-        foreach=None,
-        maximize: bool = False,
-        capturable: bool = False,
-        differentiable: bool = False,
-        fused=None,
-        decoupled_weight_decay: bool = False,
-    ) -> None:
+    def __init__(self, params: Any, lr: float = 0.001, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-08,
+                 weight_decay: float = 0, amsgrad: bool = False, *, foreach: Any = None, maximize: bool = False,
+                 capturable: bool = False, differentiable: bool = False, fused: Any = None,
+                 decoupled_weight_decay: bool = False) -> None:
         if not lr >= 0.0:
             raise ValueError("Invalid learning rate: %s" % lr)
         if not eps >= 0.0:

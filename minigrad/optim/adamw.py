@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .adam import Adam
 
 __all__ = ["AdamW"]
@@ -19,21 +21,9 @@ class AdamW(Adam):
     tensor([0.8990])
     """
 
-    def __init__(
-        self,
-        params,
-        lr: float = 1e-3,
-        betas: tuple[float, float] = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 1e-2,
-        amsgrad: bool = False,
-        *,
-        maximize: bool = False,
-        foreach=None,
-        capturable: bool = False,
-        differentiable: bool = False,
-        fused=None,
-    ) -> None:
+    def __init__(self, params: Any, lr: float = 0.001, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-08,
+                 weight_decay: float = 0.01, amsgrad: bool = False, *, maximize: bool = False, foreach: Any = None,
+                 capturable: bool = False, differentiable: bool = False, fused: Any = None) -> None:
         super().__init__(
             params,
             lr,

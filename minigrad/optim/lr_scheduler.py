@@ -22,6 +22,7 @@ import functools
 import math
 import warnings
 from collections import Counter
+from typing import Any
 
 from .optimizer import Optimizer
 
@@ -145,7 +146,7 @@ class StepLR(LRScheduler):
 class MultiStepLR(LRScheduler):
     """Multiply the learning rate by ``gamma`` at each milestone epoch (twice for a milestone given twice)."""
 
-    def __init__(self, optimizer: Optimizer, milestones, gamma: float = 0.1, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, milestones: Any, gamma: float = 0.1, last_epoch: int = -1) -> None:
         self.milestones = Counter(milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
@@ -218,7 +219,7 @@ class CosineAnnealingLR(LRScheduler):
 class LambdaLR(LRScheduler):
     """Set the learning rate to ``initial_lr * lr_lambda(epoch)`` (one function, or one per group)."""
 
-    def __init__(self, optimizer: Optimizer, lr_lambda, last_epoch: int = -1) -> None:
+    def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
         n = len(optimizer.param_groups)
         if isinstance(lr_lambda, (list, tuple)):
             if len(lr_lambda) != n:

@@ -49,7 +49,7 @@ class Optimizer:
         Per-parameter state (momentum buffers, moment estimates), keyed by the parameter.
     """
 
-    def __init__(self, params, defaults: dict) -> None:
+    def __init__(self, params: Any, defaults: dict) -> None:
         self.defaults = defaults
         self.state: defaultdict = defaultdict(dict)
         self.param_groups: list[dict] = []
@@ -105,7 +105,7 @@ class Optimizer:
             for p in group["params"]:
                 _reset_grad(p, set_to_none)
 
-    def step(self, closure=None):
+    def step(self, closure: Any = None) -> Any:
         """Update every parameter that has a gradient; return ``closure()``'s loss if a closure is given.
 
         The loop is the same for every optimizer; each one writes its formula in ``_update``.

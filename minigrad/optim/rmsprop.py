@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .optimizer import Optimizer, _bump, _step_counter, _zeros_like
@@ -30,20 +32,9 @@ class RMSprop(Optimizer):
     tensor([0.9000])
     """
 
-    def __init__(
-        self,
-        params,
-        lr: float = 1e-2,
-        alpha: float = 0.99,
-        eps: float = 1e-8,
-        weight_decay: float = 0,
-        momentum: float = 0,
-        centered: bool = False,
-        capturable: bool = False,
-        foreach=None,
-        maximize: bool = False,
-        differentiable: bool = False,
-    ) -> None:
+    def __init__(self, params: Any, lr: float = 0.01, alpha: float = 0.99, eps: float = 1e-08,
+                 weight_decay: float = 0, momentum: float = 0, centered: bool = False, capturable: bool = False,
+                 foreach: Any = None, maximize: bool = False, differentiable: bool = False) -> None:
         if not lr >= 0.0:
             raise ValueError("Invalid learning rate: %s" % lr)
         if not eps >= 0.0:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -32,20 +34,9 @@ class SGD(Optimizer):
     tensor([0.8000, 1.6000], requires_grad=True)
     """
 
-    def __init__(
-        self,
-        params,
-        lr: float = 1e-3,
-        momentum: float = 0,
-        dampening: float = 0,
-        weight_decay: float = 0,
-        nesterov: bool = False,
-        *,
-        maximize: bool = False,
-        foreach=None,
-        differentiable: bool = False,
-        fused=None,
-    ) -> None:
+    def __init__(self, params: Any, lr: float = 0.001, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False, foreach: Any = None,
+                 differentiable: bool = False, fused: Any = None) -> None:
         if lr < 0.0:
             raise ValueError("Invalid learning rate: %s" % lr)
         if momentum < 0.0:

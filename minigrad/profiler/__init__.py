@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 from ..autograd.profiler import EventList, profile, record_function
 
@@ -19,10 +20,10 @@ __all__ = ["profile", "record_function", "ProfilerActivity", "schedule", "EventL
 
 
 class ProfilerActivity(enum.Enum):
-    CPU = 0
-    CUDA = 1
+    CPU: int = 0
+    CUDA: int = 1
 
 
-def schedule(*, wait=0, warmup=0, active=1, repeat=0, skip_first=0):
+def schedule(*, wait: int = 0, warmup: int = 0, active: int = 1, repeat: int = 0, skip_first: int = 0) -> Any:
     """Accepted for compatibility: minigrad's profiler records every step."""
     return lambda step: None

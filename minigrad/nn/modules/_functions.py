@@ -4,8 +4,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..._tensor import Tensor
 from ...autograd.function import Function
+
+if TYPE_CHECKING:
+    from ....autograd.function import Grads
 
 
 def _alias(t: Tensor) -> Tensor:
@@ -26,13 +31,13 @@ class BackwardHookFunction(Function):
     """
 
     @staticmethod
-    def forward(ctx, *args):
+    def forward(ctx: Any, *args: Any) -> Any:
         outputs = tuple(_alias(a) for a in args)
         ctx.mark_non_differentiable(*[out for a, out in zip(args, outputs) if not a.requires_grad])
         return outputs
 
     @staticmethod
-    def backward(ctx, *grads):
+    def backward(ctx: Any, *grads: Tensor) -> Grads:
         # as in PyTorch, an input that does not require grad still gets its (materialized, zero)
         # gradient here, so a module hook sees zeros for it in grad_input
         return grads

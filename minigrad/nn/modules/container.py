@@ -6,9 +6,12 @@ import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .module import Module, _indent
+
+if TYPE_CHECKING:
+    from ...._tensor import Tensor
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict"]
 
@@ -44,21 +47,21 @@ class Sequential(Module):
             for i, module in enumerate(args):
                 self.add_module(str(i), module)
 
-    def forward(self, input):
+    def forward(self, input: Tensor) -> Any:
         for module in self._modules.values():
             input = module(input)
         return input
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return type(self)(OrderedDict(list(self._modules.items())[idx]))
         return next(islice(self._modules.values(), _index(idx, len(self)), None))
 
-    def __setitem__(self, idx, module: Module) -> None:
+    def __setitem__(self, idx: Any, module: Module) -> None:
         key = list(self._modules)[_index(idx, len(self))]
         setattr(self, key, module)
 
-    def __delitem__(self, idx) -> None:
+    def __delitem__(self, idx: Any) -> None:
         keys = list(self._modules)
         for key in keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(self))]]:
             delattr(self, key)
@@ -94,7 +97,7 @@ class Sequential(Module):
         self._modules = OrderedDict((str(i), m) for i, m in enumerate(modules))
         return self
 
-    def pop(self, key) -> Module:
+    def pop(self, key: Any) -> Module:
         module = self[key]
         del self[key]
         return module
@@ -114,7 +117,7 @@ class ModuleList(Module):
         if modules is not None:
             self.extend(modules)
 
-    def __getitem__(self, idx):
+    def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return type(self)(list(self._modules.values())[idx])
         return self._modules[str(_index(idx, len(self)))]
@@ -122,7 +125,7 @@ class ModuleList(Module):
     def __setitem__(self, idx: int, module: Module) -> None:
         setattr(self, str(_index(idx, len(self))), module)
 
-    def __delitem__(self, idx) -> None:
+    def __delitem__(self, idx: Any) -> None:
         keys = list(self._modules)
         for key in keys[idx] if isinstance(idx, slice) else [str(_index(idx, len(self)))]:
             delattr(self, key)
@@ -155,7 +158,7 @@ class ModuleList(Module):
         modules.insert(index, module)
         self._modules = OrderedDict((str(i), m) for i, m in enumerate(modules))
 
-    def pop(self, key) -> Module:
+    def pop(self, key: Any) -> Module:
         module = self[key]
         del self[key]
         return module
@@ -223,16 +226,16 @@ class ModuleDict(Module):
         del self[key]
         return module
 
-    def keys(self):
+    def keys(self) -> Any:
         return self._modules.keys()
 
-    def items(self):
+    def items(self) -> Any:
         return self._modules.items()
 
-    def values(self):
+    def values(self) -> Any:
         return self._modules.values()
 
-    def update(self, modules) -> None:
+    def update(self, modules: Any) -> None:
         items = modules.items() if isinstance(modules, Mapping) else modules
         for key, module in items:
             self[key] = module

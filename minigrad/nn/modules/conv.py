@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ... import _creation
 from ..._tensor import Tensor
@@ -28,20 +29,9 @@ class Conv2d(Module):
     torch.Size([2, 6, 24, 24])
     """
 
-    def __init__(
-        self,
-        in_channels: int,
-        out_channels: int,
-        kernel_size,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups: int = 1,
-        bias: bool = True,
-        padding_mode: str = "zeros",
-        device=None,
-        dtype=None,
-    ) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: int = 1, padding: int = 0,
+                 dilation: int = 1, groups: int = 1, bias: bool = True, padding_mode: str = 'zeros',
+                 device: Any = None, dtype: Any = None) -> None:
         super().__init__()
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -112,9 +102,9 @@ class ConvTranspose2d(Module):
     torch.Size([1, 2, 11, 11])
     """
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
-                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
-                 dtype=None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: int = 1, padding: int = 0,
+                 output_padding: int = 0, groups: int = 1, bias: bool = True, dilation: int = 1,
+                 padding_mode: str = 'zeros', device: Any = None, dtype: Any = None) -> None:
         super().__init__()
         if padding_mode != "zeros":
             raise ValueError('Only "zeros" padding mode is supported for ConvTranspose2d')
@@ -138,7 +128,7 @@ class ConvTranspose2d(Module):
                 bound = 1 / math.sqrt(fan_in)
                 init.uniform_(self.bias, -bound, bound)
 
-    def forward(self, input: Tensor, output_size=None) -> Tensor:
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
                                   self.groups, self.dilation)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ... import _creation
 from ..._tensor import Tensor
@@ -23,7 +24,7 @@ class Identity(Module):
     True
     """
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
 
     def forward(self, input: Tensor) -> Tensor:
@@ -53,9 +54,8 @@ class Linear(Module):
     <AddmmBackward0 object at 0x...>
     """
 
-    def __init__(
-        self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None
-    ) -> None:
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         self.weight = Parameter(_creation.empty(out_features, in_features, dtype=dtype))
@@ -92,15 +92,8 @@ class Bilinear(Module):
     torch.Size([5, 4])
     """
 
-    def __init__(
-        self,
-        in1_features: int,
-        in2_features: int,
-        out_features: int,
-        bias: bool = True,
-        device=None,
-        dtype=None,
-    ) -> None:
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
         super().__init__()
         self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
         self.weight = Parameter(_creation.empty(out_features, in1_features, in2_features, dtype=dtype))
@@ -144,7 +137,7 @@ class LazyLinear(Linear):
 
     cls_to_become = Linear
 
-    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+    def __init__(self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
         Module.__init__(self)
         self.in_features, self.out_features, self._dtype = 0, out_features, dtype
         self.weight = UninitializedParameter()
@@ -170,7 +163,7 @@ class LazyLinear(Linear):
             self.bias = Parameter(_creation.empty(self.out_features, dtype=dtype))
         self.reset_parameters()
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.has_uninitialized_params():
             self.initialize_parameters(*args, **kwargs)
             del self._dtype
@@ -181,7 +174,7 @@ class LazyLinear(Linear):
 class UninitializedParameter(Parameter):
     """The placeholder weight of a lazy module, until its first input fixes the shape."""
 
-    def __init__(self, requires_grad: bool = True, device=None, dtype=None) -> None:
+    def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__(_creation.empty(0, dtype=dtype), requires_grad)
 
     def __repr__(self) -> str:

@@ -5,6 +5,8 @@ Each stores its options and calls the function of the same name in ``nn.function
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
@@ -22,7 +24,7 @@ __all__ = [
 
 
 class _Loss(Module):
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean") -> None:
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = 'mean') -> None:
         super().__init__()
         if size_average is not None or reduce is not None:
             reduction = F._legacy_reduction(size_average, reduce)
@@ -32,9 +34,8 @@ class _Loss(Module):
 class _WeightedLoss(_Loss):
     """A loss with per-class weights, kept as a buffer (so it is in ``state_dict`` and follows ``to()``)."""
 
-    def __init__(
-        self, weight: Tensor | None = None, size_average=None, reduce=None, reduction: str = "mean"
-    ) -> None:
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None,
+                 reduction: str = 'mean') -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
 
@@ -61,14 +62,8 @@ class L1Loss(_Loss):
 class NLLLoss(_WeightedLoss):
     """Negative log-likelihood of log-probabilities at class indices (see ``F.nll_loss``)."""
 
-    def __init__(
-        self,
-        weight: Tensor | None = None,
-        size_average=None,
-        ignore_index: int = -100,
-        reduce=None,
-        reduction: str = "mean",
-    ) -> None:
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
+                 reduce: Any = None, reduction: str = 'mean') -> None:
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
@@ -87,15 +82,8 @@ class CrossEntropyLoss(_WeightedLoss):
     tensor(0.1269)
     """
 
-    def __init__(
-        self,
-        weight: Tensor | None = None,
-        size_average=None,
-        ignore_index: int = -100,
-        reduce=None,
-        reduction: str = "mean",
-        label_smoothing: float = 0.0,
-    ) -> None:
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
+                 reduce: Any = None, reduction: str = 'mean', label_smoothing: float = 0.0) -> None:
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
 
@@ -126,14 +114,8 @@ class BCEWithLogitsLoss(_Loss):
     tensor(0.6931)
     """
 
-    def __init__(
-        self,
-        weight: Tensor | None = None,
-        size_average=None,
-        reduce=None,
-        reduction: str = "mean",
-        pos_weight: Tensor | None = None,
-    ) -> None:
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None,
+                 reduction: str = 'mean', pos_weight: Tensor | None = None) -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
@@ -152,7 +134,8 @@ class SmoothL1Loss(_Loss):
     tensor(1.3125)
     """
 
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0) -> None:
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = 'mean',
+                 beta: float = 1.0) -> None:
         super().__init__(size_average, reduce, reduction)
         self.beta = beta
 

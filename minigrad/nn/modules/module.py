@@ -22,12 +22,12 @@ _global_forward_pre_hooks = hook_dict()
 _global_forward_hooks = hook_dict()
 
 
-def register_module_forward_pre_hook(hook) -> RemovableHandle:
+def register_module_forward_pre_hook(hook: Any) -> RemovableHandle:
     """``hook(module, args)`` runs before the forward of *every* module; it may return new args."""
     return _add_hook(_global_forward_pre_hooks, hook)
 
 
-def register_module_forward_hook(hook) -> RemovableHandle:
+def register_module_forward_hook(hook: Any) -> RemovableHandle:
     """``hook(module, args, output)`` runs after the forward of *every* module; it may return a new output."""
     return _add_hook(_global_forward_hooks, hook)
 
@@ -73,7 +73,7 @@ class Module:
     _modules: dict[str, Any]
     _version = 1
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or kwargs:
             given = ", ".join([repr(a) for a in args] + ["%s=%r" % kv for kv in kwargs.items()])
             raise TypeError("%s.__init__() got unexpected arguments: %s" % (type(self).__name__, given))
@@ -93,13 +93,13 @@ class Module:
         ):
             object.__setattr__(self, name, value)
 
-    def forward(self, *args, **kwargs):
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(
             'Module [%s] is missing the required "forward" function' % type(self).__name__
         )
 
     # -- calling -------------------------------------------------------------------------------
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not (
             self._forward_pre_hooks
             or self._forward_hooks
@@ -156,9 +156,8 @@ class Module:
             output = backward_hook.setup_output_hook(output)
         return output
 
-    def register_forward_pre_hook(
-        self, hook, *, prepend: bool = False, with_kwargs: bool = False
-    ) -> RemovableHandle:
+    def register_forward_pre_hook(self, hook: Any, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
         """``hook(module, args)`` runs before ``forward`` (only via ``module(...)``); it may return new args.
 
         With ``with_kwargs=True`` it is ``hook(module, args, kwargs)`` and may return ``(args, kwargs)``.
@@ -168,9 +167,8 @@ class Module:
             self._forward_pre_hooks_with_kwargs.add(handle.id)
         return handle
 
-    def register_forward_hook(
-        self, hook, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False
-    ) -> RemovableHandle:
+    def register_forward_hook(self, hook: Any, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
         """``hook(module, args, output)`` runs after ``forward`` (only via ``module(...)``).
 
         It may return a replacement output. ``with_kwargs=True``: ``hook(module, args, kwargs, output)``.
@@ -189,7 +187,7 @@ class Module:
             self._forward_hooks_with_kwargs.add(handle.id)
         return handle
 
-    def register_full_backward_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    def register_full_backward_pre_hook(self, hook: Any, prepend: bool = False) -> RemovableHandle:
         """``hook(module, grad_output)`` runs when the gradients w.r.t. the module's outputs are known.
 
         It may return a replacement ``grad_output`` (a tuple of the same length).  Like all
@@ -197,7 +195,7 @@ class Module:
         """
         return _add_hook(self._backward_pre_hooks, hook, prepend)
 
-    def register_full_backward_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    def register_full_backward_hook(self, hook: Any, prepend: bool = False) -> RemovableHandle:
         """``hook(module, grad_input, grad_output)`` runs when the gradients w.r.t. the module's inputs are known.
 
         ``grad_input`` has one entry per positional input: None for non-tensors and for inputs
@@ -217,7 +215,7 @@ class Module:
         return _add_hook(self._backward_hooks, hook, prepend)
 
     # -- registration ----------------------------------------------------------------------------
-    def __setattr__(self, name: str, value) -> None:
+    def __setattr__(self, name: str, value: Any) -> None:
         params = self.__dict__.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
@@ -259,7 +257,7 @@ class Module:
             registry.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         # Only called when normal lookup fails: parameters, buffers and submodules live in dicts.
         for registry in ("_parameters", "_buffers", "_modules"):
             entries = self.__dict__.get(registry)
@@ -275,7 +273,7 @@ class Module:
                 return
         object.__delattr__(self, name)
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         return sorted(
             set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules)
         )
@@ -444,7 +442,7 @@ class Module:
         for _, buf in self.named_buffers(recurse=recurse):
             yield buf
 
-    def apply(self, fn) -> Module:
+    def apply(self, fn: Any) -> Module:
         """Call ``fn(module)`` on every submodule (children first) and then on this module; return self."""
         for module in self.children():
             module.apply(fn)
@@ -493,7 +491,7 @@ class Module:
                 self._buffers[name] = fn(buf)
         return self
 
-    def to(self, *args, **kwargs) -> Module:
+    def to(self, *args: Any, **kwargs: Any) -> Module:
         """Move to a dtype (floating point parameters and buffers only; the device is always the CPU)."""
         dtype = kwargs.get("dtype")
         for a in (*args, kwargs.get("device")):
@@ -523,7 +521,7 @@ class Module:
     def cpu(self) -> Module:
         return self
 
-    def cuda(self, device=None) -> Module:
+    def cuda(self, device: Any = None) -> Module:
         raise AssertionError("Torch not compiled with CUDA enabled")
 
     # -- state -----------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ... import _creation, _dtype
 from ..._tensor import Tensor
 from .. import functional as F
@@ -26,10 +28,8 @@ class LayerNorm(Module):
     <NativeLayerNormBackward0 object at 0x...>
     """
 
-    def __init__(
-        self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
-        device=None, dtype=None,
-    ) -> None:
+    def __init__(self, normalized_shape: tuple[int, ...], eps: float = 1e-05, elementwise_affine: bool = True,
+                 bias: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
         if isinstance(normalized_shape, int):
             normalized_shape = (normalized_shape,)
@@ -77,10 +77,8 @@ class BatchNorm1d(Module):
     ['weight', 'bias', 'running_mean', 'running_var', 'num_batches_tracked']
     """
 
-    def __init__(
-        self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
-        track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True,
-    ) -> None:
+    def __init__(self, num_features: int, eps: float = 1e-05, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats

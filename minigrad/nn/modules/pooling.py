@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
@@ -17,16 +19,15 @@ class MaxPool2d(Module):
     MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
     """
 
-    def __init__(
-        self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False, ceil_mode: bool = False
-    ) -> None:
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: int = 0, dilation: int = 1,
+                 return_indices: bool = False, ceil_mode: bool = False) -> None:
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if (stride is not None) else kernel_size
         self.padding, self.dilation = padding, dilation
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
-    def forward(self, input: Tensor):
+    def forward(self, input: Tensor) -> Any:
         return F.max_pool2d(
             input, self.kernel_size, self.stride, self.padding, self.dilation,
             ceil_mode=self.ceil_mode, return_indices=self.return_indices,
@@ -47,15 +48,8 @@ class AvgPool2d(Module):
     AvgPool2d(kernel_size=2, stride=2, padding=0)
     """
 
-    def __init__(
-        self,
-        kernel_size,
-        stride=None,
-        padding=0,
-        ceil_mode: bool = False,
-        count_include_pad: bool = True,
-        divisor_override=None,
-    ) -> None:
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: int = 0, ceil_mode: bool = False,
+                 count_include_pad: bool = True, divisor_override: Any = None) -> None:
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if (stride is not None) else kernel_size
@@ -80,7 +74,7 @@ class AdaptiveAvgPool2d(Module):
     torch.Size([2, 3, 1, 1])
     """
 
-    def __init__(self, output_size) -> None:
+    def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
 

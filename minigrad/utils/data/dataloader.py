@@ -14,7 +14,7 @@ from .sampler import BatchSampler, RandomSampler, SequentialSampler
 __all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
 
 
-def default_collate(batch):
+def default_collate(batch: Any) -> Any:
     """Merge a list of samples into a batch: tensors are stacked along a new first dim.
 
     Numbers become a tensor, numpy arrays are stacked, and tuples, lists and dicts are
@@ -54,7 +54,7 @@ def default_collate(batch):
     )
 
 
-def default_convert(data):
+def default_convert(data: Any) -> Any:
     """What a DataLoader without batching does to a sample: numpy arrays become tensors, tuples lists."""
     if isinstance(data, np.ndarray):
         return _creation.as_tensor(data)
@@ -90,25 +90,10 @@ class DataLoader:
         untouched by the workers' draws, as with real processes.
     """
 
-    def __init__(
-        self,
-        dataset,
-        batch_size: int | None = 1,
-        shuffle: bool | None = None,
-        sampler=None,
-        batch_sampler=None,
-        num_workers: int = 0,
-        collate_fn=None,
-        pin_memory: bool = False,
-        drop_last: bool = False,
-        timeout: float = 0,
-        worker_init_fn=None,
-        generator=None,
-        *,
-        prefetch_factor: int | None = None,
-        persistent_workers: bool = False,
-        **kwargs,
-    ) -> None:
+    def __init__(self, dataset: Any, batch_size: int | None = 1, shuffle: bool | None = None, sampler: Any = None,
+                 batch_sampler: Any = None, num_workers: int = 0, collate_fn: Any = None, pin_memory: bool = False,
+                 drop_last: bool = False, timeout: float = 0, worker_init_fn: Any = None, generator: Any = None, *,
+                 prefetch_factor: int | None = None, persistent_workers: bool = False, **kwargs: Any) -> None:
         if num_workers < 0:
             raise ValueError(
                 "num_workers option should be non-negative; use num_workers=0 to disable multiprocessing."
@@ -147,7 +132,7 @@ class DataLoader:
             else (default_collate if batch_sampler is not None else default_convert)
         )
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         if self.persistent_workers and self.num_workers > 0:
             if self._iterator is None:
                 self._iterator = _DataLoaderIter(self)
@@ -168,7 +153,7 @@ class WorkerInfo:
     seed: int
     dataset: Any
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         self.__dict__.update(kwargs)
 
     def __repr__(self) -> str:
@@ -186,7 +171,7 @@ def get_worker_info() -> WorkerInfo | None:
 class _Worker:
     """One emulated worker process: its own default-generator state and Python ``random`` state."""
 
-    def __init__(self, loader, worker_id: int, base_seed: int) -> None:
+    def __init__(self, loader: Any, worker_id: int, base_seed: int) -> None:
         import random
 
         self.info = WorkerInfo(id=worker_id, num_workers=loader.num_workers, seed=base_seed + worker_id,
@@ -200,7 +185,7 @@ class _Worker:
         if loader.worker_init_fn is not None:
             self.run(loader.worker_init_fn, worker_id)
 
-    def run(self, fn, *args):
+    def run(self, fn: Any, *args: Any) -> Any:
         """Call ``fn`` as this worker: its generator states swapped in, the main process's restored after."""
         import random
 
@@ -221,7 +206,7 @@ class _Worker:
 class _DataLoaderIter:
     """``iter(loader)``: PyTorch's order of draws — the base seed now, the sampler's seed at the first batch."""
 
-    def __init__(self, loader) -> None:
+    def __init__(self, loader: Any) -> None:
         self._loader = loader
         self._sampler_iter = iter(loader.batch_sampler if loader.batch_sampler is not None else loader.sampler)
         self._base_seed = int(_creation.empty((), dtype=_dtype.int64).random_(generator=loader.generator).item())
@@ -233,7 +218,7 @@ class _DataLoaderIter:
             self._loader.batch_sampler if self._loader.batch_sampler is not None else self._loader.sampler)
         self._count = 0
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return self
 
     def __len__(self) -> int:
@@ -245,7 +230,7 @@ class _DataLoaderIter:
             return loader.collate_fn(loader.dataset[index])
         return loader.collate_fn([loader.dataset[i] for i in index])
 
-    def __next__(self):
+    def __next__(self) -> Any:
         index = next(self._sampler_iter)
         worker = self._workers[self._count % len(self._workers)] if self._workers else None
         self._count += 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from typing import Any
 
 from ..._tensor import Tensor
 
@@ -16,7 +17,7 @@ class Dataset:
     Subclasses define ``__getitem__`` and usually ``__len__``.
     """
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
 
     def __add__(self, other: Dataset) -> ConcatDataset:
@@ -37,7 +38,7 @@ class TensorDataset(Dataset):
             raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:
         return tuple(t[index] for t in self.tensors)
 
     def __len__(self) -> int:
@@ -47,10 +48,10 @@ class TensorDataset(Dataset):
 class Subset(Dataset):
     """The samples of ``dataset`` at ``indices``."""
 
-    def __init__(self, dataset: Dataset, indices) -> None:
+    def __init__(self, dataset: Dataset, indices: Tensor) -> None:
         self.dataset, self.indices = dataset, list(indices)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:
         if isinstance(index, list):
             return self.dataset[[self.indices[i] for i in index]]
         return self.dataset[self.indices[index]]
@@ -62,7 +63,7 @@ class Subset(Dataset):
 class ConcatDataset(Dataset):
     """Several datasets one after the other."""
 
-    def __init__(self, datasets) -> None:
+    def __init__(self, datasets: Any) -> None:
         self.datasets = list(datasets)
         if not self.datasets:
             raise AssertionError("datasets should not be an empty iterable")
@@ -74,7 +75,7 @@ class ConcatDataset(Dataset):
     def __len__(self) -> int:
         return self.cumulative_sizes[-1]
 
-    def __getitem__(self, index: int):
+    def __getitem__(self, index: int) -> Any:
         if index < 0:
             if -index > len(self):
                 raise ValueError("absolute value of index should not exceed dataset length")
@@ -84,7 +85,7 @@ class ConcatDataset(Dataset):
         return self.datasets[which][index - start]
 
 
-def random_split(dataset: Dataset, lengths, generator=None) -> list[Subset]:
+def random_split(dataset: Dataset, lengths: Any, generator: Any = None) -> list[Subset]:
     """Split into non-overlapping random subsets of the given lengths (or fractions summing to 1)."""
     from ..._creation import randperm
 

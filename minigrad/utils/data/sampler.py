@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from ... import _dtype
+
+if TYPE_CHECKING:
+    from ...._tensor import Tensor
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
            "BatchSampler"]
@@ -20,7 +24,7 @@ class Sampler:
 class SequentialSampler(Sampler):
     """``0, 1, …, len(data_source) - 1``."""
 
-    def __init__(self, data_source) -> None:
+    def __init__(self, data_source: Any) -> None:
         self.data_source = data_source
 
     def __iter__(self) -> Iterator[int]:
@@ -38,9 +42,8 @@ class RandomSampler(Sampler):
     does, so ``manual_seed`` gives the order a PyTorch program gets.
     """
 
-    def __init__(
-        self, data_source, replacement: bool = False, num_samples: int | None = None, generator=None
-    ) -> None:
+    def __init__(self, data_source: Any, replacement: bool = False, num_samples: int | None = None,
+                 generator: Any = None) -> None:
         self.data_source, self.replacement, self._num_samples, self.generator = (
             data_source,
             replacement,
@@ -81,7 +84,7 @@ class RandomSampler(Sampler):
 class SubsetRandomSampler(Sampler):
     """The given indices in a random order (a new one per pass)."""
 
-    def __init__(self, indices, generator=None) -> None:
+    def __init__(self, indices: Tensor, generator: Any = None) -> None:
         self.indices, self.generator = indices, generator
 
     def __iter__(self) -> Iterator[int]:
@@ -97,7 +100,7 @@ class SubsetRandomSampler(Sampler):
 class WeightedRandomSampler(Sampler):
     """``num_samples`` indices drawn with probabilities proportional to ``weights`` (``torch.multinomial``)."""
 
-    def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None) -> None:
+    def __init__(self, weights: Any, num_samples: int, replacement: bool = True, generator: Any = None) -> None:
         from ... import _creation
 
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
@@ -127,7 +130,7 @@ class WeightedRandomSampler(Sampler):
 class BatchSampler(Sampler):
     """Group the indices of ``sampler`` in lists of ``batch_size`` (the last shorter unless ``drop_last``)."""
 
-    def __init__(self, sampler, batch_size: int, drop_last: bool) -> None:
+    def __init__(self, sampler: Any, batch_size: int, drop_last: bool) -> None:
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
             raise ValueError(
                 "batch_size should be a positive integer value, but got batch_size=%s" % batch_size
