@@ -67,10 +67,13 @@ CharTensor: _LegacyTensorType = _legacy_type(int8)
 ByteTensor: _LegacyTensorType = _legacy_type(uint8)
 BoolTensor: _LegacyTensorType = _legacy_type(bool)
 
-pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
+pi: builtins.float = math.pi
+e: builtins.float = math.e
+inf: builtins.float = math.inf
+nan: builtins.float = math.nan
 
 
-def result_type(a: Tensor | float, b: Tensor | float) -> dtype:
+def result_type(a: Tensor | builtins.float, b: Tensor | builtins.float) -> dtype:
     return _dtype.result_type(a, b)
 
 

@@ -142,7 +142,7 @@ def _unsigned_seed(seed) -> int:
     return seed & 0xFFFFFFFFFFFFFFFF
 
 
-default_generator = Generator()
+default_generator: Generator = Generator()
 default_generator._impl.manual_seed(_random.CPUGenerator.nondeterministic_seed())
 
 
@@ -538,7 +538,7 @@ def randint(*args: int | Sequence[int], size: Sequence[int] | None = None, low: 
         args.append(high)
     if size is None or len(args) not in (1, 2) or not all(_is_int(a) for a in args):
         raise TypeError(_RANDINT_SIGNATURES % ", ".join(given))
-    lo, hi = (0, int(args[0])) if len(args) == 1 else (int(args[0]), int(args[1]))
+    lo, hi = (0, int(args[0])) if len(args) == 1 else (int(args[0]), int(args[1]))  # type: ignore[arg-type]
     if lo >= hi:
         raise RuntimeError("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d" % (lo, hi))
     d = _as_dtype(dtype) or (out.dtype if out is not None else _dtype.int64)

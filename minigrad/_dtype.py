@@ -42,15 +42,21 @@ class dtype:
         return self.name
 
 
-float16 = half = dtype("float16", np.float16, 2, "Half")
-float32 = float = dtype("float32", np.float32, 2, "Float")
-float64 = double = dtype("float64", np.float64, 2, "Double")
-uint8 = dtype("uint8", np.uint8, 1, "Byte")
-int8 = dtype("int8", np.int8, 1, "Char")
-int16 = short = dtype("int16", np.int16, 1, "Short")
-int32 = int = dtype("int32", np.int32, 1, "Int")
-int64 = long = dtype("int64", np.int64, 1, "Long")
-bool = dtype("bool", np.bool_, 0, "Bool")
+float16: dtype = dtype("float16", np.float16, 2, "Half")
+half: dtype = float16
+float32: dtype = dtype("float32", np.float32, 2, "Float")
+float: dtype = float32
+float64: dtype = dtype("float64", np.float64, 2, "Double")
+double: dtype = float64
+uint8: dtype = dtype("uint8", np.uint8, 1, "Byte")
+int8: dtype = dtype("int8", np.int8, 1, "Char")
+int16: dtype = dtype("int16", np.int16, 1, "Short")
+short: dtype = int16
+int32: dtype = dtype("int32", np.int32, 1, "Int")
+int: dtype = int32
+int64: dtype = dtype("int64", np.int64, 1, "Long")
+long: dtype = int64
+bool: dtype = dtype("bool", np.bool_, 0, "Bool")
 
 _ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool)
 _FROM_NUMPY = {d.numpy: d for d in _ALL}

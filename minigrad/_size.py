@@ -35,5 +35,6 @@ class Size(tuple[int, ...]):
     def __getitem__(self, item: slice) -> Size: ...
 
     def __getitem__(self, item: SupportsIndex | slice) -> int | Size:
-        out = tuple.__getitem__(self, item)
-        return Size(out) if isinstance(item, slice) else out
+        if isinstance(item, slice):
+            return Size(tuple.__getitem__(self, item))
+        return tuple.__getitem__(self, item)

@@ -168,7 +168,7 @@ class TensorOps:
     def __neg__(self) -> Tensor:
         return E.Neg.apply(self)
 
-    def __pos__(self) -> Tensor:
+    def __pos__(self: Tensor) -> Tensor:
         return self
 
     def __abs__(self) -> Tensor:
@@ -219,12 +219,12 @@ class TensorOps:
 
     def __eq__(self, other: object) -> Tensor:  # type: ignore[override]  # elementwise, as in PyTorch
         if other is None:
-            return False
+            return False  # type: ignore[return-value]  # `x == None` is False, as in PyTorch
         return self._compare(other, np.equal)
 
     def __ne__(self, other: object) -> Tensor:  # type: ignore[override]  # elementwise, as in PyTorch
         if other is None:
-            return True
+            return True  # type: ignore[return-value]  # `x != None` is True, as in PyTorch
         return self._compare(other, np.not_equal)
 
     def __lt__(self, other: TensorOrNumber) -> Tensor:
@@ -314,11 +314,11 @@ class TensorOps:
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
     @numpy_names
-    def any(self, dim: Dims | None = None, keepdim: _bool = False) -> Tensor:
+    def any(self, dim: _int | tuple[_int, ...] | None = None, keepdim: _bool = False) -> Tensor:
         return type(self)._make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
 
     @numpy_names
-    def all(self, dim: Dims | None = None, keepdim: _bool = False) -> Tensor:
+    def all(self, dim: _int | tuple[_int, ...] | None = None, keepdim: _bool = False) -> Tensor:
         return type(self)._make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
 
     @numpy_names
@@ -606,7 +606,7 @@ class TensorOps:
     def reshape_as(self, other: Tensor) -> Tensor:
         return self.reshape(other.shape)
 
-    def flatten(self, start_dim: _int = 0, end_dim: _int = -1) -> Tensor:
+    def flatten(self: Tensor, start_dim: _int = 0, end_dim: _int = -1) -> Tensor:
         if self.ndim == 0:
             return self.reshape(1)
         s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
@@ -825,14 +825,14 @@ class TensorOps:
     def masked_select(self, mask: Tensor) -> Tensor:
         return I.MaskedSelect.apply(self, mask._data)
 
-    def contiguous(self) -> Tensor:
+    def contiguous(self: Tensor) -> Tensor:
         return self if self._data.flags.c_contiguous else E.Clone.apply(self)
 
     def clone(self) -> Tensor:
         """A copy that stays in the graph (``CloneBackward0``)."""
         return E.Clone.apply(self)
 
-    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+    def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         from ._creation import _require_cpu, device  # at call time: _creation builds on Tensor
         dtype = kwargs.get("dtype")
         _require_cpu(kwargs.get("device"))
@@ -908,14 +908,14 @@ class TensorOps:
     def bool(self) -> Tensor:
         return self.to(_dtype.bool)
 
-    def cpu(self) -> Tensor:
+    def cpu(self: Tensor) -> Tensor:
         return self
 
     def cuda(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AssertionError("Torch not compiled with CUDA enabled")
 
     # -- indexing ----------------------------------------------------------------------------------
-    def __getitem__(self, key: Index | tuple[Index, ...]) -> Tensor:
+    def __getitem__(self: Tensor, key: Index | tuple[Index, ...]) -> Tensor:
         if isinstance(key, slice):            # one slice: always a SliceBackward0 (even x[:]), as in PyTorch
             _check_step(key)
             if self.ndim == 0:
@@ -940,7 +940,7 @@ class TensorOps:
                     out = I.Slice.apply(out, (slice(None),) * dim + (item,))
                 dim += 1
             else:
-                out = I.Select.apply(out, (slice(None),) * dim + (int(item),))
+                out = I.Select.apply(out, (slice(None),) * dim + (int(item),))  # type: ignore[arg-type]
         if out is self:                       # x[...], x[:, :]: PyTorch returns an alias (AliasBackward0)
             out = S.Alias.apply(self)
         return out
@@ -1074,11 +1074,12 @@ class TensorOps:
         from ._creation import _random_fill  # at call time: _creation builds on Tensor
         return _random_fill(self, "geometric", generator, p)
 
-    def bernoulli(self, p: _float | None = None, generator: Generator | None = None) -> Tensor:
+    def bernoulli(self: Tensor, p: _float | None = None, generator: Generator | None = None) -> Tensor:
         from ._creation import bernoulli  # at call time: _creation builds on Tensor
         return bernoulli(self, p, generator=generator)
 
-    def multinomial(self, num_samples: _int, replacement: _bool = False, generator: Generator | None = None) -> Tensor:
+    def multinomial(self: Tensor, num_samples: _int, replacement: _bool = False,
+                    generator: Generator | None = None) -> Tensor:
         from ._creation import multinomial  # at call time: _creation builds on Tensor
         return multinomial(self, num_samples, replacement, generator=generator)
 

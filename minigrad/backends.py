@@ -9,5 +9,5 @@ from types import SimpleNamespace
 
 __all__ = ["cudnn", "mps"]
 
-cudnn = SimpleNamespace(enabled=True, deterministic=False, benchmark=False, is_available=lambda: False)
-mps = SimpleNamespace(is_available=lambda: False, is_built=lambda: False)
+cudnn: SimpleNamespace = SimpleNamespace(enabled=True, deterministic=False, benchmark=False, is_available=lambda: False)
+mps: SimpleNamespace = SimpleNamespace(is_available=lambda: False, is_built=lambda: False)

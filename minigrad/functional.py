@@ -118,7 +118,7 @@ def split(tensor: Tensor, split_size_or_sections: int | Sequence[int], dim: int 
 
 def norm(input: Tensor, p: float | str | None = "fro", dim: int | Sequence[int] | None = None, keepdim: bool = False,
          dtype: dtype | None = None) -> Tensor:
-    return input.norm(p, dim, keepdim) if dtype is None else input.norm(p, dim, keepdim, dtype=dtype)
+    return input.norm(p, dim, keepdim) if dtype is None else input.norm(p, dim, keepdim, dtype=dtype)  # type: ignore[call-arg]  # Tensor.norm has no dtype: a bug
 
 
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,

@@ -78,7 +78,7 @@ def vector_norm(x: Tensor, ord: float = 2, dim: int | Sequence[int] | None = Non
     return x.norm(ord, dim, keepdim)
 
 
-def matrix_norm(A: Tensor, ord: float | str = "fro", dim: tuple[int, int] = (-2, -1), keepdim: bool = False, *,
+def matrix_norm(A: Tensor, ord: float | str = "fro", dim: int | Sequence[int] = (-2, -1), keepdim: bool = False, *,
                 dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
     if ord == "fro":
         return A.norm("fro", dim, keepdim)

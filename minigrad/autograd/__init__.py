@@ -133,7 +133,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Any 
                 raise RuntimeError("The differentiated Tensor at index %d appears to not have been used in the graph. "
                                    "Set allow_unused=True if this is the desired behavior." % i)
         out.append(g)
-    return dict(zip(keys, out)) if as_dict else tuple(out)
+    return dict(zip(keys, out)) if as_dict else tuple(out)  # type: ignore[arg-type]  # keys is set when as_dict
 
 
 def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Any:
@@ -161,7 +161,7 @@ class detect_anomaly:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        return False
+        return None
 
 
 def set_detect_anomaly(mode: Any, check_nan: bool = True) -> Any:

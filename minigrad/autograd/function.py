@@ -52,7 +52,7 @@ class SavedTensor:
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
 
     tensor: Any                 # the Tensor (None for a saved output), or what a pack hook returned
-    data: np.ndarray | None     # a saved output's array
+    data: Any                   # a saved output's array (None for a saved input)
     version_counter: list[int]
     version: int
     output_nr: int | None

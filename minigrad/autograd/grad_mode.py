@@ -8,6 +8,7 @@ import functools
 import inspect
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
@@ -102,6 +103,8 @@ class no_grad(_NoParamDecoratorContextManager):
     False
     """
 
+    prev: bool
+
     def __init__(self) -> None:
         self.prev = False
 
@@ -116,6 +119,8 @@ class no_grad(_NoParamDecoratorContextManager):
 class enable_grad(_NoParamDecoratorContextManager):
     """Turn recording back on inside ``no_grad`` (thread-local)."""
 
+    prev: bool
+
     def __enter__(self) -> None:
         self.prev = _state.grad_enabled
         _state.grad_enabled = True
@@ -129,6 +134,9 @@ class set_grad_enabled(_DecoratorContextManager):
 
     As a decorator (``@set_grad_enabled(False)``) it affects only the decorated function.
     """
+
+    prev: bool
+    mode: bool
 
     def __init__(self, mode: bool) -> None:
         self.prev = _state.grad_enabled
@@ -160,7 +168,9 @@ class inference_mode(_DecoratorContextManager):
     ``inference_mode(False)`` turns inference mode (and ``no_grad``) off inside an enclosing one.
     """
 
-    def __new__(cls, mode: str = True) -> Any:
+    prev: tuple[bool, bool]
+
+    def __new__(cls, mode: bool | Callable[..., Any] = True) -> Any:
         if isinstance(mode, bool):
             return super().__new__(cls)
         return cls()(mode)                       # `@inference_mode` without parentheses

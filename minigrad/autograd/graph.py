@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..utils.hooks import RemovableHandle, hook_dict
@@ -212,7 +212,7 @@ def _weak_outputs(tensors) -> tuple[Any, ...]:
     return tuple(weakref.ref(t) for t in tensors)
 
 
-def increment_version(tensor: Tensor | Iterable[Tensor]) -> None:
+def increment_version(tensor: Tensor) -> None:
     """Mark ``tensor`` as modified in place (what in-place ops do)."""
     tensor._version_counter[0] += 1
 

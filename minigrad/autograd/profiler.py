@@ -83,6 +83,12 @@ def _patch():
 class FunctionEventAvg:
     """The statistics of one op name: ``count``, ``cpu_time_total`` and ``self_cpu_time_total`` (µs)."""
 
+    key: Any
+    count: int
+    cpu_time_total: float
+    self_cpu_time_total: float
+    input_shapes: None
+
     def __init__(self, key: Any) -> None:
         self.key, self.count, self.cpu_time_total, self.self_cpu_time_total = key, 0, 0.0, 0.0
         self.input_shapes = None
@@ -132,6 +138,9 @@ class EventList(list):
 class profile:
     """Record the ops run inside the ``with`` block (CPU only; ``use_cuda`` is ignored)."""
 
+    enabled: bool
+    record_shapes: bool
+
     def __init__(self, enabled: bool = True, *, use_cuda: bool = False, use_device: Any = None,
                  record_shapes: bool = False, with_flops: bool = False, profile_memory: bool = False,
                  with_stack: bool = False, with_modules: bool = False, use_kineto: bool = False, use_cpu: bool = True,
@@ -158,7 +167,7 @@ class profile:
                 self._saved = None
             if self.on_trace_ready is not None:
                 self.on_trace_ready(self)
-        return False
+        return None
 
     start = __enter__
 
@@ -217,7 +226,7 @@ class record_function:
         if self._event is not None:
             _close(self._event)
             self._event = None
-        return False
+        return None
 
     def __call__(self, fn: Any) -> Any:
         import functools

@@ -65,7 +65,7 @@ def _argnums_tuple(argnums, n):
     return nums
 
 
-def grad_and_value(func: Any, argnums: int = 0, has_aux: bool = False) -> Any:
+def grad_and_value(func: Any, argnums: int | tuple[int, ...] = 0, has_aux: bool = False) -> Any:
     """``(grad, value)`` of a function returning a scalar tensor (and ``aux`` if ``has_aux``)."""
     def wrapper(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
@@ -111,7 +111,7 @@ def grad_and_value(func: Any, argnums: int = 0, has_aux: bool = False) -> Any:
     return wrapper
 
 
-def grad(func: Any, argnums: int = 0, has_aux: bool = False) -> Any:
+def grad(func: Any, argnums: int | tuple[int, ...] = 0, has_aux: bool = False) -> Any:
     """The gradient of a scalar-valued ``func`` with respect to argument ``argnums`` (a function of the same args)."""
     def wrapper(*args, **kwargs):
         g, value = grad_and_value(func, argnums, has_aux)(*args, **kwargs)
@@ -147,7 +147,7 @@ def vjp(func: Any, *primals: Any, has_aux: bool = False) -> Any:
     return (result, vjp_fn, aux) if has_aux else (result, vjp_fn)
 
 
-def jacrev(func: Any, argnums: int = 0, *, has_aux: bool = False, chunk_size: Any = None) -> Any:
+def jacrev(func: Any, argnums: int | tuple[int, ...] = 0, *, has_aux: bool = False, chunk_size: Any = None) -> Any:
     """The Jacobian ``∂ func(*args) / ∂ args[argnums]`` by reverse mode: shape ``output.shape + input.shape``."""
     def wrapper(*args):
         nums = _argnums_tuple(argnums, len(args))
@@ -181,12 +181,12 @@ def jacrev(func: Any, argnums: int = 0, *, has_aux: bool = False, chunk_size: An
     return wrapper
 
 
-def jacfwd(func: Any, argnums: int = 0, has_aux: bool = False, *, randomness: str = 'error') -> Any:
+def jacfwd(func: Any, argnums: int | tuple[int, ...] = 0, has_aux: bool = False, *, randomness: str = 'error') -> Any:
     """The Jacobian (PyTorch computes it in forward mode; the numbers are the same)."""
     return jacrev(func, argnums, has_aux=has_aux)
 
 
-def hessian(func: Any, argnums: int = 0) -> Any:
+def hessian(func: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     """Second derivatives: ``jacfwd(jacrev(func))``."""
     return jacfwd(jacrev(func, argnums), argnums)
 

@@ -128,8 +128,8 @@ def _pair(value, name="stride"):
     return value
 
 
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int = 1, padding: int = 0,
-           dilation: int = 1, groups: int = 1) -> Any:
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, ...] = 1,
+           padding: int | tuple[int, ...] | str = 0, dilation: int | tuple[int, ...] = 1, groups: int = 1) -> Any:
     """2-D cross-correlation of ``(N, C, H, W)`` (or unbatched ``(C, H, W)``) with ``(O, C/groups, kh, kw)``.
 
     One ``ConvolutionBackward0`` node with edges to input, weight and bias (``(None, 0)`` when
@@ -212,8 +212,8 @@ def _check_pool_output(input, out):
         )
 
 
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: int = 0, dilation: int = 1,
-               ceil_mode: bool = False, return_indices: bool = False) -> Any:
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: int | tuple[int, ...] | str = 0,
+               dilation: int | tuple[int, ...] = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """The max of each window (``MaxPool2DWithIndicesBackward0``); the gradient goes to each window's
     first maximum.  ``stride`` defaults to ``kernel_size``; padding counts as -inf.
 
@@ -233,8 +233,8 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: int
     return result
 
 
-def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: int = 0, ceil_mode: bool = False,
-               count_include_pad: bool = True, divisor_override: Any = None) -> Any:
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: int | tuple[int, ...] | str = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Any = None) -> Any:
     """The mean of each window (``AvgPool2DBackward0``); ``stride`` defaults to ``kernel_size``.
 
     Zero padding counts in the divisor if ``count_include_pad``; ``divisor_override`` replaces it.
@@ -255,8 +255,9 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: int
     )
 
 
-def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int = 1, padding: int = 0,
-                     output_padding: int = 0, groups: int = 1, dilation: int = 1) -> Tensor:
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: int | tuple[int, ...] = 1,
+                     padding: int | tuple[int, ...] | str = 0, output_padding: int | tuple[int, ...] = 0,
+                     groups: int = 1, dilation: int | tuple[int, ...] = 1) -> Tensor:
     """Transposed convolution ("deconvolution"): ``weight`` is ``(C_in, C_out, kh, kw)``; the output grows.
 
     Output size per dim: ``(n − 1)·stride − 2·padding + dilation·(k − 1) + output_padding + 1``.

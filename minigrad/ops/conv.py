@@ -120,7 +120,7 @@ class Convolution(Function):
 
     node_name: str = "ConvolutionBackward0"
     saved_names: tuple[str, ...] = ("input", "weight")
-    saved_attrs = (
+    saved_attrs: tuple[str, ...] = (
         "bias_sym_sizes_opt", "dilation", "groups", "output_padding", "padding", "stride", "transposed",
     )
 

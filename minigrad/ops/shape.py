@@ -353,7 +353,8 @@ class Cat(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        out, start = [None], 0
+        out: list[Tensor | None] = [None]
+        start = 0
         for size, skip in zip(ctx.sizes, ctx.legacy):
             if skip:
                 out.append(_tensor.Tensor._make(np.zeros(0, grad._data.dtype)))

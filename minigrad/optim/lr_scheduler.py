@@ -36,6 +36,8 @@ class LRScheduler:
     when ``scheduler.step()`` comes before the first ``optimizer.step()``.
     """
 
+    last_epoch: int
+
     def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
         if not isinstance(optimizer, Optimizer):
             raise TypeError("%s is not an Optimizer" % type(optimizer).__name__)
@@ -126,6 +128,9 @@ def _track_optimizer_steps(optimizer: Optimizer) -> None:
 
 class StepLR(LRScheduler):
     """Multiply the learning rate by ``gamma`` every ``step_size`` epochs."""
+
+    step_size: int
+    gamma: float
 
     def __init__(
         self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1

@@ -28,7 +28,7 @@ class _Required:
         return "<required parameter>"
 
 
-required = _Required()
+required: _Required = _Required()
 
 
 class Optimizer:

@@ -20,8 +20,8 @@ __all__ = ["profile", "record_function", "ProfilerActivity", "schedule", "EventL
 
 
 class ProfilerActivity(enum.Enum):
-    CPU: int = 0
-    CUDA: int = 1
+    CPU = 0
+    CUDA = 1
 
 
 def schedule(*, wait: int = 0, warmup: int = 0, active: int = 1, repeat: int = 0, skip_first: int = 0) -> Any:

@@ -10,7 +10,7 @@ from ..._tensor import Tensor
 from ...autograd.function import Function
 
 if TYPE_CHECKING:
-    from ....autograd.function import Grads
+    from ...autograd.function import Grads
 
 
 def _alias(t: Tensor) -> Tensor:

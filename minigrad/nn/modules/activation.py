@@ -37,6 +37,9 @@ class LeakyReLU(Module):
     LeakyReLU(negative_slope=0.2)
     """
 
+    negative_slope: float
+    inplace: bool
+
     def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
         super().__init__()
         self.negative_slope, self.inplace = negative_slope, inplace
@@ -50,6 +53,10 @@ class LeakyReLU(Module):
 
 class Hardtanh(Module):
     """``clamp(x, min_val, max_val)``."""
+
+    min_val: float
+    max_val: float
+    inplace: bool
 
     def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
@@ -123,6 +130,9 @@ class SiLU(Module):
 class ELU(Module):
     """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere."""
 
+    alpha: float
+    inplace: bool
+
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
@@ -136,6 +146,9 @@ class ELU(Module):
 
 class Softplus(Module):
     """``log(1 + e^(βx)) / β``."""
+
+    beta: float
+    threshold: float
 
     def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
         super().__init__()

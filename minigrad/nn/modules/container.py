@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .module import Module, _indent
 
 if TYPE_CHECKING:
-    from ...._tensor import Tensor
+    from ..._tensor import Tensor
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict"]
 
@@ -38,7 +38,7 @@ class Sequential(Module):
     torch.Size([4, 1])
     """
 
-    def __init__(self, *args: Module) -> None:
+    def __init__(self, *args: Any) -> None:  # modules, or one OrderedDict of them
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
             for key, module in args[0].items():

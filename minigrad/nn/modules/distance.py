@@ -17,6 +17,9 @@ class CosineSimilarity(Module):
     tensor(0.7071)
     """
 
+    dim: int
+    eps: float
+
     def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
         super().__init__()
         self.dim, self.eps = dim, eps

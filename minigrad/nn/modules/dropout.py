@@ -22,6 +22,9 @@ class Dropout(Module):
     True
     """
 
+    p: float
+    inplace: bool
+
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if p < 0 or p > 1:

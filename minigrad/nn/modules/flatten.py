@@ -16,6 +16,9 @@ class Flatten(Module):
     torch.Size([2, 12])
     """
 
+    start_dim: int
+    end_dim: int
+
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
         self.start_dim, self.end_dim = start_dim, end_dim
@@ -34,6 +37,9 @@ class Unflatten(Module):
     >>> torch.nn.Unflatten(1, (2, 2))(torch.ones(3, 4)).shape
     torch.Size([3, 2, 2])
     """
+
+    dim: int
+    unflattened_size: tuple[int, ...]
 
     def __init__(self, dim: int, unflattened_size: tuple[int, ...]) -> None:
         super().__init__()

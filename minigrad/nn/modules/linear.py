@@ -54,6 +54,11 @@ class Linear(Module):
     <AddmmBackward0 object at 0x...>
     """
 
+    in_features: int
+    out_features: int
+    weight: Tensor
+    bias: Tensor | None
+
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device: Any = None,
                  dtype: Any = None) -> None:
         super().__init__()
@@ -91,6 +96,12 @@ class Bilinear(Module):
     >>> torch.nn.Bilinear(2, 3, 4)(torch.ones(5, 2), torch.ones(5, 3)).shape
     torch.Size([5, 4])
     """
+
+    in1_features: int
+    in2_features: int
+    out_features: int
+    weight: Tensor
+    bias: Tensor | None
 
     def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True, device: Any = None,
                  dtype: Any = None) -> None:
@@ -135,7 +146,12 @@ class LazyLinear(Linear):
     (torch.Size([2, 3]), Linear(in_features=4, out_features=3, bias=True))
     """
 
-    cls_to_become = Linear
+    in_features: int
+    out_features: int
+    weight: Tensor
+    bias: Tensor | None
+
+    cls_to_become: type[Module] = Linear
 
     def __init__(self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
         Module.__init__(self)

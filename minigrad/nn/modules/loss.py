@@ -82,6 +82,9 @@ class CrossEntropyLoss(_WeightedLoss):
     tensor(0.1269)
     """
 
+    ignore_index: int
+    label_smoothing: float
+
     def __init__(self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
                  reduce: Any = None, reduction: str = 'mean', label_smoothing: float = 0.0) -> None:
         super().__init__(weight, size_average, reduce, reduction)

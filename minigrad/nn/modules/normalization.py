@@ -28,6 +28,12 @@ class LayerNorm(Module):
     <NativeLayerNormBackward0 object at 0x...>
     """
 
+    normalized_shape: tuple[int, ...]
+    eps: float
+    elementwise_affine: bool
+    weight: Tensor
+    bias: Tensor | None
+
     def __init__(self, normalized_shape: tuple[int, ...], eps: float = 1e-05, elementwise_affine: bool = True,
                  bias: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
@@ -76,6 +82,12 @@ class BatchNorm1d(Module):
     >>> list(bn.state_dict())
     ['weight', 'bias', 'running_mean', 'running_var', 'num_batches_tracked']
     """
+
+    num_features: int
+    eps: float
+    momentum: float | None
+    affine: bool
+    track_running_stats: bool
 
     def __init__(self, num_features: int, eps: float = 1e-05, momentum: float | None = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:

@@ -19,6 +19,12 @@ class MaxPool2d(Module):
     MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
     """
 
+    stride: Any
+    padding: int
+    dilation: int
+    return_indices: bool
+    ceil_mode: bool
+
     def __init__(self, kernel_size: Any, stride: Any = None, padding: int = 0, dilation: int = 1,
                  return_indices: bool = False, ceil_mode: bool = False) -> None:
         super().__init__()
@@ -47,6 +53,12 @@ class AvgPool2d(Module):
     >>> torch.nn.AvgPool2d(2)
     AvgPool2d(kernel_size=2, stride=2, padding=0)
     """
+
+    stride: Any
+    padding: int
+    ceil_mode: bool
+    count_include_pad: bool
+    divisor_override: Any
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: int = 0, ceil_mode: bool = False,
                  count_include_pad: bool = True, divisor_override: Any = None) -> None:

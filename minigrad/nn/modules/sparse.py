@@ -28,6 +28,15 @@ class Embedding(Module):
     torch.Size([2, 2, 3])
     """
 
+    num_embeddings: int
+    embedding_dim: int
+    padding_idx: int | None
+    max_norm: float | None
+    norm_type: float
+    scale_grad_by_freq: bool
+    sparse: bool
+    weight: Tensor
+
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
                  max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
                  sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False, device: Any = None,

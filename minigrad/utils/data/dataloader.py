@@ -90,6 +90,16 @@ class DataLoader:
         untouched by the workers' draws, as with real processes.
     """
 
+    worker_init_fn: Any
+    prefetch_factor: int | None
+    persistent_workers: bool
+    dataset: Any
+    batch_size: int | None
+    drop_last: bool
+    generator: Any
+    sampler: Any
+    batch_sampler: Any | None
+
     def __init__(self, dataset: Any, batch_size: int | None = 1, shuffle: bool | None = None, sampler: Any = None,
                  batch_sampler: Any = None, num_workers: int = 0, collate_fn: Any = None, pin_memory: bool = False,
                  drop_last: bool = False, timeout: float = 0, worker_init_fn: Any = None, generator: Any = None, *,

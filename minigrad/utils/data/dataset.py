@@ -48,6 +48,9 @@ class TensorDataset(Dataset):
 class Subset(Dataset):
     """The samples of ``dataset`` at ``indices``."""
 
+    dataset: Dataset
+    indices: list[Tensor]
+
     def __init__(self, dataset: Dataset, indices: Tensor) -> None:
         self.dataset, self.indices = dataset, list(indices)
 
@@ -62,6 +65,8 @@ class Subset(Dataset):
 
 class ConcatDataset(Dataset):
     """Several datasets one after the other."""
+
+    datasets: list[Any]
 
     def __init__(self, datasets: Any) -> None:
         self.datasets = list(datasets)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ... import _dtype
 
 if TYPE_CHECKING:
-    from ...._tensor import Tensor
+    from ..._tensor import Tensor
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
            "BatchSampler"]
@@ -41,6 +41,10 @@ class RandomSampler(Sampler):
     (``torch.empty((), dtype=torch.int64).random_()``) for a fresh ``Generator``, exactly as PyTorch
     does, so ``manual_seed`` gives the order a PyTorch program gets.
     """
+
+    data_source: Any
+    replacement: bool
+    generator: Any
 
     def __init__(self, data_source: Any, replacement: bool = False, num_samples: int | None = None,
                  generator: Any = None) -> None:
@@ -84,6 +88,9 @@ class RandomSampler(Sampler):
 class SubsetRandomSampler(Sampler):
     """The given indices in a random order (a new one per pass)."""
 
+    indices: Any
+    generator: Any
+
     def __init__(self, indices: Tensor, generator: Any = None) -> None:
         self.indices, self.generator = indices, generator
 
@@ -99,6 +106,11 @@ class SubsetRandomSampler(Sampler):
 
 class WeightedRandomSampler(Sampler):
     """``num_samples`` indices drawn with probabilities proportional to ``weights`` (``torch.multinomial``)."""
+
+    weights: Tensor
+    num_samples: int
+    replacement: bool
+    generator: Any
 
     def __init__(self, weights: Any, num_samples: int, replacement: bool = True, generator: Any = None) -> None:
         from ... import _creation
@@ -129,6 +141,10 @@ class WeightedRandomSampler(Sampler):
 
 class BatchSampler(Sampler):
     """Group the indices of ``sampler`` in lists of ``batch_size`` (the last shorter unless ``drop_last``)."""
+
+    sampler: Any
+    batch_size: int
+    drop_last: bool
 
     def __init__(self, sampler: Any, batch_size: int, drop_last: bool) -> None:
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
