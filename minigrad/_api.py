@@ -8,6 +8,8 @@ grad_fn as the out-of-place op, as in PyTorch), ``histc``/``histogram``, the def
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -20,8 +22,14 @@ __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal
            "get_default_device", "is_nonzero", "det", "inverse", "svd", "slogdet"]
 
 
-def _binary(name, method):
-    def fn(input, other, *, out=None):
+class _BinaryOp(Protocol):
+    """``torch.eq`` & co.: ``(input, other, *, out=None) -> Tensor``."""
+
+    def __call__(self, input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor: ...
+
+
+def _binary(name: str, method: str) -> _BinaryOp:
+    def fn(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor:
         from .ops._util import operand
         return getattr(operand(input), method)(other)
     fn.__name__ = fn.__qualname__ = name
@@ -29,12 +37,21 @@ def _binary(name, method):
     return fn
 
 
-eq, ne, lt, le, gt, ge = (_binary(n, "__%s__" % n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
-greater, less, greater_equal, less_equal, not_equal = gt, lt, ge, le, ne
+eq: _BinaryOp = _binary("eq", "__eq__")
+ne: _BinaryOp = _binary("ne", "__ne__")
+lt: _BinaryOp = _binary("lt", "__lt__")
+le: _BinaryOp = _binary("le", "__le__")
+gt: _BinaryOp = _binary("gt", "__gt__")
+ge: _BinaryOp = _binary("ge", "__ge__")
+greater: _BinaryOp = gt
+less: _BinaryOp = lt
+greater_equal: _BinaryOp = ge
+less_equal: _BinaryOp = le
+not_equal: _BinaryOp = ne
 
 
-def _bitwise(name, op):
-    def fn(input, other, *, out=None):
+def _bitwise(name: str, op: Callable[[Tensor, Any], Tensor]) -> _BinaryOp:
+    def fn(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor:
         from .ops._util import operand
         x = operand(input)
         if x.dtype.is_floating_point or (isinstance(other, Tensor) and other.dtype.is_floating_point) or \
@@ -47,18 +64,18 @@ def _bitwise(name, op):
     return fn
 
 
-bitwise_xor = _bitwise("bitwise_xor", lambda x, y: x ^ y)
-bitwise_and = _bitwise("bitwise_and", lambda x, y: x & y)
-bitwise_or = _bitwise("bitwise_or", lambda x, y: x | y)
+bitwise_xor: _BinaryOp = _bitwise("bitwise_xor", lambda x, y: x ^ y)
+bitwise_and: _BinaryOp = _bitwise("bitwise_and", lambda x, y: x & y)
+bitwise_or: _BinaryOp = _bitwise("bitwise_or", lambda x, y: x | y)
 
 
-def bitwise_not(input, *, out=None):
+def bitwise_not(input: Tensor, *, out: Any = None) -> Tensor:
     if input.dtype.is_floating_point:
         raise NotImplementedError('"bitwise_not_cpu" not implemented for \'%s\'' % input.dtype._legacy)
     return ~input
 
 
-def is_nonzero(input) -> bool:
+def is_nonzero(input: Tensor) -> bool:
     if input.numel() != 1:
         raise RuntimeError("Boolean value of Tensor with %s values is ambiguous"
                            % ("no" if input.numel() == 0 else "more than one"))
@@ -71,7 +88,7 @@ def _histogram_input(name, input):
     return input._data
 
 
-def histc(input, bins=100, min=0, max=0, *, out=None):
+def histc(input: Tensor, bins: int = 100, min: int = 0, max: int = 0, *, out: Any = None) -> Tensor:
     """Counts in ``bins`` equal bins over [min, max] (the data's range when min == max); others ignored."""
     data = _histogram_input("histogram_cpu", input)
     lo, hi = float(min), float(max)
@@ -91,11 +108,12 @@ _Histogram = namedtuple("histogram", ["hist", "bin_edges"])  # type: ignore[name
 
 
 class _HistogramResult(_Histogram):
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "torch.return_types.histogram(\nhist=%r,\nbin_edges=%r)" % (self.hist, self.bin_edges)
 
 
-def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
+def histogram(input: Tensor, bins: int = 100, *, range: Any = None, weight: Tensor | None = None,
+              density: bool = False, out: Any = None) -> Any:
     """``(hist, bin_edges)``: counts (or weights, or a density) in ``bins`` bins (a number or the edges)."""
     data = _histogram_input("histogram_cpu", input)
     edges = bins._data if isinstance(bins, Tensor) else int(bins)
@@ -109,7 +127,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
 _default_device = device("cpu")
 
 
-def set_default_device(d) -> None:
+def set_default_device(d: Any) -> None:
     """Only the CPU exists here: ``set_default_device("cpu")`` (or ``None``) is accepted."""
     global _default_device
     if d is None:
@@ -154,19 +172,19 @@ def _linalg():
     return linalg
 
 
-def det(input, *, out=None):
+def det(input: Tensor, *, out: Any = None) -> Tensor:
     return _linalg().det(input)
 
 
-def inverse(input, *, out=None):
+def inverse(input: Tensor, *, out: Any = None) -> Tensor:
     return _linalg().inv(input)
 
 
-def svd(input, some=True, compute_uv=True, *, out=None):
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *, out: Any = None) -> Any:
     return _linalg()._torch_svd(input, some, compute_uv)
 
 
-def slogdet(input, *, out=None):
+def slogdet(input: Tensor, *, out: Any = None) -> Any:
     return _linalg().slogdet(input)
 
 

@@ -342,7 +342,7 @@ class Tensor(TensorOps):
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data if dtype is None else self._data.astype(dtype)
 
-    def _scalar(self, kind: type) -> Any:
+    def _scalar(self, kind: type[Any]) -> Any:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if self.requires_grad and not _warned_scalar[0]:

@@ -847,7 +847,7 @@ class TensorOps:
             return self
         return E.ToCopy.apply(self, dtype)
 
-    def type(self, dtype: DType | type | str | None = None) -> Any:
+    def type(self, dtype: DType | type[Any] | str | None = None) -> Any:
         """``x.type()`` is the legacy name (``'torch.FloatTensor'``); ``x.type(t)`` converts to ``t``, which may
         be a dtype, a legacy class (``torch.DoubleTensor``) or its name."""
         if dtype is None:

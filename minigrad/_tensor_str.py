@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _dtype
+
+if TYPE_CHECKING:
+    from ._tensor import Tensor
 
 PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = 4, 1000, 3, 80
 SCI_MODE = None                  # None: chosen per tensor; True / False: forced by set_printoptions
 _PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
 
 
-def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
+def set_printoptions(precision: int | None = None, threshold: float | None = None, edgeitems: int | None = None,
+                     linewidth: int | None = None, profile: str | None = None, sci_mode: bool | None = None) -> None:
     """``torch.set_printoptions``: digits, summarising threshold, edge items, line width, scientific notation."""
     global PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH, SCI_MODE
     if profile is not None:
@@ -60,7 +65,7 @@ class _Formatter:
     def _fixed_text(self, value: float) -> str:
         return f"{value:.0f}" + ("" if math.isinf(value) or math.isnan(value) else ".")
 
-    def format(self, value) -> str:
+    def format(self, value: Any) -> str:
         if not self.floating:
             text = _plain(value)
         elif self.sci_mode:
@@ -124,7 +129,7 @@ def _add_suffixes(text, suffixes, indent) -> str:
     return "".join(parts)
 
 
-def tensor_repr(t, prefix="tensor(") -> str:
+def tensor_repr(t: Tensor, prefix: str = 'tensor(') -> str:
     """The text PyTorch prints for a tensor."""
     a = t._data
     indent = len(prefix)

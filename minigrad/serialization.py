@@ -139,7 +139,7 @@ def _decode(node, arrays, tensors):
         return device(value)
     if kind in ("list", "tuple", "set", "frozenset"):
         items = [_decode(v, arrays, tensors) for v in value]
-        return {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}[kind](items)
+        return {"list": list[Any], "tuple": tuple[Any, ...], "set": set[Any], "frozenset": frozenset}[kind](items)
     if kind in ("dict", "odict"):
         out = (dict if kind == "dict" else OrderedDict)(
             (_decode(k, arrays, tensors), _decode(v, arrays, tensors)) for k, v in value)

@@ -379,10 +379,10 @@ def _forget(node):
         state["needs_input_grad"] = _shared(state["needs_input_grad"])
 
 
-_SHARED: dict = {}
+_SHARED: dict[Any, Any] = {}
 
 
-def _shared(value: tuple) -> tuple:
+def _shared(value: tuple[Any, ...]) -> tuple[Any, ...]:
     """One copy of each small tuple of flags (``(True, False)``...) for all forgotten nodes."""
     return _SHARED.setdefault(value, value) if len(_SHARED) < 1024 else value
 

@@ -27,9 +27,9 @@ class Formula(NamedTuple):
     """
 
     node_name: str
-    inputs: tuple
-    grads: tuple
-    saved: tuple
+    inputs: tuple[str, ...]
+    grads: tuple[str | None, ...]
+    saved: tuple[str, ...]
     words: str
 
 
@@ -73,7 +73,7 @@ def derivative_formula(node: Any) -> Formula | None:
     return None
 
 
-def formulas() -> dict:
+def formulas() -> dict[Any, Any]:
     """Every registered formula, by node class name (a copy)."""
     return dict(_FORMULAS)
 

@@ -21,8 +21,8 @@ from typing import Any
 
 __all__ = ["profile", "record_function", "EventList", "FunctionEventAvg"]
 
-_active: list = []          # the profiles recording now (innermost last)
-_stack: list = []           # open events, for nesting
+_active: list[Any] = []          # the profiles recording now (innermost last)
+_stack: list[Any] = []           # open events, for nesting
 
 
 def _aten_name(cls) -> str:
@@ -147,7 +147,7 @@ class profile:
                  experimental_config: Any = None, acc_events: bool = False, custom_trace_id_callback: Any = None,
                  activities: Any = None, schedule: Any = None, on_trace_ready: Any = None) -> None:
         self.enabled, self.record_shapes = enabled, record_shapes
-        self._events: list = []
+        self._events: list[Any] = []
         self._saved = None
         self.on_trace_ready = on_trace_ready
 
@@ -181,7 +181,7 @@ class profile:
         return list(self._events)
 
     def key_averages(self, group_by_input_shape: bool = False, group_by_stack_n: int = 0) -> Any:
-        stats: dict = {}
+        stats: dict[Any, Any] = {}
         order = []
         for e in self._events:
             key = (e.name, str(e.shapes)) if group_by_input_shape else e.name

@@ -51,7 +51,8 @@ class Parameter(Tensor):
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return self.__repr__()
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         return (_rebuild_parameter, (self._data, self._requires_grad))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import inspect
 import sys
 import weakref
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,6 +39,13 @@ from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
 from ._util import fmath
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .._tensor import Tensor
+    from ..autograd.formulas import Formula
+    from ..autograd.function import Grads
 
 __all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
 
@@ -57,7 +65,7 @@ except ImportError:  # pragma: no cover - the public, slower way
         errstate.__exit__(None, None, None)
 
 #: Every rule class, by node name, in the order they were defined.
-RULES: dict = {}
+RULES: dict[str, type[Rule]] = {}
 
 
 class NP:
@@ -68,41 +76,41 @@ class NP:
     sqrt, abs, sign, floor = np.sqrt, np.abs, np.sign, np.floor
 
     @staticmethod
-    def rsqrt(a):
+    def rsqrt(a: np.ndarray) -> Any:
         return 1 / np.sqrt(a)
 
     @staticmethod
-    def pow(a, b):
+    def pow(a: np.ndarray, b: np.ndarray) -> Any:
         return fmath.power(a, b)
 
     @staticmethod
-    def where(mask, a, b):
+    def where(mask: Any, a: np.ndarray, b: np.ndarray) -> Any:
         if type(a) is np.ndarray:
             return np.where(mask, a, np.asarray(b, dtype=a.dtype))
         return np.where(mask, a, b)
 
     @staticmethod
-    def zeros_like(a):
+    def zeros_like(a: np.ndarray) -> Any:
         return np.zeros_like(a)
 
     @staticmethod
-    def sigmoid(a):
+    def sigmoid(a: np.ndarray) -> Any:
         return (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
 
     @staticmethod
-    def minimum0(a):
+    def minimum0(a: np.ndarray) -> Any:
         return np.minimum(a, 0)
 
     @staticmethod
-    def expand(a, shape):
+    def expand(a: np.ndarray, shape: tuple[int, ...]) -> Any:
         return np.broadcast_to(a, shape)
 
     @staticmethod
-    def sum(a, dims, keepdim=False):
+    def sum(a: np.ndarray, dims: Any, keepdim: bool = False) -> Any:
         return np.sum(a, axis=dims, keepdims=keepdim)
 
     @staticmethod
-    def mask(condition):
+    def mask(condition: Any) -> Any:
         """A condition as a constant (a bool array here, a bool tensor in :data:`T`)."""
         return condition
 
@@ -130,16 +138,16 @@ class T:
     expand = staticmethod(lambda t, shape: t.expand(shape))
 
     @staticmethod
-    def where(mask, a, b):
+    def where(mask: Any, a: Any, b: Any) -> Any:
         from .._creation import where  # circular: _creation builds on the ops
         return where(mask, a, b)
 
     @staticmethod
-    def sum(t, dims, keepdim=False):
+    def sum(t: Any, dims: Any, keepdim: bool = False) -> Any:
         return t.sum(dims, keepdim=keepdim)
 
     @staticmethod
-    def mask(condition):
+    def mask(condition: Any) -> Any:
         Tensor = _tensor.Tensor
         return condition if isinstance(condition, Tensor) else Tensor._make(np.asarray(condition), False)
 
@@ -226,10 +234,10 @@ class Rule(Function):
     _attr_index = ()
     _attr_default = ()
     _unary = False              # one argument, and it has a gradient: the common case
-    formula = None
+    formula: Formula | None = None
 
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args: Any) -> Any:
         """``Function.apply`` for a rule (one output, never a view): the same steps, inlined.
 
         The plain version is ``Function.apply``: ``forward`` then ``_record_one``.  A rule's forward is
@@ -288,7 +296,7 @@ class Rule(Function):
         return result
 
     @classmethod
-    def forward(cls, ctx, *args):
+    def forward(cls, ctx: Any, *args: Any) -> Any:
         if cls._arrays:
             Tensor = _tensor.Tensor
             out = cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args])
@@ -305,7 +313,7 @@ class Rule(Function):
         return out
 
     @classmethod
-    def backward(cls, ctx, grad):
+    def backward(cls, ctx: Any, grad: Tensor) -> Grads:
         saved = ctx.saved_tensors if cls._saves else ()
         values = list(saved) + [getattr(ctx, a) for a in cls._attr_names]
         needs = ctx.needs_input_grad
@@ -313,7 +321,9 @@ class Rule(Function):
                      for i, (fn, uses) in enumerate(cls._plan))
 
 
-def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, **grads):
+def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: bool = True, quiet: bool = True,
+         name: str | None = None, doc: str | None = None,
+         **grads: tuple[str, Callable[..., Any]] | None) -> type[Rule]:
     """Define an op from one row of the derivative table; returns its ``Function`` class.
 
     ``grads[input] = (formula text, lambda xp, g, *uses: expression)``, or ``None`` for an input
@@ -370,7 +380,7 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
     return cls
 
 
-def fused(namespace_name, rule_cls):
+def fused(namespace_name: str, rule_cls: type[Rule]) -> type[Rule]:
     """Bind a backward-of-backward rule into both namespaces: ``xp.tanh_backward(g, result)``.
 
     In :data:`NP` it is the rule's forward on arrays; in :data:`T` it records the rule's node

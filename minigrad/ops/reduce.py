@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -109,7 +110,7 @@ class MaxAll(Function):
 
     node_name: str = "MaxBackward1"
     saved_names: tuple[str, ...] = ("self", "result")
-    reduce = staticmethod(np.max)
+    reduce: Callable[..., Any] = staticmethod(np.max)
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Any:
@@ -130,7 +131,7 @@ class MinAll(MaxAll):
     """The smallest element.  Backward: grad shared evenly among all elements equal to the min."""
 
     node_name: str = "MinBackward1"
-    reduce = staticmethod(np.min)
+    reduce: Callable[..., Any] = staticmethod(np.min)
 
 
 class MaxDim(Function):
@@ -139,7 +140,7 @@ class MaxDim(Function):
     node_name: str = "MaxBackward0"
     saved_names: tuple[str, ...] = ("indices",)
     saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_sizes")
-    arg = staticmethod(np.argmax)
+    arg: Callable[..., Any] = staticmethod(np.argmax)
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> tuple[Any, ...]:
@@ -165,7 +166,7 @@ class MaxDim(Function):
 
 class MinDim(MaxDim):
     node_name: str = "MinBackward0"
-    arg = staticmethod(np.argmin)
+    arg: Callable[..., Any] = staticmethod(np.argmin)
 
 
 def _hits(x, value):
@@ -201,7 +202,7 @@ class Amax(Function):
     node_name: str = "AmaxBackward0"
     saved_names: tuple[str, ...] = ("self", "result")
     saved_attrs: tuple[str, ...] = ("dim", "keepdim")
-    reduce = staticmethod(np.max)
+    reduce: Callable[..., Any] = staticmethod(np.max)
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> Any:
@@ -231,7 +232,7 @@ class Amin(Amax):
     """The smallest value over ``dim`` (all dims if empty).  Backward: grad shared evenly among the ties."""
 
     node_name: str = "AminBackward0"
-    reduce = staticmethod(np.min)
+    reduce: Callable[..., Any] = staticmethod(np.min)
 
 
 class Median(MaxAll):
@@ -277,14 +278,14 @@ class MedianDim(MaxDim):
     """``median(dim)``: the lower median of each slice, and where it is.  Backward: grad to that position."""
 
     node_name: str = "MedianBackward1"
-    arg = staticmethod(_median_index)
+    arg: Callable[..., Any] = staticmethod(_median_index)
 
 
 class ModeDim(MaxDim):
     """``mode(dim)``: the most frequent value of each slice, and its last position.  Backward: grad to it."""
 
     node_name: str = "ModeBackward0"
-    arg = staticmethod(_mode_index)
+    arg: Callable[..., Any] = staticmethod(_mode_index)
 
 
 class LogSumExp(Function):

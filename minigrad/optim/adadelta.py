@@ -31,7 +31,7 @@ def _lerp(a: np.ndarray, b: np.ndarray, w: float) -> np.ndarray:
 class _Stepped(Optimizer):
     """State created at the first step (``step`` a float32 0-dim tensor, as in PyTorch)."""
 
-    _state_names: tuple = ()
+    _state_names: tuple[Any, ...] = ()
 
     def _state(self, p):
         state = self.state[p]

@@ -62,7 +62,7 @@ class Adam(Optimizer):
         }
         super().__init__(params, defaults)
 
-    def _init_state(self, p, group) -> dict:
+    def _init_state(self, p, group) -> dict[Any, Any]:
         state = self.state[p]
         if not state:
             state["step"] = _step_counter()

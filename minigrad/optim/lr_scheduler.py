@@ -22,6 +22,7 @@ import functools
 import math
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .optimizer import Optimizer
@@ -35,6 +36,8 @@ class LRScheduler:
     Like PyTorch's, it counts ``last_epoch`` from -1 and steps once on creation, and it warns
     when ``scheduler.step()`` comes before the first ``optimizer.step()``.
     """
+
+    base_lrs: list[float]
 
     last_epoch: int
 
@@ -103,11 +106,11 @@ class LRScheduler:
                 stacklevel=3,
             )
 
-    def state_dict(self) -> dict:
+    def state_dict(self) -> dict[Any, Any]:
         """Everything but the optimizer."""
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
 
-    def load_state_dict(self, state_dict: dict) -> None:
+    def load_state_dict(self, state_dict: dict[Any, Any]) -> None:
         self.__dict__.update(state_dict)
 
 
@@ -150,6 +153,8 @@ class StepLR(LRScheduler):
 
 class MultiStepLR(LRScheduler):
     """Multiply the learning rate by ``gamma`` at each milestone epoch (twice for a milestone given twice)."""
+
+    milestones: Counter[int]
 
     def __init__(self, optimizer: Optimizer, milestones: Any, gamma: float = 0.1, last_epoch: int = -1) -> None:
         self.milestones = Counter(milestones)
@@ -224,6 +229,8 @@ class CosineAnnealingLR(LRScheduler):
 class LambdaLR(LRScheduler):
     """Set the learning rate to ``initial_lr * lr_lambda(epoch)`` (one function, or one per group)."""
 
+    lr_lambdas: list[Callable[[int], float]]
+
     def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
         n = len(optimizer.param_groups)
         if isinstance(lr_lambda, (list, tuple)):
@@ -238,5 +245,5 @@ class LambdaLR(LRScheduler):
         self._warn_outside_step()
         return [base_lr * fn(self.last_epoch) for fn, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
-    def state_dict(self) -> dict:
+    def state_dict(self) -> dict[Any, Any]:
         return {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "lr_lambdas")}

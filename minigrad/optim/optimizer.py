@@ -39,19 +39,23 @@ class Optimizer:
     params : iterable of Tensors, or of dicts
         The tensors to optimise, or parameter groups: dicts with a ``'params'`` entry and
         hyperparameters that override ``defaults`` for that group.
-    defaults : dict
+    defaults : dict[Any, Any]
         The hyperparameters of groups that do not set their own.
 
     Attributes
     ----------
     param_groups : list of dict
-    state : dict
+    state : dict[Any, Any]
         Per-parameter state (momentum buffers, moment estimates), keyed by the parameter.
     """
 
-    def __init__(self, params: Any, defaults: dict) -> None:
+    defaults: dict[str, Any]
+    state: defaultdict[Any, dict[str, Any]]
+    param_groups: list[dict[str, Any]]
+
+    def __init__(self, params: Any, defaults: dict[Any, Any]) -> None:
         self.defaults = defaults
-        self.state: defaultdict = defaultdict(dict)
+        self.state = defaultdict(dict)
         self.param_groups: list[dict] = []
         if isinstance(params, Tensor):
             raise TypeError(
@@ -66,7 +70,7 @@ class Optimizer:
         for group in groups:
             self.add_param_group(group)
 
-    def add_param_group(self, param_group: dict) -> None:
+    def add_param_group(self, param_group: dict[Any, Any]) -> None:
         """Add a group (a dict with ``'params'``); hyperparameters it does not set come from ``defaults``."""
         if not isinstance(param_group, dict):
             raise TypeError("param_group must be a dict, but got %s" % type(param_group).__name__)
@@ -129,7 +133,7 @@ class Optimizer:
             return closure()
 
     # -- saving and restoring ---------------------------------------------------------------------
-    def state_dict(self) -> dict:
+    def state_dict(self) -> dict[Any, Any]:
         """``{'state': {index: state}, 'param_groups': [...]}`` with parameters replaced by their index."""
         index: dict[int, int] = {}
         groups: list[dict[str, Any]] = []
@@ -142,7 +146,7 @@ class Optimizer:
         state = {index[id(p)]: value for p, value in self.state.items() if id(p) in index}
         return {"state": state, "param_groups": groups}
 
-    def load_state_dict(self, state_dict: dict) -> None:
+    def load_state_dict(self, state_dict: dict[Any, Any]) -> None:
         """Restore hyperparameters and state saved by ``state_dict()``.
 
         As in PyTorch, the state tensors are taken over, not copied (unless they must be cast
@@ -177,7 +181,7 @@ class Optimizer:
                     text += "    %s: %s\n" % (key, group[key])
         return text + ")"
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[Any, Any]:
         return dict(self.__dict__)
 
 
@@ -191,7 +195,7 @@ def _cast_state(key, value, param):
 # -- helpers for the update rules -----------------------------------------------------------------
 
 
-def _params_with_grad(group: dict):
+def _params_with_grad(group: dict[Any, Any]):
     """The group's parameters that received a gradient (the others are skipped, as in PyTorch)."""
     return [p for p in group["params"] if p.grad is not None]
 

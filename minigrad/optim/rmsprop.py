@@ -59,7 +59,7 @@ class RMSprop(Optimizer):
         }
         super().__init__(params, defaults)
 
-    def _init_state(self, p, group) -> dict:
+    def _init_state(self, p, group) -> dict[Any, Any]:
         state = self.state[p]
         if not state:
             state["step"] = _step_counter()

@@ -29,6 +29,8 @@ class Conv2d(Module):
     torch.Size([2, 6, 24, 24])
     """
 
+    padding: str | tuple[int, ...]
+
     in_channels: int
     out_channels: int
     kernel_size: tuple[int, int] | tuple[int, ...]

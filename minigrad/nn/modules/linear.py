@@ -196,4 +196,5 @@ class UninitializedParameter(Parameter):
     def __repr__(self) -> str:
         return "<UninitializedParameter>"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return self.__repr__()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ... import _creation, _dtype
 from ..._tensor import Tensor
@@ -32,7 +32,15 @@ def register_module_forward_hook(hook: Any) -> RemovableHandle:
     return _add_hook(_global_forward_hooks, hook)
 
 
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+if TYPE_CHECKING:
+    class _IncompatibleKeysBase(NamedTuple):
+        missing_keys: list[str]
+        unexpected_keys: list[str]
+else:
+    _IncompatibleKeysBase = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+
+
+class _IncompatibleKeys(_IncompatibleKeysBase):
     """What ``load_state_dict`` returns: the keys it could not match."""
 
     def __repr__(self) -> str:
@@ -366,7 +374,7 @@ class Module:
 
     # -- traversal -------------------------------------------------------------------------------
     def named_modules(
-        self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True
+        self, memo: set[Any] | None = None, prefix: str = "", remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Module]]:
         """``(dotted name, module)`` for this module and every submodule, depth first, parents first."""
         seen = memo if memo is not None else set()
@@ -526,8 +534,8 @@ class Module:
 
     # -- state -----------------------------------------------------------------------------------
     def state_dict(
-        self, *, destination: dict | None = None, prefix: str = "", keep_vars: bool = False
-    ) -> dict:
+        self, *, destination: dict[Any, Any] | None = None, prefix: str = "", keep_vars: bool = False
+    ) -> dict[Any, Any]:
         """Parameters and persistent buffers by dotted name, detached (sharing memory) unless ``keep_vars``.
 
         >>> from minigrad import nn
@@ -558,7 +566,7 @@ class Module:
                 yield name, buf
 
     def load_state_dict(
-        self, state_dict: Mapping, strict: bool = True, assign: bool = False
+        self, state_dict: Mapping[Any, Any], strict: bool = True, assign: bool = False
     ) -> _IncompatibleKeys:
         """Copy values from ``state_dict`` into the parameters and buffers (in place, under no_grad).
 
@@ -650,7 +658,7 @@ class Module:
         return text + ")"
 
 
-def _add_hook(hooks: dict, hook, prepend: bool = False) -> RemovableHandle:
+def _add_hook(hooks: dict[Any, Any], hook, prepend: bool = False) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     if prepend:
         rest = list(hooks.items())

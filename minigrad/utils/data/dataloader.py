@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -89,6 +89,8 @@ class DataLoader:
         ``k % num_workers``, and ``get_worker_info()`` answers inside; the main process's generator is
         untouched by the workers' draws, as with real processes.
     """
+
+    collate_fn: Callable[[list[Any]], Any]
 
     worker_init_fn: Any
     prefetch_factor: int | None

@@ -66,6 +66,8 @@ class Subset(Dataset):
 class ConcatDataset(Dataset):
     """Several datasets one after the other."""
 
+    cumulative_sizes: list[int]
+
     datasets: list[Any]
 
     def __init__(self, datasets: Any) -> None:

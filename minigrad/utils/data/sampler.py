@@ -17,7 +17,7 @@ __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler
 class Sampler:
     """Base class: iterating yields dataset indices."""
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[Any]:
         raise NotImplementedError
 
 
