@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from . import _dtype, _random
+from . import _checks, _dtype, _random
 from ._tensor import Tensor, _to_nested
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
@@ -185,9 +186,11 @@ def _fail_int_grad():
     raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
 
 
-def _as_dtype(d):
+def _as_dtype(d, fn=None):
     if d is None or isinstance(d, _dtype.dtype):
         return d
+    if fn is not None and isinstance(d, str):
+        _checks.dtype_arg(d, fn)
     if d is float:
         return _dtype.float64
     if d is int:
@@ -263,7 +266,7 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None, 
             arr = arr.astype(np.int64) if arr.dtype != np.uint8 else arr
     else:
         arr = _infer(data, exact=dtype is not None)
-    return _new(arr, dtype, requires_grad)
+    return _new(arr, _as_dtype(dtype, "tensor"), requires_grad)
 
 
 def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
@@ -285,9 +288,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 def _size(size, op=None):
     """The shape of a new tensor, from ``(2, 3)`` or ``((2, 3),)``; PyTorch's errors for a negative size."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    size = tuple(int(s) for s in size)
+    size = _checks.int_varargs(size, op or "empty", "size")
     negative = [s for s in size if s < 0]
     if negative:
         if op == "zeros":
@@ -297,30 +298,47 @@ def _size(size, op=None):
     return size
 
 
-def _factory(fill, size, dtype, requires_grad, op=None):
-    d = _as_dtype(dtype) or _dtype.get_default_dtype()
+_FACTORY_KEYWORDS = frozenset(("layout", "pin_memory", "out", "names", "memory_format", "size"))
+
+
+def _factory(fill, size, dtype, requires_grad, op=None, kwargs=None):
+    if kwargs:
+        for k in kwargs:
+            if k not in _FACTORY_KEYWORDS:
+                raise TypeError("%s() got an unexpected keyword argument '%s'" % (op, k))
+        if "size" in kwargs:
+            if size:
+                raise TypeError("%s() got multiple values for argument 'size'" % op)
+            if not isinstance(kwargs["size"], (tuple, list)):
+                raise TypeError("%s(): argument 'size' must be tuple of ints, not %s"
+                                % (op, type(kwargs["size"]).__name__))
+            size = (kwargs["size"],)
+    d = _as_dtype(dtype, op) or _dtype.get_default_dtype()
     return _new(fill(_size(size, op), d.numpy), None, requires_grad)
 
 
 def zeros(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
           **kwargs: Any) -> Tensor:
-    return _factory(np.zeros, size, dtype, requires_grad, op="zeros")
+    return _factory(np.zeros, size, dtype, requires_grad, "zeros", kwargs)
 
 
 def ones(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
          **kwargs: Any) -> Tensor:
-    return _factory(np.ones, size, dtype, requires_grad)
+    return _factory(np.ones, size, dtype, requires_grad, "ones", kwargs)
 
 
 def empty(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
           **kwargs: Any) -> Tensor:
-    return _factory(np.zeros, size, dtype, requires_grad)
+    return _factory(np.zeros, size, dtype, requires_grad, "empty", kwargs)
 
 
 def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
-    d = _as_dtype(dtype) or _dtype.scalar_dtype(fill_value)
-    return _new(np.full(_size((size,)), fill_value, dtype=d.numpy), None, requires_grad)
+    _checks.number_arg(fill_value, "full", "fill_value", 2)
+    if not isinstance(size, (tuple, list)) and type(size).__name__ != "Size":
+        raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not %s" % type(size).__name__)
+    d = _as_dtype(dtype, "full") or _dtype.scalar_dtype(fill_value)
+    return _new(np.full(_size((size,), "full"), fill_value, dtype=d.numpy), None, requires_grad)
 
 
 def _like(fn, t, dtype, requires_grad, *args):
@@ -368,26 +386,46 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: _dtype.dtype | 
     if end is None:
         start, end = 0, start
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    for name, v in zip(("start", "end", "step"), values):
+        _checks.number_arg(v, "arange", name, None)
+    lo, hi, step = values
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError("unsupported range: %s -> %s" % (_num(lo), _num(hi)))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (step > 0 and hi < lo) or (step < 0 and hi > lo):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     is_float = any(isinstance(v, float) for v in values)
     d = _as_dtype(dtype) or (_dtype.get_default_dtype() if is_float else _dtype.int64)
     return _new(np.arange(*values).astype(d.numpy), None, requires_grad)
 
 
+def _num(v) -> str:
+    return "%g" % v
+
+
 def linspace(start: Any, end: Any, steps: int, *, dtype: _dtype.dtype | None = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
+    if _checks.int_arg(steps, "linspace", "steps", 3) < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _new(np.linspace(start, end, int(steps)).astype(d.numpy), None, requires_grad)
 
 
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: _dtype.dtype | None = None,
              requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
+    if _checks.int_arg(steps, "logspace", "steps", 3) < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _new(np.logspace(start, end, int(steps), base=base).astype(d.numpy), None, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
+    for name, k, pos in (("n", n, 1), ("m", m, 2)):
+        if k is not None and _checks.int_arg(k, "eye", name, pos) < 0:
+            raise RuntimeError("%s must be greater or equal to 0, got %d" % (name, k))
     return _new(np.eye(n, m, dtype=d.numpy), None, requires_grad)
 
 
@@ -411,7 +449,7 @@ def _random_size(name, size, kwargs):
         if not isinstance(kw_size, (tuple, list)):
             raise TypeError("%s(): argument 'size' must be tuple of ints, not %s" % (name, type(kw_size).__name__))
         size = (tuple(kw_size),)
-    return _size(size)
+    return _size(size, name)
 
 
 def _random_result(data, requires_grad, out):

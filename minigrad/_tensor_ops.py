@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _dtype
+from . import _checks, _dtype
 from .autograd import grad_mode
 from .ops import elementwise as E
 from .ops import index as I
@@ -251,15 +251,28 @@ class TensorOps:
         return self._compare(operand(other), np.greater_equal)
 
     def __and__(self, other):
-        return self._compare(other, np.logical_and if self.dtype is _dtype.bool else np.bitwise_and)
+        return self._bitwise(other, np.logical_and, np.bitwise_and)
 
     def __or__(self, other):
-        return self._compare(other, np.logical_or if self.dtype is _dtype.bool else np.bitwise_or)
+        return self._bitwise(other, np.logical_or, np.bitwise_or)
 
     def __xor__(self, other):
-        return self._compare(other, np.logical_xor if self.dtype is _dtype.bool else np.bitwise_xor)
+        return self._bitwise(other, np.logical_xor, np.bitwise_xor)
+
+    def _bitwise(self, other, logical, bitwise):
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented
+        check_broadcast(self, other)
+        d = _dtype.result_type(self, other)
+        if d.is_floating_point:
+            raise NotImplementedError('"%s_cpu" not implemented for \'%s\'' % (bitwise.__name__, d._legacy))
+        return self._compare(other, logical if d is _dtype.bool else bitwise)
 
     def __invert__(self):
+        if self.dtype.is_floating_point:
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return type(self)._make(np.logical_not(self._data) if self.dtype is _dtype.bool else np.invert(self._data))
 
     def logical_not(self):
@@ -276,6 +289,7 @@ class TensorOps:
 
     @numpy_names
     def count_nonzero(self, dim=None):
+        dim = None if dim is None else _checks.dims(dim, self.ndim, "count_nonzero")
         return type(self)._make(np.asarray(np.count_nonzero(self._data, axis=dim), dtype=np.int64))
 
     def isnan(self):
@@ -288,6 +302,7 @@ class TensorOps:
         return type(self)._make(np.isfinite(self._data))
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        check_broadcast(self, operand(other))
         return type(self)._make(np.isclose(self._data, operand(other)._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
     def nonzero(self, *, as_tuple=False):
@@ -305,19 +320,21 @@ class TensorOps:
 
     @numpy_names
     def any(self, dim=None, keepdim=False):
+        dim = None if dim is None else _checks.dims(dim, self.ndim, "any")
         return type(self)._make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
 
     @numpy_names
     def all(self, dim=None, keepdim=False):
+        dim = None if dim is None else _checks.dims(dim, self.ndim, "all")
         return type(self)._make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
 
     @numpy_names
     def argmax(self, dim=None, keepdim=False):
-        return _arg(self, np.argmax, dim, keepdim)
+        return _arg(self, np.argmax, dim, keepdim, "argmax")
 
     @numpy_names
     def argmin(self, dim=None, keepdim=False):
-        return _arg(self, np.argmin, dim, keepdim)
+        return _arg(self, np.argmin, dim, keepdim, "argmin")
 
     @numpy_names
     def sort(self, dim=-1, descending=False, *, stable=False):
@@ -577,13 +594,18 @@ class TensorOps:
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
             raise NotImplementedError("view(dtype) is not supported by minigrad")
-        return S.View.apply(self, _shape_arg(shape))
+        if not shape or not _checks.is_int(shape[0]) and not isinstance(shape[0], (tuple, list)):
+            notes = (_checks.bad_types(shape),) * 2 if len(shape) == 1 else None
+            raise TypeError(_checks.invalid_args("view", shape, {}, ("torch.dtype dtype", "tuple of ints size"), notes))
+        return S.View.apply(self, _shape_arg(shape, "view", "size"))
 
     def view_as(self, other):
         return self.view(other.shape)
 
     def reshape(self, *shape):
-        shape = S.infer_shape(_shape_arg(shape), self.numel())
+        if not shape:
+            raise TypeError('reshape() missing 1 required positional arguments: "shape"')
+        shape = S.infer_shape(_shape_arg(shape, "reshape", "shape"), self.numel())
         if S.view_array(self._data, shape) is None:
             return S.UnsafeView.apply(E.Clone.apply(self), shape)     # a copy, recorded as PyTorch does
         return (S.View if self._data.flags.c_contiguous else S.ReshapeAlias).apply(self, shape)
@@ -592,9 +614,10 @@ class TensorOps:
         return self.reshape(other.shape)
 
     def flatten(self, start_dim=0, end_dim=-1):
+        s = wrap_dim(_checks.int_arg(start_dim, "flatten", "start_dim", 1), self.ndim)
+        e = wrap_dim(_checks.int_arg(end_dim, "flatten", "end_dim", 2), self.ndim)
         if self.ndim == 0:
             return self.reshape(1)
-        s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
         if s > e:
             raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
         if s == e:
@@ -655,11 +678,11 @@ class TensorOps:
     def permute(self, *dims):
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
-        return S.Permute.apply(self, _shape_arg(dims))
+        return S.Permute.apply(self, _shape_arg(dims, "permute", "dims"))
 
     @numpy_names
     def unsqueeze(self, dim):
-        return S.Unsqueeze.apply(self, dim)
+        return S.Unsqueeze.apply(self, _checks.int_arg(dim, "unsqueeze", "dim"))
 
     @numpy_names
     def squeeze(self, dim=None):
@@ -700,7 +723,9 @@ class TensorOps:
         return S.Triu.apply(self, diagonal)
 
     def expand(self, *sizes):
-        return S.Expand.apply(self, _shape_arg(sizes))
+        if not sizes:
+            raise TypeError('expand() missing 1 required positional arguments: "size"')
+        return S.Expand.apply(self, _shape_arg(sizes, "expand", "size"))
 
     def expand_as(self, other):
         return self.expand(other.shape)
@@ -709,7 +734,7 @@ class TensorOps:
         return self.expand(shape)
 
     def repeat(self, *sizes):
-        return S.Repeat.apply(self, _shape_arg(sizes))
+        return S.Repeat.apply(self, _shape_arg(sizes, "repeat", "repeats"))
 
     @numpy_names
     def split(self, split_size, dim=0):
@@ -745,7 +770,9 @@ class TensorOps:
 
     @numpy_names
     def unbind(self, dim=0):
+        dim = _checks.int_arg(dim, "unbind", "dim")
         if self.ndim == 0:
+            wrap_dim(dim, 0)
             raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
         return S.Unbind.apply(self, dim)
 
@@ -1119,12 +1146,13 @@ def _int_div(fn, x, y):
         return Tensor._make(np.asarray(fn(a, b)))
 
 
-def _arg(t, fn, dim, keepdim):
+def _arg(t, fn, dim, keepdim, name):
     if dim is None:
         return type(t)._make(np.asarray(fn(t._data), dtype=np.int64))
-    out = fn(t._data, axis=wrap_dim(dim, t.ndim))
+    dim = wrap_dim(_checks.int_arg(dim, name, "dim", None), t.ndim)
+    out = fn(t._data, axis=dim)
     if keepdim:
-        out = np.expand_dims(out, wrap_dim(dim, t.ndim))
+        out = np.expand_dims(out, dim)
     return type(t)._make(np.asarray(out, dtype=np.int64))
 
 
@@ -1138,10 +1166,8 @@ def _correction(unbiased, correction):
     return 0 if unbiased is False else 1
 
 
-def _shape_arg(shape):
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        return tuple(shape[0])
-    return tuple(int(s) for s in shape)
+def _shape_arg(shape, fn, name):
+    return _checks.int_varargs(shape, fn, name)
 
 
 _alias = P.alias

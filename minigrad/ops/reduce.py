@@ -204,7 +204,7 @@ class Amax(Function):
         name = cls.__name__.lower()
         dim = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
         ctx.dim, ctx.keepdim = tuple(_saved_int(int(d)) for d in dim), keepdim
-        ctx.dims = dims_tuple(dim or None, x.ndim) if x.ndim else ()
+        ctx.dims = dims_tuple(dim or None, x.ndim)
         if not dim and x.numel() == 0:
             raise RuntimeError("%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                                "reduction dim with the 'dim' argument." % name)
@@ -672,7 +672,7 @@ class Sort(Function):
 
     @staticmethod
     def forward(ctx, x, dim, descending, k=None):
-        ctx.axis = wrap_dim(dim, x.ndim) if x.ndim else 0
+        ctx.axis = wrap_dim(dim, x.ndim)
         ctx.dim, ctx.self_sym_sizes = _saved_int(dim), tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
         order = _argsort(a, ctx.axis, descending)
@@ -700,7 +700,7 @@ class Topk(Sort):
 
     @staticmethod
     def forward(ctx, x, k, dim, largest):
-        if not 0 <= k <= (x.shape[wrap_dim(dim, x.ndim)] if x.ndim else 1):
+        if not 0 <= k <= (x.shape[wrap_dim(dim, x.ndim)] if x.ndim else wrap_dim(dim, 0) + 1):
             raise RuntimeError("selected index k out of range")
         return Sort.forward(ctx, x, dim, largest, k)
 

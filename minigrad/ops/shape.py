@@ -224,7 +224,7 @@ class SqueezeDim(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.self_sym_sizes = tuple(x.shape)
-        ctx.dim = wrap_dim(dim, x.ndim) if x.ndim else 0
+        ctx.dim = wrap_dim(dim, x.ndim)
         if x.ndim == 0 or x.shape[ctx.dim] != 1:
             return x._data.view()
         return np.squeeze(x._data, ctx.dim)
