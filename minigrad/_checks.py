@@ -5,9 +5,11 @@ PyTorch parses the arguments of every op in C++ before running it, so a learner 
 from deep inside.  The ops call these few helpers first; each is one check on the fast path
 (``type(x) is int``) and builds the message only when the check fails.
 
-    int_arg(1.5, "unsqueeze", "dim", 1)   ->  TypeError: unsqueeze(): argument 'dim' (position 1) must be int, not float
-    int_list((2, 1.5), "reshape", "shape") -> TypeError: reshape(): argument 'shape' failed to unpack the object at pos 2
-                                              with error "type must be tuple of ints,but got float"
+    int_arg(1.5, "unsqueeze", "dim", 1)
+        TypeError: unsqueeze(): argument 'dim' (position 1) must be int, not float
+    int_list((2, 1.5), "reshape", "shape")
+        TypeError: reshape(): argument 'shape' failed to unpack the object at pos 2 with error "type must be
+        tuple of ints,but got float"
 """
 
 from __future__ import annotations

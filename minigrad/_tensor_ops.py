@@ -594,7 +594,7 @@ class TensorOps:
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
             raise NotImplementedError("view(dtype) is not supported by minigrad")
-        if not shape or not _checks.is_int(shape[0]) and not isinstance(shape[0], (tuple, list)):
+        if not shape or (not _checks.is_int(shape[0]) and not isinstance(shape[0], (tuple, list))):
             notes = (_checks.bad_types(shape),) * 2 if len(shape) == 1 else None
             raise TypeError(_checks.invalid_args("view", shape, {}, ("torch.dtype dtype", "tuple of ints size"), notes))
         return S.View.apply(self, _shape_arg(shape, "view", "size"))
