@@ -156,3 +156,28 @@ def invalid_args(fn: str, args: tuple, kwargs: dict, signatures: tuple, notes=No
 def bad_types(args) -> str:
     """The note for arguments of the wrong type: ``arguments have invalid types: (!float!)``."""
     return "arguments have invalid types: (%s)" % ", ".join("!%s!" % type(a).__name__ for a in args)
+
+
+def tensor_list(tensors, fn: str):
+    """``torch.cat``/``stack``'s first argument: a tuple or list of tensors."""
+    from ._tensor import Tensor
+    if not isinstance(tensors, (tuple, list)):
+        raise TypeError("%s(): argument 'tensors' (position 1) must be tuple of Tensors, not %s"
+                        % (fn, type(tensors).__name__))
+    for k, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError("expected Tensor as element %d in argument 0, but got %s" % (k, type(t).__name__))
+    return tensors
+
+
+def tensor_arg(value, fn: str, name: str, pos: int | None = 1):
+    """A Tensor argument (PyTorch's ``copy_(): argument 'other' (position 1) must be Tensor, not str``)."""
+    from ._tensor import Tensor
+    if not isinstance(value, Tensor):
+        raise TypeError("%s(): argument '%s'%s must be Tensor, not %s" % (fn, name, _where(pos), type(value).__name__))
+    return value
+
+
+def dtype_name(d) -> str:
+    """PyTorch's short name of a dtype in messages: ``Float``, ``Double``, ``Long``."""
+    return d._legacy

@@ -647,7 +647,10 @@ def _random_fill(t, kind, generator, *args, **kwargs):
     ``normal_`` on a non-contiguous tensor takes PyTorch's one-at-a-time path.
     """
     from ._tensor_ops import _fill_random
-
+    from .autograd import grad_mode
+    from .ops.inplace import LEAF_INPLACE
+    if t.requires_grad and t.grad_fn is None and grad_mode.is_grad_enabled():
+        raise RuntimeError(LEAF_INPLACE)
     g = _rng(generator)
     data = t._data
     order = "F" if not data.flags.c_contiguous and data.flags.f_contiguous else "C"
@@ -716,7 +719,10 @@ def numel(t: Tensor) -> int:
 def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Concatenate along an existing dim (``CatBackward0``)."""
     from .ops.shape import Cat
-    return Cat.apply(dim, *tensors)
+    _checks.tensor_list(tensors, "cat")
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    return Cat.apply(_checks.int_arg(dim, "cat", "dim", 2), *tensors)
 
 
 concat = concatenate = cat
@@ -725,7 +731,8 @@ concat = concatenate = cat
 def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Stack along a new dim (``StackBackward0``)."""
     from .ops.shape import Stack
-    return Stack.apply(dim, *tensors)
+    _checks.tensor_list(tensors, "stack")
+    return Stack.apply(_checks.int_arg(dim, "stack", "dim", 2), *tensors)
 
 
 def where(condition: Any, input: Any = None, other: Any = None) -> Any:  # a Tensor; a tuple for where(condition)
@@ -736,6 +743,9 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:  # a Ten
     if input is None and other is None:
         return tuple(Tensor._make(i) for i in np.nonzero(condition._data))
     x, y = operand(input), operand(other)
+    if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype %s"
+                           % condition.dtype._legacy)
     from .ops._util import broadcast_shape
     shape = broadcast_shape(broadcast_shape(condition.shape, x.shape), y.shape)
     return Where.apply(np.broadcast_to(condition._data, shape), x, y)

@@ -17,7 +17,7 @@ from .ops import inplace as P
 from .ops import linalg as L
 from .ops import reduce as R
 from .ops import shape as S
-from .ops._util import check_broadcast, operand, promoted, wrap_dim
+from .ops._util import broadcast_shape, check_broadcast, operand, promoted, wrap_dim
 
 if TYPE_CHECKING:
     from ._size import Size
@@ -138,6 +138,8 @@ class TensorOps:
             return E.PowTensor.apply(self, exponent)
         if not _is_number(exponent):
             return NotImplemented
+        if type(exponent) is int and exponent < 0 and self._data.dtype.kind in "iub":
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         return E.Pow.apply(self, exponent)
 
     def __rpow__(self, base):
@@ -419,6 +421,7 @@ class TensorOps:
         return E.Log10.apply(self)
 
     def clamp(self, min=None, max=None):
+        _clamp_args(min, max)
         return E.Clamp.apply(self, min, max)
 
     clip = clamp
@@ -474,6 +477,9 @@ class TensorOps:
         return E.Frac.apply(self)
 
     def masked_fill(self, mask, value):
+        _checks.tensor_arg(mask, "masked_fill", "mask")
+        if mask.shape != self.shape:
+            broadcast_shape(mask.shape, self.shape)
         if isinstance(value, TensorOps):
             return E.MaskedFillTensor.apply(self, mask._data, value)
         return E.MaskedFill.apply(self, mask._data, value)
@@ -481,6 +487,7 @@ class TensorOps:
     # -- reductions ------------------------------------------------------------------------------
     @numpy_names
     def sum(self, dim=None, keepdim=False, dtype=None):
+        _reduce_dims("sum", dim)
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Sum.apply(x)
@@ -488,6 +495,7 @@ class TensorOps:
 
     @numpy_names
     def mean(self, dim=None, keepdim=False, dtype=None):
+        _reduce_dims("mean", dim)
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Mean.apply(x)
@@ -549,11 +557,11 @@ class TensorOps:
 
     @numpy_names
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return R.Var.apply(self, dim, _correction(unbiased, correction), keepdim)
+        return R.Var.apply(self, dim, _correction(unbiased, correction, "var", dim), keepdim)
 
     @numpy_names
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return R.Std.apply(self, dim, _correction(unbiased, correction), keepdim)
+        return R.Std.apply(self, dim, _correction(unbiased, correction, "std", dim), keepdim)
 
     @numpy_names
     def prod(self, dim=None, keepdim=False):
@@ -563,6 +571,10 @@ class TensorOps:
 
     @numpy_names
     def norm(self, p="fro", dim=None, keepdim=False):
+        if isinstance(p, str) and p not in ("fro", "nuc"):
+            raise RuntimeError("linalg.matrix_norm: Order %s not supported." % p)
+        if p == "nuc":
+            raise NotImplementedError("minigrad does not implement the nuclear norm (p='nuc')")
         p = 2 if p in ("fro", None) else p
         return R.Norm.apply(self, float(p), dim, keepdim)
 
@@ -583,6 +595,9 @@ class TensorOps:
         return L.matmul(self, other)
 
     def outer(self, other):
+        for name, t in (("self", self), ("vec2", _checks.tensor_arg(other, "outer", "vec2"))):
+            if t.ndim != 1:
+                raise RuntimeError("outer: Expected 1-D argument %s, but got %d-D" % (name, t.ndim))
         return self.reshape(-1, 1) * other
 
     ger = outer
@@ -689,7 +704,10 @@ class TensorOps:
         if dim is None:
             return S.Squeeze.apply(self)
         if isinstance(dim, (tuple, list)):
-            return S.SqueezeDims.apply(self, tuple(dim))
+            return S.SqueezeDims.apply(self, _checks.int_list(dim, "squeeze", "dim"))
+        if not _checks.is_int(dim):
+            raise TypeError(_checks.invalid_args("squeeze", (dim,), {}, ("", "int dim", "tuple of ints dim"),
+                                                 (_checks.bad_types((dim,)),) * 3))
         return S.SqueezeDim.apply(self, dim)
 
     def flip(self, *dims):
@@ -742,6 +760,8 @@ class TensorOps:
             raise RuntimeError("split expects at least a 1-dimensional tensor")
         d = wrap_dim(dim, self.ndim)
         n = self.shape[d]
+        if not _checks.is_int(split_size):
+            split_size = _checks.int_list(split_size, "split_with_sizes", "split_sizes", 2)
         if isinstance(split_size, int):
             if split_size < 0:
                 raise RuntimeError("split expects split_size be non-negative, but got split_size=%d" % split_size)
@@ -865,7 +885,10 @@ class TensorOps:
         if dtype is None:
             return "torch.%sTensor" % self.dtype._legacy
         if isinstance(dtype, str):
-            dtype = next(d for d in _dtype._ALL if "torch.%sTensor" % d._legacy == dtype)
+            dtype = next((d for d in _dtype._ALL if "torch.%sTensor" % d._legacy == dtype), None) or \
+                _invalid_type(dtype)
+        elif not isinstance(dtype, (_dtype.dtype, type)):
+            raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(getattr(dtype, "dtype", dtype))
 
     # -- new tensors with this one's dtype ------------------------------------------------------
@@ -987,6 +1010,7 @@ class TensorOps:
         return self._inplace(lambda x: x ** exponent)
 
     def clamp_(self, min=None, max=None):
+        _clamp_args(min, max, "clamp_")
         return self._inplace(lambda x: E.Clamp.apply(x, min, max))
 
     clip_ = clamp_
@@ -1016,6 +1040,11 @@ class TensorOps:
         return self._inplace(lambda x, a, b: x + value * a / b, operand(t1), operand(t2))
 
     def lerp_(self, end, weight):
+        _checks.tensor_arg(end, "lerp_", "end")
+        for name, t in (("end", end), ("weight", weight)):
+            if isinstance(t, TensorOps) and t.dtype is not self.dtype:
+                raise RuntimeError("expected dtype %s for `%s` but got dtype %s"
+                                   % (_c_type(self.dtype), name, _c_type(t.dtype)))
         return self._inplace(lambda x, e: x + weight * (e - x), operand(end))
 
     def masked_fill_(self, mask, value):
@@ -1032,7 +1061,12 @@ class TensorOps:
         return self._inplace(lambda x: P.Fill.apply(x, value))
 
     def copy_(self, src, non_blocking=False):
-        src = operand(src)
+        src = _checks.tensor_arg(src, "copy_", "other")
+        if src.shape != self.shape:
+            shape = broadcast_shape(self.shape, src.shape)
+            if shape != tuple(self.shape):
+                raise RuntimeError("output with shape [%s] doesn't match the broadcast shape [%s]"
+                                   % (", ".join(map(str, self.shape)), ", ".join(map(str, shape))))
         return self._inplace(lambda x, s: P.Copy.apply(x, s), src)
 
     def __iadd__(self, other):
@@ -1092,6 +1126,19 @@ class TensorOps:
 
 
 # -- helpers ------------------------------------------------------------------------------------------
+
+# Python names a method in its argument errors by ``__qualname__``: ``flatten() got an unexpected keyword
+# argument 'start'``, as PyTorch's parser says (its methods written in Python say ``Tensor.unique()``).
+_PYTHON_IN_TORCH = {"norm", "split", "unflatten", "unique"}
+for _name, _method in list(vars(TensorOps).items()):
+    _fn = getattr(_method, "__wrapped__", _method)
+    if getattr(_fn, "__qualname__", None) == "TensorOps." + _name:
+        _q = ("Tensor." if _name in _PYTHON_IN_TORCH else "") + _name
+        _fn.__qualname__ = _q
+        if _method is not _fn:
+            _method.__qualname__ = _q
+del _name, _method, _fn
+
 
 class _Pair(tuple):
     """``torch.return_types.max(values=..., indices=...)``."""
@@ -1160,10 +1207,51 @@ def _is_number(value):
     return isinstance(value, (bool, int, float, np.number, np.bool_, np.ndarray))
 
 
-def _correction(unbiased, correction):
+_VAR_SIGNATURES = ("tuple of ints dim, bool unbiased = True, bool keepdim = False",
+                   "tuple of ints dim = None, *, Number correction = None, bool keepdim = False",
+                   "bool unbiased = True")
+
+
+def _correction(unbiased, correction, name="var", dim=None):
     if correction is not None:
+        if unbiased is not None:
+            raise TypeError(_checks.invalid_args(name, () if dim is None else (dim,),
+                                                 {"unbiased": unbiased, "correction": correction}, _VAR_SIGNATURES,
+                                                 ("keywords were incorrect: correction, unbiased", None, None)))
         return correction
     return 0 if unbiased is False else 1
+
+
+_SUM_SIGNATURES = ("*, torch.dtype dtype = None",
+                   "tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None")
+
+
+def _reduce_dims(name, dim):
+    """``sum``/``mean``'s ``dim``: None, an int or a sequence of ints."""
+    if dim is None or type(dim) is int:
+        return
+    if isinstance(dim, (tuple, list)):
+        _checks.int_list(dim, name, "dim")
+    elif not _checks.is_int(dim):
+        raise TypeError(_checks.invalid_args(name, (dim,), {}, _SUM_SIGNATURES))
+
+
+def _clamp_args(min, max, name="clamp"):
+    for k, v in (("min", min), ("max", max)):
+        if v is not None and not isinstance(v, TensorOps) and not _is_number(v):
+            given = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
+            raise TypeError(_checks.invalid_args(name, (), given, ("Tensor min = None, Tensor max = None",
+                                                                   "Number min = None, Number max = None")))
+
+
+def _invalid_type(name):
+    raise ValueError("invalid type: '%s'" % name)
+
+
+def _c_type(d):
+    """A dtype as ATen's C++ scalar type: ``float``, ``double``, ``long int``."""
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+            "bool": "bool", "uint8": "unsigned char"}.get(d.name, d.name)
 
 
 def _shape_arg(shape, fn, name):

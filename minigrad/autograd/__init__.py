@@ -78,6 +78,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if len(grad_tensors) != len(tensors):
         raise RuntimeError("got %d tensors and %d gradients" % (len(tensors), len(grad_tensors)))
     _check_roots(tensors)
+    for t in inputs or ():
+        if not t.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if create_graph and not _warned_create_graph[0]:
         _warned_create_graph[0] = True
         warnings.warn(

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .. import _checks
 from .._dtype import cpp_type_name
 from ..autograd.function import Function
 from .shape import UnsafeView
@@ -163,6 +164,8 @@ class Addmm(Function):
         if bias._data.dtype != b.dtype or a.dtype != b.dtype:
             _same_dtype(bias, w, "addmm_bias")
             _same_dtype(x, w, "addmm")
+        if bias._data.shape != (a.shape[0], b.shape[1]) and bias._data.shape != (b.shape[1],):
+            _checks.expandable(bias._data.shape, (a.shape[0], b.shape[1]))
         ctx.alpha, ctx.beta = alpha, beta
         ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
         ctx.mat2_column_major = _column_major(w)
