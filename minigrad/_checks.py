@@ -56,6 +56,13 @@ def dims(dim, ndim: int, fn: str):
     return ds if ndim else None
 
 
+def bool_arg(value, fn: str, name: str, pos: int | None = None) -> bool:
+    """A flag: a bool (PyTorch refuses ``requires_grad='yes'`` and ``requires_grad=1``)."""
+    if type(value) is bool or isinstance(value, np.bool_):
+        return bool(value)
+    raise TypeError("%s(): argument '%s'%s must be bool, not %s" % (fn, name, _where(pos), type(value).__name__))
+
+
 def number_arg(value, fn: str, name: str, pos: int | None = 1):
     """A Python number (not a string, None, or a tensor of several elements)."""
     if isinstance(value, (int, float, np.number)) or (

@@ -217,7 +217,7 @@ def _infer(data, exact=False):
     if arr.dtype.kind in "US":
         raise TypeError("new(): invalid data type 'str'")
     if arr.dtype == object:
-        raise TypeError("Could not infer dtype of %s" % type(data).__name__)
+        raise RuntimeError("Could not infer dtype of %s" % _odd_leaf(nested))
     if arr.dtype.kind == "f" and not isinstance(data, np.ndarray) and not _has_numpy_floats(data):
         if not exact:
             arr = arr.astype(_dtype.get_default_dtype().numpy)
@@ -226,6 +226,19 @@ def _infer(data, exact=False):
     elif arr.dtype.kind not in "fb":
         raise TypeError("Could not infer dtype of %s" % type(data).__name__)
     return arr
+
+
+def _odd_leaf(data) -> str:
+    """The type name of the first element that is not a number (``tensor([1, None])``: ``NoneType``)."""
+    if isinstance(data, (list, tuple)):
+        for item in data:
+            name = _odd_leaf(item)
+            if name:
+                return name
+        return ""
+    if isinstance(data, (bool, int, float, complex, np.number, np.bool_, np.ndarray)):
+        return ""
+    return type(data).__name__
 
 
 def _has_numpy_floats(data):
@@ -313,6 +326,9 @@ def _factory(fill, size, dtype, requires_grad, op=None, kwargs=None):
                 raise TypeError("%s(): argument 'size' must be tuple of ints, not %s"
                                 % (op, type(kwargs["size"]).__name__))
             size = (kwargs["size"],)
+        if kwargs.get("out") is not None:
+            _checks.tensor_arg(kwargs["out"], op, "out", None)
+    _checks.bool_arg(requires_grad, op, "requires_grad")
     d = _as_dtype(dtype, op) or _dtype.get_default_dtype()
     return _new(fill(_size(size, op), d.numpy), None, requires_grad)
 
@@ -341,24 +357,29 @@ def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, devic
     return _new(np.full(_size((size,), "full"), fill_value, dtype=d.numpy), None, requires_grad)
 
 
-def _like(fn, t, dtype, requires_grad, *args):
-    d = _as_dtype(dtype) or t.dtype
+def _like(fn, t, dtype, requires_grad, *args, op="zeros_like", kwargs=None):
+    _checks.tensor_arg(t, op, "input")
+    for k in kwargs or ():
+        if k not in ("layout", "memory_format", "pin_memory"):
+            raise TypeError("%s() got an unexpected keyword argument '%s'" % (op, k))
+    _checks.bool_arg(requires_grad, op, "requires_grad")
+    d = _as_dtype(dtype, op) or t.dtype
     return _new(fn(t.shape, *args, dtype=d.numpy), None, requires_grad)
 
 
 def zeros_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
                **kwargs: Any) -> Tensor:
-    return _like(np.zeros, t, dtype, requires_grad)
+    return _like(np.zeros, t, dtype, requires_grad, op="zeros_like", kwargs=kwargs)
 
 
 def ones_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
               **kwargs: Any) -> Tensor:
-    return _like(np.ones, t, dtype, requires_grad)
+    return _like(np.ones, t, dtype, requires_grad, op="ones_like", kwargs=kwargs)
 
 
 def empty_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
                **kwargs: Any) -> Tensor:
-    return _like(np.zeros, t, dtype, requires_grad)
+    return _like(np.zeros, t, dtype, requires_grad, op="empty_like", kwargs=kwargs)
 
 
 def full_like(t: Tensor, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
@@ -580,7 +601,7 @@ def _is_int(x):
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False):
     """A random permutation of ``0 … n-1``: PyTorch's Fisher-Yates shuffle, so the same seed gives the same order."""
-    n = int(n)
+    n = _checks.int_arg(n, "randperm", "n")
     if n < 0:
         raise RuntimeError("Trying to create tensor with negative dimension %d: [%d]" % (n, n))
     d = _as_dtype(dtype) or (out.dtype if out is not None else _dtype.int64)
@@ -596,6 +617,9 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         probs = input._data
         if not input.dtype.is_floating_point:
             raise NotImplementedError('"bernoulli_tensor_cpu_p_" not implemented for \'%s\'' % input.dtype._legacy)
+        if not np.all((probs >= 0) & (probs <= 1)):
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
+                               "be improved?  If so, please report an enhancement request to PyTorch.)")
         data = _random.bernoulli_tensor(g, probs, probs.dtype)
     return _random_result(data, False, out)
 

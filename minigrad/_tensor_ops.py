@@ -25,7 +25,12 @@ if TYPE_CHECKING:
 
 
 def numpy_names(method):
-    """Also accept numpy's ``axis=`` and ``keepdims=`` for ``dim=`` and ``keepdim=``, as PyTorch's parser does."""
+    """Also accept numpy's ``axis=`` and ``keepdims=`` for ``dim=`` and ``keepdim=``, as PyTorch's parser does.
+
+    Keyword arguments are also where PyTorch's parser words its errors differently (``got (dim=str, )``):
+    the checks in ``_KEYWORD_CHECKS`` run here, only when keywords are given."""
+    check = _KEYWORD_CHECKS.get(method.__name__)
+
     @functools.wraps(method)
     def wrapper(*args, **kwargs):
         if kwargs:
@@ -34,8 +39,40 @@ def numpy_names(method):
                     if name in kwargs:
                         raise TypeError("%s() got an unexpected keyword argument '%s'" % (method.__name__, numpy_name))
                     kwargs[name] = kwargs.pop(numpy_name)
+            if check is not None:
+                check(method.__name__, args[1:], kwargs)
         return method(*args, **kwargs)
     return wrapper
+
+
+_SUM_SIGNATURES = ("*, torch.dtype dtype = None",
+                   "tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None")
+_SQUEEZE_SIGNATURES = ("", "int dim", "tuple of ints dim")
+_CLAMP_SIGNATURES = ("Tensor min = None, Tensor max = None", "Number min = None, Number max = None")
+
+
+def _sum_keywords(name, args, kwargs):
+    dim = kwargs.get("dim")
+    if not set(kwargs) <= {"dim", "keepdim", "dtype"} or (
+            dim is not None and not _checks.is_int(dim) and not isinstance(dim, (tuple, list))):
+        raise TypeError(_checks.invalid_args(name, args, kwargs, _SUM_SIGNATURES))
+
+
+def _squeeze_keywords(name, args, kwargs):
+    unknown = [k for k in kwargs if k != "dim"]
+    if unknown:
+        raise TypeError(_checks.invalid_args(name, args, kwargs, _SQUEEZE_SIGNATURES,
+                                             ("keywords were incorrect: " + ", ".join(unknown),) * 3))
+
+
+def _clamp_keywords(name, args, kwargs):
+    values = list(args) + list(kwargs.values())
+    if any(v is not None and not isinstance(v, TensorOps) and not _is_number(v) for v in values):
+        raise TypeError(_checks.invalid_args(name, args, kwargs, _CLAMP_SIGNATURES))
+
+
+_KEYWORD_CHECKS = {"sum": _sum_keywords, "mean": _sum_keywords, "squeeze": _squeeze_keywords,
+                   "clamp": _clamp_keywords, "clamp_": _clamp_keywords}
 
 
 class TensorOps:
@@ -348,6 +385,7 @@ class TensorOps:
 
     @numpy_names
     def topk(self, k, dim=-1, largest=True, sorted=True):
+        k, dim = _checks.int_arg(k, "topk", "k"), _checks.int_arg(dim, "topk", "dim", 2)
         return _Pair("topk", *R.Topk.apply(self, k, dim, largest))
 
     @numpy_names
@@ -420,8 +458,12 @@ class TensorOps:
     def log10(self):
         return E.Log10.apply(self)
 
+    @numpy_names
     def clamp(self, min=None, max=None):
         _clamp_args(min, max)
+        for bound in (min, max):
+            if isinstance(bound, TensorOps) and bound.shape != self.shape:
+                check_broadcast(self, bound)
         return E.Clamp.apply(self, min, max)
 
     clip = clamp
@@ -480,6 +522,9 @@ class TensorOps:
         _checks.tensor_arg(mask, "masked_fill", "mask")
         if mask.shape != self.shape:
             broadcast_shape(mask.shape, self.shape)
+        if not isinstance(value, TensorOps) and not _is_number(value):
+            raise TypeError(_checks.invalid_args("masked_fill", (mask, value), {}, (
+                "Tensor mask, Tensor value", "Tensor mask, Number value"), (_MASK_BAD % type(value).__name__,) * 2))
         if isinstance(value, TensorOps):
             return E.MaskedFillTensor.apply(self, mask._data, value)
         return E.MaskedFill.apply(self, mask._data, value)
@@ -519,11 +564,11 @@ class TensorOps:
 
     @numpy_names
     def amax(self, dim=(), keepdim=False):
-        return R.Amax.apply(self, () if dim is None else dim, keepdim)
+        return R.Amax.apply(self, () if dim is None else _checks.int_list(dim, "amax", "dim"), keepdim)
 
     @numpy_names
     def amin(self, dim=(), keepdim=False):
-        return R.Amin.apply(self, () if dim is None else dim, keepdim)
+        return R.Amin.apply(self, () if dim is None else _checks.int_list(dim, "amin", "dim"), keepdim)
 
     @numpy_names
     def median(self, dim=None, keepdim=False):
@@ -537,22 +582,30 @@ class TensorOps:
 
     @numpy_names
     def cumprod(self, dim, *, dtype=None):
+        dim = _checks.int_arg(dim, "cumprod", "dim")
         return R.Cumprod.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
     def cumsum(self, dim, *, dtype=None):
+        dim = _checks.int_arg(dim, "cumsum", "dim")
         return R.Cumsum.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
     def logsumexp(self, dim, keepdim=False):
+        if not _checks.is_int(dim):
+            _checks.int_list(dim, "logsumexp", "dim")
         return R.LogSumExp.apply(self, dim, keepdim)
 
     @numpy_names
     def softmax(self, dim, dtype=None):
+        dim = _checks.int_arg(dim, "softmax", "dim")
+        _checks.dtype_arg(dtype, "softmax")
         return R.Softmax.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
     def log_softmax(self, dim, dtype=None):
+        dim = _checks.int_arg(dim, "log_softmax", "dim")
+        _checks.dtype_arg(dtype, "log_softmax")
         return R.LogSoftmax.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
@@ -672,6 +725,7 @@ class TensorOps:
     moveaxis = movedim
 
     def transpose(self, dim0, dim1):
+        dim0, dim1 = _checks.int_arg(dim0, "transpose", "dim0"), _checks.int_arg(dim1, "transpose", "dim1", 2)
         return S.Transpose.apply(self, dim0, dim1)
 
     swapaxes = transpose
@@ -711,13 +765,12 @@ class TensorOps:
         return S.SqueezeDim.apply(self, dim)
 
     def flip(self, *dims):
-        dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
-        return S.Flip.apply(self, tuple(dims))
+        return S.Flip.apply(self, _checks.int_varargs(dims, "flip", "dims"))
 
     def roll(self, shifts, dims=None):
         """Rotate by ``shifts`` along ``dims`` (ints or sequences); without dims, the flattened tensor."""
-        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-        dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+        shifts = _checks.int_list(shifts, "roll", "shifts")
+        dims = () if dims is None else _checks.int_list(dims, "roll", "dims", 2)
         return S.Roll.apply(self, shifts, dims)
 
     def diag(self, diagonal=0):
@@ -779,6 +832,7 @@ class TensorOps:
 
     @numpy_names
     def chunk(self, chunks, dim=0):
+        chunks = _checks.int_arg(chunks, "chunk", "chunks")
         if self.ndim == 0:
             raise RuntimeError("chunk expects at least a 1-dimensional tensor")
         if chunks <= 0:
@@ -814,6 +868,7 @@ class TensorOps:
 
     @numpy_names
     def select(self, dim, index):
+        dim, index = _checks.int_arg(dim, "select", "dim"), _checks.int_arg(index, "select", "index", 2)
         if self.ndim == 0:
             raise IndexError("select() cannot be applied to a 0-dim tensor.")
         d = wrap_dim(dim, self.ndim)
@@ -825,12 +880,14 @@ class TensorOps:
 
     @numpy_names
     def gather(self, dim, index):
+        dim = _checks.int_arg(dim, "gather", "dim")
+        _checks.tensor_arg(index, "gather", "index", 2)
         return I.TakeAlongDim.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     @numpy_names
     def scatter(self, dim, index, src=None, *, value=None):
         """A copy with ``src``'s values (or the number ``value``) written at ``index`` along ``dim``."""
-        dim = wrap_dim(dim, max(self.ndim, 1))
+        dim = wrap_dim(_checks.int_arg(dim, "scatter", "dim"), max(self.ndim, 1))
         if isinstance(src, TensorOps):
             return I.Scatter.apply(self, src, dim, index._data)
         return I.ScatterValue.apply(self, dim, index._data, value if src is None else src)
@@ -844,6 +901,7 @@ class TensorOps:
     @numpy_names
     def scatter_add(self, dim, index, src):
         """A copy with ``src``'s values added at ``index`` along ``dim`` (repeated indices add up)."""
+        dim = _checks.int_arg(dim, "scatter_add", "dim")
         return I.ScatterAdd.apply(self, src, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     @numpy_names
@@ -852,6 +910,8 @@ class TensorOps:
 
     @numpy_names
     def index_select(self, dim, index):
+        dim = _checks.int_arg(dim, "index_select", "dim")
+        _checks.tensor_arg(index, "index_select", "index", 2)
         return I.IndexSelect.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     def masked_select(self, mask):
@@ -1009,6 +1069,7 @@ class TensorOps:
     def pow_(self, exponent):
         return self._inplace(lambda x: x ** exponent)
 
+    @numpy_names
     def clamp_(self, min=None, max=None):
         _clamp_args(min, max, "clamp_")
         return self._inplace(lambda x: E.Clamp.apply(x, min, max))
@@ -1222,8 +1283,7 @@ def _correction(unbiased, correction, name="var", dim=None):
     return 0 if unbiased is False else 1
 
 
-_SUM_SIGNATURES = ("*, torch.dtype dtype = None",
-                   "tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None")
+_MASK_BAD = "arguments have invalid types: (Tensor, !%s!)"
 
 
 def _reduce_dims(name, dim):
@@ -1237,11 +1297,12 @@ def _reduce_dims(name, dim):
 
 
 def _clamp_args(min, max, name="clamp"):
-    for k, v in (("min", min), ("max", max)):
+    """(given positionally: the keyword forms are checked by ``numpy_names``)"""
+    for v in (min, max):
         if v is not None and not isinstance(v, TensorOps) and not _is_number(v):
-            given = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
-            raise TypeError(_checks.invalid_args(name, (), given, ("Tensor min = None, Tensor max = None",
-                                                                   "Number min = None, Number max = None")))
+            given = (min,) if max is None else (min, max)
+            notes = (_checks.bad_types(given),) * 2 if len(given) == 2 else None
+            raise TypeError(_checks.invalid_args(name, given, {}, _CLAMP_SIGNATURES, notes))
 
 
 def _invalid_type(name):

@@ -24,7 +24,12 @@ _warned_create_graph = [False]
 def _tensors(value, what):
     if isinstance(value, _tensor.Tensor):
         return (value,)
-    return tuple(value)
+    value = tuple(value)
+    if what == "inputs":
+        for t in value:
+            if not isinstance(t, _tensor.Tensor):
+                raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got %s" % type(t).__name__)
+    return value
 
 
 def _make_grads(outputs, grad_outputs, is_grads_batched=False):

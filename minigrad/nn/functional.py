@@ -213,6 +213,9 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
 def _pool_args(input, kernel_size, stride, padding, dilation):
     """Pooling's checked geometry, and the stride to save (``()`` when defaulted, as PyTorch)."""
+    for value in (kernel_size, stride):
+        if value is not None and 0 in ((value,) if isinstance(value, int) else tuple(value)):
+            raise RuntimeError("stride should not be zero")
     if input.ndim not in (3, 4) or input.numel() == 0:
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     kernel = _pair(kernel_size, "kernel_size")
@@ -418,6 +421,8 @@ def pad(
             "Padding length should be less than or equal to two times the input dimension but got "
             "padding length %d and input of dimension %d" % (len(pad), input.ndim)
         )
+    if value is not None and not isinstance(value, (int, float, np.number)):
+        raise TypeError("pad(): argument 'value' (position 4) must be float, not %s" % type(value).__name__)
     return N.ConstantPadNd.apply(input, tuple(int(p) for p in pad), 0 if value is None else value)
 
 
@@ -476,6 +481,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` (``ReluBackward0``)."""
+    _checks.tensor_arg(input, "relu", "input")
     return input.relu_() if inplace else E.Relu.apply(input)
 
 
@@ -499,6 +505,8 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     """``clamp(x, min_val, max_val)`` with zero gradient at the bounds (``HardtanhBackward0``)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
     if inplace:
         return input._inplace(lambda x: N.Hardtanh.apply(x, min_val, max_val))
     return N.Hardtanh.apply(input, min_val, max_val)
@@ -512,6 +520,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     >>> F.gelu(torch.tensor([-1., 0., 1.]))
     tensor([-0.1587,  0.0000,  0.8413])
     """
+    _checks.tensor_arg(input, "gelu", "input")
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     return N.Gelu.apply(input, approximate)
@@ -524,11 +533,14 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere (``EluBackward0``)."""
+    _checks.number_arg(alpha, "elu", "alpha", 2)
     return N.Elu.apply(input, alpha)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + e^(βx)) / β``, a smooth ReLU (``SoftplusBackward0``)."""
+    _checks.number_arg(beta, "softplus", "beta", 2)
+    _checks.number_arg(threshold, "softplus", "threshold", 3)
     return N.Softplus.apply(input, beta, threshold)
 
 

@@ -165,6 +165,10 @@ class Permute(Function):
 
     @staticmethod
     def forward(ctx, x, dims):
+        if len(dims) != x.ndim:
+            raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                               "length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to "
+                               "len(dims) = %d" % (x.ndim, len(dims)))
         dims = tuple(wrap_dim(d, x.ndim) for d in dims)
         if len(dims) == x.ndim and len(set(dims)) != len(dims):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
