@@ -6,9 +6,7 @@ is the same code per notebook.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -21,22 +19,12 @@ NOTEBOOKS = ROOT / "notebooks"
 pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
 
 
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("course_site_tool", NOTEBOOKS / "tools" / "site.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
+def site(site_tool: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
     for package in ("nbclient", "nbconvert", "jupytext", "ipykernel"):
         pytest.importorskip(package)
     out = tmp_path_factory.mktemp("site")
-    pages = _tool().build(out, only=["02_"], quiet=True)
+    pages = site_tool.build(out, only=["02_"], quiet=True)
     return out, pages
 
 
