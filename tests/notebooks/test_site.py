@@ -52,6 +52,21 @@ def test_the_site_has_pages_steppers_and_svg(site: tuple[Path, list[Any]]) -> No
         assert not re.search(r"""<(script|link)[^>]+(src|href)=["']?https?://""", text)
 
 
+def test_the_formulas_are_mathml_not_tex(site: tuple[Path, list[Any]]) -> None:
+    """Notebook 2's formulas ($f'(x)$, the chain rule's fraction) are typeset by the browser: no MathJax."""
+    pytest.importorskip("latex2mathml")
+    out, _ = site
+    for language in ("en", "zh"):
+        path = out / language / "02_chain_rule.html"
+        if not path.exists():
+            continue
+        page = path.read_text(encoding="utf-8")
+        prose = re.sub(r"<(code|pre|script|style|annotation)\b.*?</\1>", "", page, flags=re.S)
+        assert page.count("<math ") >= 10, language
+        assert "<mfrac>" in page, language                          # \dfrac{\partial L}{\partial a}
+        assert not re.search(r"\$[^$<]*\\(dfrac|partial|cdot)", prose), f"TeX left on the {language} page"
+
+
 @pytest.mark.browser
 def test_the_site_opens_offline_and_its_stepper_steps(site: tuple[Path, list[Any]], browser_page: Any) -> None:
     out, _ = site
@@ -78,6 +93,12 @@ def test_the_site_opens_offline_and_its_stepper_steps(site: tuple[Path, list[Any
     frame.wait_for_function("document.querySelector('.mg-stepper').dataset.step === '1'")
     page.keyboard.press("ArrowRight")
     frame.wait_for_function("document.querySelector('.mg-stepper').dataset.step === '2'")
+
+    if page.locator("math").count():                                # formulas: typeset MathML, drawn
+        box = page.locator("math[display=block], math").first.bounding_box()
+        assert box is not None
+        assert box["width"] > 5
+        assert box["height"] > 5
 
     network = [url for url in requests if not url.startswith(("file:", "data:", "about:", "blob:"))]
     assert network == [], f"the site made network requests: {network}"
