@@ -155,6 +155,18 @@ math[display="block"] { margin: .8em 0; }
 """
 
 
+#: Chromium's MathML knows only mathvariant="normal": \mathbb R must be the character ℝ itself.
+_DOUBLE_STRUCK = re.compile(r'<mi mathvariant="double-struck">([A-Za-z])</mi>')
+_DOUBLE_STRUCK_HOLES = {"C": "ℂ", "H": "ℍ", "N": "ℕ", "P": "ℙ", "Q": "ℚ", "R": "ℝ", "Z": "ℤ"}
+
+
+def _double_struck(letter: str) -> str:
+    if letter in _DOUBLE_STRUCK_HOLES:
+        return _DOUBLE_STRUCK_HOLES[letter]
+    base = 0x1D538 if letter.isupper() else 0x1D552
+    return chr(base + ord(letter.upper() if letter.isupper() else letter) - ord("A" if letter.isupper() else "a"))
+
+
 def render_math(page: str) -> tuple[str, int]:
     """The page with the TeX of its markdown cells as MathML, and how many formulas were converted.
 
@@ -171,6 +183,7 @@ def render_math(page: str) -> tuple[str, int]:
         display = match.group(1) is not None
         tex = html.unescape(match.group(1) if display else match.group(2)).strip()
         mathml = convert(tex, display="block" if display else "inline")
+        mathml = _DOUBLE_STRUCK.sub(lambda m: f"<mi>{_double_struck(m.group(1))}</mi>", mathml)
         annotation = f'<annotation encoding="application/x-tex">{html.escape(tex)}</annotation>'
         mathml = re.sub(r"(<math\b[^>]*>)(.*)(</math>)",
                         lambda m: f"{m.group(1)}<semantics>{m.group(2)}{annotation}</semantics>{m.group(3)}",
