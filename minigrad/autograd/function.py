@@ -40,10 +40,12 @@ class SavedTensor:
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
 
     def __init__(self, tensor, output_nr=None):
-        self.hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
-        if self.hooks is not None:       # saved_tensors_hooks: keep what pack returns, nothing else
+        hooks = _saved_tensors_hooks_stack.items
+        if hooks:                        # saved_tensors_hooks: keep what pack returns, nothing else
+            self.hooks = hooks[-1]
             self.tensor, self.output_nr = self.hooks[0](tensor), None
             return
+        self.hooks = None
         if tensor._is_inference and not grad_mode._state.inference:
             raise RuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "

@@ -178,13 +178,25 @@ class RuleNode(BackwardCFunction):
         if cls._attr_names:
             d = self.__dict__
             values += [d[a] for a in cls._attr_names]
-        needs = self.needs_input_grad
+        every = cls._all_uses                            # a formula that uses all the values, in order
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
-            grads = [(fn(NP, g, *[values[j] for j in uses]) if uses else fn(NP, g)) if fn is not None and needs[i]
-                     else None for i, (fn, uses) in enumerate(cls._plan)]
+            if cls._unary:                               # one input: no loop, and usually nothing to fix up
+                fn, uses = cls._plan[0]
+                r = fn(NP, g, *(values if uses == every else [values[j] for j in uses]))
+            else:
+                needs = self.needs_input_grad
+                grads = [fn(NP, g, *(values if uses == every else [values[j] for j in uses]))
+                         if fn is not None and needs[i] else None for i, (fn, uses) in enumerate(cls._plan)]
         finally:
             _quiet_reset(token)
+        if cls._unary:
+            shape, dtype = self._input_meta[0]
+            if type(r) is np.ndarray and r is not g and r.shape == shape and r.dtype == dtype:
+                out = _new_tensor(_tensor.Tensor)        # ``_finish_arrays`` for the common case
+                out._init(r, False)
+                return (out,)
+            grads = (r,)
         return _finish_arrays(self, grads, grad)
 
     def _release(self) -> bool:
@@ -225,7 +237,9 @@ def _finish_arrays(node, grads, grad):
             r = _sum_to_array(r, shape, node, len(out))
         if r.dtype != dtype:
             r = r.astype(dtype)
-        out.append(Tensor._make(r, False))
+        t = _new_tensor(Tensor)
+        t._init(r, False)
+        out.append(t)
     return tuple(out)
 
 
@@ -256,6 +270,7 @@ class Rule(Function):
     _attr_index = ()
     _attr_default = ()
     _unary = False              # one argument, and it has a gradient: the common case
+    _all_uses = ()              # (0, 1, ..., n-1): a formula that uses every saved value, in order
     formula = None
 
     @classmethod
@@ -399,7 +414,7 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
         "_attr_default": tuple(None if signature[a].default is inspect.Parameter.empty else signature[a].default
                                for a in attr_used),
         "quiet": quiet, "formula": formula, "__module__": module,
-        "_unary": len(params) == 1 and plan[0][0] is not None,
+        "_unary": len(params) == 1 and plan[0][0] is not None, "_all_uses": tuple(range(len(names))),
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
                                                          zip(formula.inputs, formula.grads) if t)),
     })
