@@ -7,7 +7,7 @@
 #   make gallery                         set up .venv, render the example gallery into gallery/, exit
 #   make test                            set up .venv with the test group, run every test
 #   make lint                            ruff check
-#   make typecheck                       mypy on minigrad and viz
+#   make typecheck                       mypy on minigrad and viz; pyright --verifytypes >= 90 % for both
 #   make docs                            the API reference (Sphinx + numpydoc) into docs/_build/html
 #   make lock                            regenerate the locks in requirements/ (uv) after editing pyproject.toml
 #   make fuzz N=10000 SEED=1             differential fuzzer against PyTorch: summary by root cause,
