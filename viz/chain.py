@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .model import GraphSnapshot, Step
+from .model import GraphSnapshot, NodeInfo, Step
 
 __all__ = ["Formula", "formula_for", "Names", "chain_rule_lines", "number_text", "FULL_VALUES"]
 
@@ -159,6 +159,10 @@ class Names:
     saved : mapping, optional
         Node id -> saved ``(name, value)`` pairs (constants such as the ``3`` in ``x * 3``).
     """
+
+    saved: dict[str, dict[str, Any]]
+    nodes: dict[str, NodeInfo]
+    unnamed: dict[str, str]
 
     #: Longer operand names are written ``…`` inside an expression name.
     MAX_OPERAND = 24

@@ -42,6 +42,9 @@ class Diagram:
         Seconds the layout may take (default ``viz.render.LAYOUT_TIMEOUT``).
     """
 
+    max_nodes: int | None
+    timeout: float | None
+
     def __init__(self, snapshot: GraphSnapshot, theme: str | Theme = "default",
                  depth: int | None = None, fold: bool | None = None, legend: bool = True,
                  title: str | None = None, backend: str | None = None,

@@ -803,6 +803,12 @@ class Stepper:
         The error of the last backward call, if any.
     """
 
+    snapshot: GraphSnapshot
+    passes: list[BackwardPass]
+    grad_flow: bool
+    params: Any
+    predict: bool
+
     def __init__(self, roots: Any, first: BackwardPass, *, backward_kwargs: dict[str, Any],
                  params: Any = None, mode: str = "normal", grad_flow: bool = False,
                  predict: bool = False) -> None:
