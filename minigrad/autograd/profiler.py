@@ -106,7 +106,7 @@ def _us(t):
     return "%.3fus" % t if t < 1000 else "%.3fms" % (t / 1000) if t < 1e6 else "%.3fs" % (t / 1e6)
 
 
-class EventList(list):
+class EventList(list[Any]):
     """Averages per op; ``table()`` prints them as PyTorch's profiler does."""
 
     def table(self, sort_by: Any = None, row_limit: int = 100, max_src_column_width: int = 75,

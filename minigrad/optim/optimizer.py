@@ -56,7 +56,7 @@ class Optimizer:
     def __init__(self, params: Any, defaults: dict[Any, Any]) -> None:
         self.defaults = defaults
         self.state = defaultdict(dict)
-        self.param_groups: list[dict] = []
+        self.param_groups: list[dict[str, Any]] = []
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or dicts, but "
