@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import builtins
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _creation, _dtype
 from ._creation import *  # noqa: F403 - tensor factories, like torch.*
@@ -119,6 +119,127 @@ _TENSOR_METHODS = [
 for _name in _TENSOR_METHODS:
     globals()[_name] = _method(_name)
 del _name
+
+if TYPE_CHECKING:  # the functions the loop above makes, spelled out for type checkers and IDEs
+    add = Tensor.add
+    sub = Tensor.sub
+    mul = Tensor.mul
+    div = Tensor.div
+    neg = Tensor.neg
+    floor = Tensor.floor
+    ceil = Tensor.ceil
+    round = Tensor.round
+    trunc = Tensor.trunc
+    log2 = Tensor.log2
+    log10 = Tensor.log10
+    cumsum = Tensor.cumsum
+    flip = Tensor.flip
+    tril = Tensor.tril
+    triu = Tensor.triu
+    argsort = Tensor.argsort
+    isclose = Tensor.isclose
+    nonzero = Tensor.nonzero
+    remainder = Tensor.remainder
+    floor_divide = Tensor.floor_divide
+    logical_not = Tensor.logical_not
+    logical_and = Tensor.logical_and
+    logical_or = Tensor.logical_or
+    logical_xor = Tensor.logical_xor
+    count_nonzero = Tensor.count_nonzero
+    is_floating_point = Tensor.is_floating_point
+    negative = Tensor.negative
+    reciprocal = Tensor.reciprocal
+    pow = Tensor.pow
+    square = Tensor.square
+    exp = Tensor.exp
+    log = Tensor.log
+    log1p = Tensor.log1p
+    expm1 = Tensor.expm1
+    sin = Tensor.sin
+    cos = Tensor.cos
+    tanh = Tensor.tanh
+    sigmoid = Tensor.sigmoid
+    relu = Tensor.relu
+    sqrt = Tensor.sqrt
+    rsqrt = Tensor.rsqrt
+    abs = Tensor.abs
+    sign = Tensor.sign
+    clamp = Tensor.clamp
+    clip = Tensor.clip
+    maximum = Tensor.maximum
+    minimum = Tensor.minimum
+    sum = Tensor.sum
+    mean = Tensor.mean
+    logsumexp = Tensor.logsumexp
+    softmax = Tensor.softmax
+    log_softmax = Tensor.log_softmax
+    var = Tensor.var
+    std = Tensor.std
+    prod = Tensor.prod
+    norm = Tensor.norm
+    mm = Tensor.mm
+    mv = Tensor.mv
+    dot = Tensor.dot
+    bmm = Tensor.bmm
+    outer = Tensor.outer
+    addmm = Tensor.addmm
+    reshape = Tensor.reshape
+    flatten = Tensor.flatten
+    transpose = Tensor.transpose
+    t = Tensor.t
+    permute = Tensor.permute
+    unsqueeze = Tensor.unsqueeze
+    squeeze = Tensor.squeeze
+    split = Tensor.split
+    chunk = Tensor.chunk
+    unbind = Tensor.unbind
+    narrow = Tensor.narrow
+    select = Tensor.select
+    gather = Tensor.gather
+    argmax = Tensor.argmax
+    argmin = Tensor.argmin
+    allclose = Tensor.allclose
+    equal = Tensor.equal
+    isnan = Tensor.isnan
+    isinf = Tensor.isinf
+    isfinite = Tensor.isfinite
+    masked_fill = Tensor.masked_fill
+    clone = Tensor.clone
+    detach = Tensor.detach
+    sort = Tensor.sort
+    topk = Tensor.topk
+    any = Tensor.any
+    all = Tensor.all
+    unflatten = Tensor.unflatten
+    swapaxes = Tensor.swapaxes
+    tan = Tensor.tan
+    asin = Tensor.asin
+    acos = Tensor.acos
+    atan = Tensor.atan
+    arcsin = Tensor.arcsin
+    arccos = Tensor.arccos
+    arctan = Tensor.arctan
+    sinh = Tensor.sinh
+    cosh = Tensor.cosh
+    atan2 = Tensor.atan2
+    arctan2 = Tensor.arctan2
+    erf = Tensor.erf
+    frac = Tensor.frac
+    amax = Tensor.amax
+    amin = Tensor.amin
+    median = Tensor.median
+    mode = Tensor.mode
+    cumprod = Tensor.cumprod
+    unique = Tensor.unique
+    bincount = Tensor.bincount
+    roll = Tensor.roll
+    diag = Tensor.diag
+    diagonal = Tensor.diagonal
+    trace = Tensor.trace
+    scatter = Tensor.scatter
+    scatter_add = Tensor.scatter_add
+    index_select = Tensor.index_select
+    masked_select = Tensor.masked_select
 
 
 @_numpy_names
