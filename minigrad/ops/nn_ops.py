@@ -155,64 +155,6 @@ HuberLoss = rule(
     words="Huber: the difference itself near 0, ±delta beyond.")
 
 
-class NllLoss(Function):
-    """Negative log-likelihood ``-w[t] · x[t]`` per sample, reduced.
-
-    ``x`` holds log-probabilities with classes along dim 1 (dim 0 for a single sample),
-    ``target`` class indices (an ndarray), ``weight`` per-class weights (an ndarray or None).
-    Samples whose target is ``ignore_index`` count for nothing; ``'mean'`` divides by the
-    total weight of the others.  Backward: ``-w[t]`` (÷ total weight for mean) · grad at each
-    target's slot, 0 elsewhere.
-    """
-
-    node_name = "NllLossBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("target", "weight", "reduction", "ignore_index", "total_weight")
-
-    @staticmethod
-    def forward(ctx, x, target, weight, reduction, ignore_index):
-        ctx.save_for_backward(x)
-        ctx.target, ctx.weight = _const(target), _optional_const(weight)
-        ctx.reduction, ctx.ignore_index = reduction, ignore_index
-        data = x._data
-        dim = 0 if data.ndim == 1 else 1
-        n_classes, dtype = data.shape[dim], data.dtype
-        if ignore_index < 0 and (target.size == 0 or target.min() >= 0):
-            valid, index = None, target                    # the common case: no target can be ignored
-        else:
-            valid = target != ignore_index
-            index = np.where(valid, target, 0)
-        if index.size and (index.max() >= n_classes or (valid is not None and index.min() < 0)):
-            bad = target[(index < 0) | (index >= n_classes)]
-            raise IndexError("Target %d is out of bounds." % bad.flat[0])
-        # each sample's weight: its class's weight, 0 if ignored (None: all 1)
-        if weight is not None:
-            w = weight.astype(dtype)[index] if valid is None else weight.astype(dtype)[index] * valid
-        else:
-            w = None if valid is None else valid.astype(dtype)
-        ctx.dim, ctx.key, ctx.w = dim, _target_slots(index, data.ndim), w
-        picked = data[ctx.key]                               # x[t] of each sample
-        losses = -picked if w is None else -w * picked
-        total = np.asarray(index.size if w is None else w.sum(dtype=dtype), dtype=dtype)
-        ctx.total_weight = _const(total)
-        if reduction == MEAN:      # 0/0 (every target ignored) is nan, as in PyTorch
-            return np.asarray(losses.sum() / total if total else np.nan, dtype=dtype)
-        return _reduce(losses, reduction)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x_shape, dtype = ctx._input_meta[0]
-        w = np.ones((), dtype) if ctx.w is None else ctx.w
-        if ctx.reduction == MEAN:
-            total = ctx.total_weight._data
-            w = w / total if total else w          # nothing counted: no gradient either
-        slots = np.zeros(x_shape, dtype)           # -w at each sample's target, 0 elsewhere
-        slots[ctx.key] = -w
-        if ctx.reduction == NONE:
-            grad = grad.unsqueeze(ctx.dim)
-        return grad * _const(slots, grad), None, None, None, None
-
-
 def _target_slots(index, ndim):
     """Where each sample's target sits in the input: ``t`` (1-D), ``(n, t[n])`` (2-D), ``(n, t[n,h,w], h, w)``."""
     if ndim == 1:
@@ -228,10 +170,84 @@ def _unsqueeze(a, dim):
     return a.reshape((*a.shape[:dim], 1, *a.shape[dim:]))
 
 
-class NllLoss2d(NllLoss):
-    """``NllLoss`` for images: input ``(N, C, H, W)``, target ``(N, H, W)``."""
+def _data(a):
+    return a._data if isinstance(a, Tensor) else a
 
-    node_name = "NllLoss2DBackward0"
+
+def _samples(shape, dtype, target, weight, ignore_index):
+    """Where each sample's target sits, each sample's weight (0 if ignored; None: all 1) and the total weight."""
+    dim = 0 if len(shape) == 1 else 1
+    if ignore_index < 0 and (target.size == 0 or target.min() >= 0):
+        valid, index = None, target                    # the common case: no target can be ignored
+    else:
+        valid = target != ignore_index
+        index = np.where(valid, target, 0)
+    if index.size and (index.max() >= shape[dim] or (valid is not None and index.min() < 0)):
+        bad = target[(index < 0) | (index >= shape[dim])]
+        raise IndexError("Target %d is out of bounds." % bad.flat[0])
+    if weight is not None:
+        w = weight.astype(dtype)[index] if valid is None else weight.astype(dtype)[index] * valid
+    else:
+        w = None if valid is None else valid.astype(dtype)
+    total = np.asarray(index.size if w is None else w.sum(dtype=dtype), dtype=dtype)
+    return _target_slots(index, len(shape)), w, total
+
+
+def _nll_loss(self, target, weight, reduction, ignore_index):
+    """``-w[t] · x[t]`` per sample; ``target`` and ``weight`` are arrays (no graph edge, as in PyTorch)."""
+    key, w, total = _samples(self.shape, self.dtype, target, weight, ignore_index)
+    picked = self[key]                                   # x[t] of each sample
+    losses = -picked if w is None else -w * picked
+    if reduction == MEAN:      # 0/0 (every target ignored) is nan, as in PyTorch
+        return np.asarray(losses.sum() / total if total else np.nan, dtype=self.dtype)
+    return _reduce(losses, reduction)
+
+
+def _nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
+    """−w[t] (÷ total weight for mean) · grad_output at each sample's target slot, 0 elsewhere."""
+    key, w, _ = _samples(self.shape, self.dtype, _data(target), _data(weight), ignore_index)
+    w = np.ones((), self.dtype) if w is None else w
+    total = _data(total_weight)
+    if reduction == MEAN and total:
+        w = w / total                              # nothing counted: no gradient either
+    slots = np.zeros(self.shape, self.dtype)
+    slots[key] = -w
+    if reduction == NONE:
+        grad_output = _unsqueeze(grad_output, 0 if self.ndim == 1 else 1)
+    return grad_output * slots
+
+
+def _nll_loss_rows(node_name, backward_name, fused_name, words):
+    """An nll_loss rule and its fused backward (``NllLossBackwardBackward0``): that backward is linear in
+    grad_output, and its own gradient is the loss itself applied to the incoming gradient."""
+    def grad_output_grad(xp, g, target, weight, reduction, ignore_index):
+        args = (_data(target), _data(weight), reduction, ignore_index)
+        return loss._fn(g, *args) if xp is NP else loss.apply(g, *args)
+
+    fused(fused_name, rule(
+        backward_name, _nll_loss_backward, name=backward_name.replace("BackwardBackward0", "Backward"),
+        grad_output=("nll_loss(g, target, weight, reduction, ignore_index)", grad_output_grad),
+        self=("0", lambda xp, g: xp.zeros_like(g)),
+        words="nll_loss's backward as one op: −weight at each target slot times grad_output; its own gradient "
+              "is nll_loss applied to the incoming gradient."))
+    loss = rule(
+        node_name, _nll_loss,
+        values={"target": lambda target: _const(target), "weight": lambda weight: _optional_const(weight),
+                "total_weight": lambda self, target, weight, ignore_index:
+                _const(_samples(self.shape, self.dtype, target, weight, ignore_index)[2])},
+        self=("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",
+              lambda xp, g, self, target, weight, reduction, ignore_index, total_weight:
+              getattr(xp, fused_name)(g, self, target, weight, reduction, ignore_index, total_weight)),
+        words=words)
+    return loss
+
+
+NllLoss = _nll_loss_rows(
+    "NllLossBackward0", "NllLossBackwardBackward0", "nll_loss_backward",
+    "Negative log-likelihood: only the target class's log-probability gets a gradient, −weight.")
+NllLoss2d = _nll_loss_rows(
+    "NllLoss2DBackward0", "NllLoss2DBackwardBackward0", "nll_loss2d_backward",
+    "Negative log-likelihood per pixel (input (N, C, H, W)): only the target class gets a gradient.")
 
 
 def _bce(self, target, weight, reduction):
@@ -944,10 +960,6 @@ from ..autograd.formulas import register_formula  # noqa: E402
 from .formulas import row as _row  # noqa: E402
 
 _SELF = ("self",)
-_row(NllLoss, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
-     "Negative log-likelihood: only the target class's log-probability gets a gradient, −weight.")
-_row(NllLoss2d, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
-     "Negative log-likelihood per pixel: only the target class gets a gradient.")
 _row(BinaryCrossEntropyWithLogits, ("self", "target"),
      ("g · weight · ((1 + (pos_weight − 1) · target) · sigmoid(self) − pos_weight · target)",
       "g · weight · −self (for pos_weight = 1)"),
