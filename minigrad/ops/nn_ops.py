@@ -226,6 +226,7 @@ def _nll_loss_rows(node_name, backward_name, fused_name, words):
 
     fused(fused_name, rule(
         backward_name, _nll_loss_backward, name=backward_name.replace("BackwardBackward0", "Backward"),
+        values={"target": lambda target: _const(target), "weight": lambda weight: _optional_const(weight)},
         grad_output=("nll_loss(g, target, weight, reduction, ignore_index)", grad_output_grad),
         self=("0", lambda xp, g: xp.zeros_like(g)),
         words="nll_loss's backward as one op: −weight at each target slot times grad_output; its own gradient "
@@ -237,7 +238,8 @@ def _nll_loss_rows(node_name, backward_name, fused_name, words):
                 _const(_samples(self.shape, self.dtype, target, weight, ignore_index)[2])},
         self=("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",
               lambda xp, g, self, target, weight, reduction, ignore_index, total_weight:
-              getattr(xp, fused_name)(g, self, target, weight, reduction, ignore_index, total_weight)),
+              getattr(xp, fused_name)(g, self, _data(target), _data(weight), reduction, ignore_index,
+                                      _data(total_weight))),
         words=words)
     return loss
 
@@ -293,7 +295,7 @@ def _bce_grad_grad_output(xp, g, self, target, weight, reduction):
 
 
 BinaryCrossEntropyBackward = fused("binary_cross_entropy_backward", rule(
-    "BinaryCrossEntropyBackwardBackward0", _bce_backward,
+    "BinaryCrossEntropyBackwardBackward0", _bce_backward, values={"weight": lambda weight: _optional_const(weight)},
     grad_output=("g · weight · (self − target) / max(self · (1 − self), ε)  (/ N for mean)", _bce_grad_grad_output),
     self=("g · grad_output · weight · (self² − 2 · self · target + target) / (self² · (1 − self)²)  (/ N for mean)",
           _bce_grad_self),
@@ -310,7 +312,7 @@ BinaryCrossEntropy = rule(
     "BinaryCrossEntropyBackward0", _bce, arrays=False, values={"weight": lambda weight: _optional_const(weight)},
     self=("g · weight · (self − target) / (self · (1 − self))  (/ N for mean)",
           lambda xp, g, self, target, weight, reduction:
-          xp.binary_cross_entropy_backward(g, self, target, _weight(xp, weight), reduction)),
+          xp.binary_cross_entropy_backward(g, self, target, _data(weight), reduction)),
     target=("g · weight · (ln(1 − self) − ln(self))  (/ N for mean)", _bce_target_grad),
     words="Binary cross-entropy on probabilities: (p − t) / (p (1 − p)).")
 
