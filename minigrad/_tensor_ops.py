@@ -829,7 +829,7 @@ class TensorOps:
             elif isinstance(a, (str, device)):
                 _require_cpu(a)
         if dtype is None or dtype is self.dtype:
-            return self
+            return E.ToCopy.apply(self, self.dtype) if kwargs.get("copy") else self   # copy=True: always a copy
         return E.ToCopy.apply(self, dtype)
 
     def type(self, dtype=None):

@@ -18,6 +18,7 @@ import numpy as np
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd.function import Function
+from . import elementwise
 from ._rules import NP, fused, rule
 from ._util import fmath, promoted
 
@@ -46,8 +47,11 @@ def _numel(a):
 
 
 def _per_element(g, reduction):
-    """The ``1 / N`` of a mean reduction, applied to a per-element gradient ``g``."""
-    return g / _numel(g) if reduction == MEAN else g
+    """The ``1 / N`` of a mean reduction, applied to a per-element gradient ``g`` (a division by a number,
+    ``DivBackward1``, when recorded)."""
+    if reduction != MEAN:
+        return g
+    return g / g.size if isinstance(g, np.ndarray) else DivScalar.apply(g, g.numel())
 
 
 def _mse_loss(self, target, reduction):
@@ -317,55 +321,6 @@ BinaryCrossEntropy = rule(
     words="Binary cross-entropy on probabilities: (p − t) / (p (1 − p)).")
 
 
-class BinaryCrossEntropyWithLogits(Function):
-    """``(1 - t) z - p log σ(z)`` with ``p = 1 + (pos_weight - 1) t``, times ``weight``, reduced.
-
-    Backward: d/dz = ((p_t + 1 - t) σ(z) - p_t) · grad with ``p_t = pos_weight · t``
-    (σ(z) - t without pos_weight); d/dt = (log σ(-z) - pos_weight log σ(z)) · grad (-z · grad
-    without); both times weight, ÷ N for mean.  ``weight`` and ``pos_weight`` are ndarrays.
-    """
-
-    node_name = "BinaryCrossEntropyWithLogitsBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("reduction", "weight", "pos_weight")
-
-    @staticmethod
-    def forward(ctx, z, target, weight, pos_weight, reduction):
-        ctx.save_for_backward(z, target)
-        ctx.reduction, ctx.weight, ctx.pos_weight = (
-            reduction,
-            _optional_const(weight),
-            _optional_const(pos_weight),
-        )
-        a, t = promoted(z, target)
-        log_sigmoid = _log_sigmoid(a)
-        if pos_weight is not None:
-            log_sigmoid = log_sigmoid * ((pos_weight - 1) * t + 1)
-        loss = (1 - t) * a - log_sigmoid
-        if weight is not None:
-            loss = loss * weight
-        return _reduce(loss, reduction).astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        z, target = ctx.saved_tensors
-        grad_z = grad_t = None
-        if ctx.needs_input_grad[0]:
-            if ctx.pos_weight is None:
-                grad_z = (z.sigmoid() - target) * grad
-            else:
-                pt = ctx.pos_weight * target
-                grad_z = ((pt + 1 - target) * z.sigmoid() - pt) * grad
-            grad_z = _weighted(grad_z, ctx, z)
-        if ctx.needs_input_grad[1]:
-            if ctx.pos_weight is None:
-                grad_t = -z * grad
-            else:
-                grad_t = (LogSigmoid.apply(-z) - LogSigmoid.apply(z) * ctx.pos_weight) * grad
-            grad_t = _weighted(grad_t, ctx, z)
-        return grad_z, grad_t, None, None, None
-
-
 def _const(array, like=None):
     """A constant tensor (no gradient) holding ``array`` (cast to ``like``'s dtype if given)."""
     if like is not None and array.dtype != like._data.dtype:
@@ -375,15 +330,6 @@ def _const(array, like=None):
 
 def _optional_const(array):
     return None if array is None else _const(array)
-
-
-def _weighted(grad, ctx, x):
-    """The common tail of the BCE backwards: times the weight, ÷ N for mean."""
-    if ctx.weight is not None:
-        grad = grad * ctx.weight
-    if ctx.reduction == MEAN:
-        grad = grad / x.numel()
-    return grad
 
 
 # -- activations --------------------------------------------------------------------------------
@@ -809,66 +755,48 @@ def _channel_shape(ndim, channels):
 # -- the Scalar overloads PyTorch's C++ losses record ----------------------------------------
 
 
-class MulScalar(Function):
-    """``x * number`` as recorded inside PyTorch's C++ code (``mul.Scalar``).  Backward: grad · number."""
-
-    node_name = "MulBackward1"
-    saved_attrs = ("other",)
-
-    @staticmethod
-    def forward(ctx, x, other):
-        ctx.other = other
-        return x._data * x._data.dtype.type(other)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * ctx.other, None
+def _bce_with_logits(self, target, weight, pos_weight, reduction):
+    a, t = promoted(self, target)
+    log_sigmoid = _log_sigmoid(a)
+    if pos_weight is not None:
+        log_sigmoid = log_sigmoid * ((pos_weight - 1) * t + 1)
+    loss = (1 - t) * a - log_sigmoid
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction).astype(a.dtype, copy=False)
 
 
-class AddScalar(Function):
-    """``x + number`` as recorded inside PyTorch's C++ code (``add.Scalar``).  Backward: grad."""
-
-    node_name = "AddBackward1"
-
-    @staticmethod
-    def forward(ctx, x, other):
-        return x._data + x._data.dtype.type(other)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad, None
+def _bce_logits_grad_self(xp, g, self, target, weight, pos_weight, reduction):
+    if pos_weight is None:
+        grad = (xp.sigmoid(self) - target) * g
+    else:
+        pt = _weight(xp, pos_weight) * target
+        grad = ((pt + 1 - target) * xp.sigmoid(self) - pt) * g
+    return _per_element(_times(grad, _weight(xp, weight)), reduction)
 
 
-class DivScalar(Function):
-    """``x / number`` as recorded inside PyTorch's C++ code (``div.Scalar``).  Backward: grad / number."""
-
-    node_name = "DivBackward1"
-    saved_attrs = ("other",)
-
-    @staticmethod
-    def forward(ctx, x, other):
-        ctx.other = other
-        return x._data / x._data.dtype.type(other)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad / ctx.other, None
+def _bce_logits_grad_target(xp, g, self, weight, pos_weight, reduction):
+    if pos_weight is None:
+        grad = -self * g
+    else:
+        log_sigmoid = LogSigmoid._fn if xp is NP else LogSigmoid.apply
+        grad = (log_sigmoid(-self) - log_sigmoid(self) * _weight(xp, pos_weight)) * g
+    return _per_element(_times(grad, _weight(xp, weight)), reduction)
 
 
-class MaskedFill(Function):
-    """``x`` with ``value`` where ``mask`` (an ndarray) holds.  Backward: grad where it does not hold."""
+BinaryCrossEntropyWithLogits = rule(
+    "BinaryCrossEntropyWithLogitsBackward0", _bce_with_logits, arrays=False,
+    values={"weight": lambda weight: _optional_const(weight),
+            "pos_weight": lambda pos_weight: _optional_const(pos_weight)},
+    self=("g · weight · ((1 + (pos_weight − 1) · target) · sigmoid(self) − pos_weight · target)  (/ N for mean)",
+          _bce_logits_grad_self),
+    target=("g · weight · (ln σ(−self) − pos_weight · ln σ(self))  (/ N for mean)", _bce_logits_grad_target),
+    words="Binary cross-entropy on logits: σ(z) − t, the sigmoid folded in.")
 
-    node_name = "MaskedFillBackward0"
-    saved_attrs = ("mask",)
 
-    @staticmethod
-    def forward(ctx, x, mask, value):
-        ctx.mask = mask
-        return np.where(mask, x._data.dtype.type(value), x._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return MaskedFill.apply(grad, ctx.mask, 0.0), None, None
+# The ops on a number PyTorch's C++ formulas record (MulBackward1...) and masked_fill live in elementwise.py.
+MulScalar, AddScalar, DivScalar = elementwise.MulScalar, elementwise.AddScalar, elementwise.DivScalar
+MaskedFill = elementwise.MaskedFill     # F.cross_entropy's label smoothing records PyTorch's node
 
 
 # -- erf in double precision (numpy has none) ---------------------------------------------------
@@ -962,10 +890,6 @@ from ..autograd.formulas import register_formula  # noqa: E402
 from .formulas import row as _row  # noqa: E402
 
 _SELF = ("self",)
-_row(BinaryCrossEntropyWithLogits, ("self", "target"),
-     ("g · weight · ((1 + (pos_weight − 1) · target) · sigmoid(self) − pos_weight · target)",
-      "g · weight · −self (for pos_weight = 1)"),
-     "Binary cross-entropy on logits: σ(z) − t, the sigmoid folded in.")
 _row(LeakyReluInplace, _SELF, ("g · [result > 0] + negative_slope · g · [result ≤ 0]",),
      "In-place leaky ReLU: the same derivative, read from the result.")
 _row(Embedding, ("weight",), ("zeros(weight) with g's rows added at indices",),
@@ -979,10 +903,6 @@ _row(NativeLayerNorm, ("input", "weight", "bias"),
 _row(NativeBatchNorm, ("input", "weight", "bias"),
      ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
      "Batch norm (training): as layer norm, per channel over the batch.")
-_row(MulScalar, _SELF, ("g · other",), "Multiplying by a number scales the gradient by it.")
-_row(AddScalar, _SELF, ("g",), "Adding a number passes the gradient through.")
-_row(DivScalar, _SELF, ("g / other",), "Dividing by a number divides the gradient by it.")
-_row(MaskedFill, _SELF, ("g · [not mask]",), "Filled positions get exactly 0; the rest pass g.")
 register_formula("BackwardHookFunctionBackward", ("tensors",), ("g",), (),
                  "The identity node module backward hooks attach to: g passes through.")
 

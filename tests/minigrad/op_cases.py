@@ -363,6 +363,20 @@ CASES: list[OpCase] = [
            node="NllLoss2DBackward0", shapes=((2, 3, 2, 2),)),
     OpCase("cross_entropy", lambda a: lib(a).nn.functional.cross_entropy(a, lib(a).tensor([0, 2])),
            node="NllLossBackward0"),
+    OpCase("cross_entropy_label_smoothing",
+           lambda a: lib(a).nn.functional.cross_entropy(a, lib(a).tensor([0, 2]), label_smoothing=0.2),
+           node="AddBackward0"),
+    OpCase("cross_entropy_probabilities_label_smoothing",
+           lambda a, b: lib(a).nn.functional.cross_entropy(a, b.softmax(1), label_smoothing=0.2), arity=2,
+           node="DivBackward1"),
+    OpCase("binary_cross_entropy_with_logits",
+           lambda a, b: lib(a).nn.functional.binary_cross_entropy_with_logits(a, b), arity=2,
+           node="BinaryCrossEntropyWithLogitsBackward0"),
+    OpCase("binary_cross_entropy_with_logits_weights",
+           lambda a, b: lib(a).nn.functional.binary_cross_entropy_with_logits(
+               a, b, weight=lib(a).tensor([0.5, 1.0, 2.0], dtype=a.dtype),
+               pos_weight=lib(a).tensor([1.5, 0.5, 1.0], dtype=a.dtype), reduction="sum"),
+           arity=2, node="BinaryCrossEntropyWithLogitsBackward0"),
     OpCase("abs", lambda a: a.abs(), node="AbsBackward0", elements=NONZERO, shapes=ANY_SHAPE),
     OpCase(
         "clamp",
@@ -638,6 +652,7 @@ CASES: list[OpCase] = [
     OpCase("trace_wide", lambda a: lib(a).trace(a), node="TraceBackward0", shapes=((2, 4),)),
     OpCase("contiguous", lambda a: a.t().contiguous(), node="CloneBackward0"),
     OpCase("clone", lambda a: a.clone(), node="CloneBackward0"),
+    OpCase("to_copy", lambda a: a.to(a.dtype, copy=True), node="ToCopyBackward0", shapes=ANY_SHAPE),
     # indexing
     OpCase("index_int", lambda a: a[1], node="SelectBackward0"),
     OpCase("index_negative_int", lambda a: a[:, -1], node="SelectBackward0"),
