@@ -31,6 +31,7 @@ A masking rule writes exact zeros (``xp.where(mask, g, 0)``): ``g * mask`` would
 from __future__ import annotations
 
 import inspect
+import itertools
 import sys
 import weakref
 
@@ -46,6 +47,17 @@ from ._util import fmath
 __all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
 
 _NO_EDGE = (None, 0)
+_new_tensor = object.__new__
+_SHARED_NEEDS = {flags: flags for n in (1, 2, 3) for flags in itertools.product((False, True), repeat=n)}
+
+
+def _any_needed(needs, users):
+    """Whether one of the inputs ``users`` (indices) requires grad: then the saved value is needed."""
+    for i in users:  # noqa: SIM110  (a loop: any() with a generator costs a frame per call)
+        if needs[i]:
+            return True
+    return False
+
 try:  # the context variable behind np.errstate, set directly (see function._ignore_fp_errors)
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
     _QUIET, _quiet_set, _quiet_reset = _make_extobj(all="ignore"), _extobj_contextvar.set, _extobj_contextvar.reset
@@ -233,22 +245,52 @@ class RuleNode(BackwardCFunction):
         cls = self._forward_cls
         grad = grad_outputs[0]
         g = grad._data
-        packed = self._packed
-        values = [s.unpack_data(self) if s is not None else None for s in packed] if packed else []
+        values = []                                      # what the formulas use: saved arrays, then attributes
+        for s in self._packed:
+            if s is None:
+                values.append(None)
+            elif s.hooks is None and s.version_counter[0] == s.version:     # ``s.unpack_data(self)``, inlined
+                values.append(s.tensor._data if s.output_nr is None else s.data)
+            else:
+                values.append(s.unpack_data(self))
         if cls._attr_names:
             d = self.__dict__
             values += [d[a] for a in cls._attr_names]
-        needs = self.needs_input_grad
+        every = cls._all_uses                            # a formula that uses all the values, in order
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
-            if cls._unary:
+            if cls._unary:                               # one input: no loop, and usually nothing to fix up
                 fn, uses = cls._plan[0]
-                return _finish_arrays(self, (fn(NP, g, *[values[j] for j in uses]),), grad)
-            grads = [fn(NP, g, *[values[j] for j in uses]) if fn is not None and needs[i] else None
-                     for i, (fn, uses) in enumerate(cls._plan)]
+                r = fn(NP, g, *(values if uses == every else [values[j] for j in uses]))
+            else:
+                needs = self.needs_input_grad
+                grads = [fn(NP, g, *(values if uses == every else [values[j] for j in uses]))
+                         if fn is not None and needs[i] else None for i, (fn, uses) in enumerate(cls._plan)]
         finally:
             _quiet_reset(token)
+        if cls._unary:
+            shape, dtype = self._input_meta[0]
+            if type(r) is np.ndarray and r is not g and r.shape == shape and r.dtype == dtype:
+                out = _new_tensor(_tensor.Tensor)        # ``_finish_arrays`` for the common case
+                out._init(r, False)
+                return (out,)
+            grads = (r,)
         return _finish_arrays(self, grads, grad)
+
+    def _release(self) -> bool:
+        """Free what was saved and what only backward needed (the shapes of the gradients): a loss kept
+        after backward holds almost nothing of the graph (``BackwardCFunction._release`` in general)."""
+        if not self._packed:
+            return False
+        d = self.__dict__
+        d["_released"], d["_packed"] = True, ()
+        del d["_input_meta"], d["_output_meta"]
+        if d["_outputs"][0]() is None:
+            d["_outputs"] = _DEAD_OUTPUT                  # collected: no weak reference to keep
+        return True
+
+
+_DEAD_OUTPUT = (None,)
 
 
 def _finish_arrays(node, grads, grad):
@@ -273,7 +315,9 @@ def _finish_arrays(node, grads, grad):
             r = _sum_to_array(r, shape, node, len(out))
         if r.dtype != dtype:
             r = r.astype(dtype)
-        out.append(Tensor._make(r, False))
+        t = _new_tensor(Tensor)
+        t._init(r, False)
+        out.append(t)
     return tuple(out)
 
 
@@ -306,50 +350,58 @@ class Rule(Function):
     _attr_default = ()
     _derived = ()               # per ``values=`` entry: (name, function, argument indices, defaults)
     _unary = False              # one argument, and it has a gradient: the common case
+    _all_uses = ()              # (0, 1, ..., n-1): a formula that uses every saved value, in order
     formula = None
 
     @classmethod
     def apply(cls, *args):
         """``Function.apply`` for a rule (one output, never a view): the same steps, inlined.
 
-        The plain version is ``Function.apply``: ``forward`` then ``_record_one``.  A rule's forward is
-        numpy code, so it needs no grad-mode switch; inf and nan come out as values, without numpy
-        warnings (``_quiet``).
+        The plain version is ``Function.apply``: ``forward`` on the arrays, then ``_record_one`` links
+        the node.  A rule's forward is numpy code, so it needs no grad-mode switch; inf and nan come
+        out as values, without numpy warnings (``quiet``).
         """
         Tensor = _tensor.Tensor
-        needs = None
-        if grad_mode._state.grad_enabled:
-            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
-            if True not in needs:
-                needs = None
-        token = _quiet_set(_QUIET)
+        fn = cls._fn
+        token = _quiet_set(_QUIET) if cls.quiet else None
         try:
             if not cls._arrays:
-                out = cls._fn(*args)
+                out = fn(*args)
             elif len(args) == 1:
-                out = cls._fn(args[0]._data)
+                out = fn(args[0]._data)
             else:
-                out = cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args])
+                out = fn(*[a._data if isinstance(a, Tensor) else a for a in args])
         finally:
-            _quiet_reset(token)
+            if token is not None:
+                _quiet_reset(token)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
-        result = Tensor._make(out, False)
-        if needs is None or out.dtype.kind != "f":           # nothing to record (integer outputs get no grad_fn)
+        result = _new_tensor(Tensor)
+        result._init(out, False)
+        if not grad_mode._state.grad_enabled or out.dtype.kind != "f":
+            return result                                    # nothing to record (integer outputs get no grad_fn)
+        # which inputs require grad; with none, nothing is recorded
+        if len(args) == 2:
+            a, b = args
+            needs = (isinstance(a, Tensor) and a._requires_grad, isinstance(b, Tensor) and b._requires_grad)
+        else:
+            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        if True not in needs:
             return result
+        needs = _SHARED_NEEDS.get(needs, needs)             # one tuple of flags for all nodes alike (memory)
         node = cls._node_cls()
         node.needs_input_grad = needs
         node._seq = next(_sequence)                          # ``_link_inputs``, inlined
         metas, edges = [], []
         for a in args:
             if isinstance(a, Tensor):
-                metas.append((a._data.shape, a._data.dtype))
+                data = a._data
+                metas.append((data.shape, data.dtype))
                 if not a._requires_grad:
                     edges.append(_NO_EDGE)
-                elif a.grad_fn is not None:
-                    edges.append((a.grad_fn, a._output_nr))
-                else:
-                    edges.append(a._gradient_edge())
+                    continue
+                grad_fn = a._grad_fn if a._base is None else a.grad_fn    # (a view may regenerate its grad_fn)
+                edges.append((grad_fn, a._output_nr) if grad_fn is not None else a._gradient_edge())
             else:
                 metas.append(None)
         node._input_meta, node.next_functions = tuple(metas), tuple(edges)
@@ -357,7 +409,7 @@ class Rule(Function):
         result._grad_fn, result._requires_grad = node, True
         if cls._saves:
             node._packed = tuple([(SavedTensor(result, 0) if src < 0 else SavedTensor(args[src]))
-                                  if True in [needs[i] for i in users] else None for src, users in cls._saves])
+                                  if _any_needed(needs, users) else None for src, users in cls._saves])
         if cls._attr_names:
             n = len(args)
             d = node.__dict__
@@ -470,7 +522,7 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
                                for a in plain),
         "_derived": tuple(derived),
         "quiet": quiet, "formula": formula, "__module__": module,
-        "_unary": len(params) == 1 and plan[0][0] is not None,
+        "_unary": len(params) == 1 and plan[0][0] is not None, "_all_uses": tuple(range(len(names))),
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
                                                          zip(formula.inputs, formula.grads) if t)),
     })

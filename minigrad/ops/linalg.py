@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .. import _checks
 from .._dtype import cpp_type_name
 from ..autograd.function import Function
 from ._rules import rule
@@ -132,6 +133,8 @@ def _addmm(self, mat1, mat2, beta=1, alpha=1):
     if self._data.dtype != b.dtype or a.dtype != b.dtype:
         _same_dtype(self, mat2, "addmm_bias")
         _same_dtype(mat1, mat2, "addmm")
+    if self._data.shape != (a.shape[0], b.shape[1]) and self._data.shape != (b.shape[1],):
+        _checks.expandable(self._data.shape, (a.shape[0], b.shape[1]))
     out = a @ b
     if alpha != 1:
         out = out * alpha

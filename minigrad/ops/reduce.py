@@ -159,10 +159,16 @@ def _axes(dim, ndim):
     return dims_tuple(dims or None, ndim) if ndim else ()
 
 
+def _numpy_axis(dim, ndim):
+    """The numpy axis of ``dim``, checked; None for a 0-d tensor (which accepts dim 0 or -1)."""
+    axis = wrap_dim(dim, ndim)
+    return axis if ndim else None
+
+
 def _extreme(reduce, name):
     def forward(self, dim, keepdim):
         dim = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
-        dims = dims_tuple(dim or None, self.ndim) if self.ndim else ()
+        dims = dims_tuple(dim or None, self.ndim)
         if not dim and self.size == 0:
             raise RuntimeError("%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                                "reduction dim with the 'dim' argument." % name)
@@ -407,7 +413,7 @@ Prod = rule("ProdBackward0", lambda self: np.asarray(np.prod(self)),
             words="Product: each element gets g times the product of all the other elements.")
 
 ProdDim = rule("ProdBackward1",
-               lambda self, dim, keepdim: np.asarray(np.prod(self, axis=wrap_dim(dim, self.ndim) if self.ndim else None,
+               lambda self, dim, keepdim: np.asarray(np.prod(self, axis=_numpy_axis(dim, self.ndim),
                                                              keepdims=keepdim and self.ndim > 0)),
                values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
                self=("g · result / self along dim  (the product of the others, also at zeros)", _prod_grad),
@@ -458,7 +464,7 @@ Norm = rule("LinalgVectorNormBackward0", _norm, values={"dim": _saved_dim},
 
 
 def _cumsum(self, dim):
-    return np.cumsum(self, axis=wrap_dim(dim, self.ndim) if self.ndim else None,
+    return np.cumsum(self, axis=_numpy_axis(dim, self.ndim),
                      dtype=_sum_type(self)).reshape(self.shape)
 
 
@@ -473,7 +479,7 @@ Cumsum = rule("CumsumBackward0", _cumsum, quiet=False, values={"dim": lambda sel
 
 
 def _cumprod(self, dim):
-    return np.cumprod(self, axis=wrap_dim(dim, self.ndim) if self.ndim else None,
+    return np.cumprod(self, axis=_numpy_axis(dim, self.ndim),
                       dtype=_sum_type(self)).reshape(self.shape)
 
 
@@ -598,7 +604,7 @@ class Sort(Function):
 
     @staticmethod
     def forward(ctx, x, dim, descending, k=None):
-        ctx.axis = wrap_dim(dim, x.ndim) if x.ndim else 0
+        ctx.axis = wrap_dim(dim, x.ndim)
         ctx.dim, ctx.self_sym_sizes = _saved_int(dim), tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
         order = _argsort(a, ctx.axis, descending)
@@ -626,7 +632,7 @@ class Topk(Sort):
 
     @staticmethod
     def forward(ctx, x, k, dim, largest):
-        if not 0 <= k <= (x.shape[wrap_dim(dim, x.ndim)] if x.ndim else 1):
+        if not 0 <= k <= (x.shape[wrap_dim(dim, x.ndim)] if x.ndim else wrap_dim(dim, 0) + 1):
             raise RuntimeError("selected index k out of range")
         return Sort.forward(ctx, x, dim, largest, k)
 
