@@ -1,8 +1,8 @@
 """Elementwise ops: arithmetic, powers, exp/log, trigonometry, activations, clamping, comparisons' friends.
 
-Each op holds its forward (on ndarrays) and its backward (with Tensor operations, so
-the same formula serves ``create_graph=True``).  Broadcast operands get gradients of
-the broadcast shape; the node sums them back to each operand's shape (``_check_grads``).
+Each op is a row of the derivative table (``rule``, see ``_rules.py``): its forward on
+ndarrays, and per input its gradient as text and as one expression.  Broadcast operands get
+gradients of the broadcast shape; the node sums them back to each operand's shape.
 """
 
 from __future__ import annotations

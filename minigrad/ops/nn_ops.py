@@ -1,8 +1,10 @@
 """The losses and activations behind ``minigrad.nn.functional``, with PyTorch's node names.
 
-Each op holds its forward (on ndarrays) and its backward (with Tensor operations, so the
-same formula serves ``create_graph=True``).  ``reduction`` is PyTorch's enum: 0 ``'none'``,
-1 ``'mean'``, 2 ``'sum'``; the nodes save it as an int, as PyTorch's do.
+The losses and activations are rows of the derivative table (``rule``, see ``_rules.py``), each
+with the fused backward-of-backward row PyTorch records under ``create_graph``
+(``MseLossBackwardBackward0``...); embedding, padding, bilinear and the norms stay classes.
+``reduction`` is PyTorch's enum: 0 ``'none'``, 1 ``'mean'``, 2 ``'sum'``; the nodes save it as an
+int, as PyTorch's do.
 
 Inputs a loss is not differentiable for (class indices, class weights) are passed as
 ndarrays, so they get no entry in ``next_functions`` — as in PyTorch, where
