@@ -452,10 +452,10 @@ class Rule(Function):
 def _derive(cls, d, args):
     """Compute a node's ``values=`` entries from the op's arguments (their arrays)."""
     Tensor = _tensor.Tensor
-    n = len(args)
+    arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+    n = len(arrays)
     for name, fn, index, defaults in cls._derived:
-        d[name] = fn(*[(args[i]._data if isinstance(args[i], Tensor) else args[i]) if i < n else default
-                       for i, default in zip(index, defaults)])
+        d[name] = fn(*[arrays[i] if i < n else default for i, default in zip(index, defaults)])
 
 
 def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, values=None, **grads):

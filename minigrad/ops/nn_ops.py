@@ -199,6 +199,13 @@ def _samples(shape, dtype, target, weight, ignore_index):
     return _target_slots(index, len(shape)), w, total
 
 
+def _total_weight(self, target, weight, ignore_index):
+    """The summed weight of the samples that count (their number without weights or ignored targets)."""
+    if weight is None and ignore_index < 0 and (target.size == 0 or target.min() >= 0):
+        return _const(np.asarray(target.size, dtype=self.dtype))
+    return _const(_samples(self.shape, self.dtype, target, weight, ignore_index)[2])
+
+
 def _nll_loss(self, target, weight, reduction, ignore_index):
     """``-w[t] · x[t]`` per sample; ``target`` and ``weight`` are arrays (no graph edge, as in PyTorch)."""
     key, w, total = _samples(self.shape, self.dtype, target, weight, ignore_index)
@@ -240,8 +247,7 @@ def _nll_loss_rows(node_name, backward_name, fused_name, words):
     loss = rule(
         node_name, _nll_loss,
         values={"target": lambda target: _const(target), "weight": lambda weight: _optional_const(weight),
-                "total_weight": lambda self, target, weight, ignore_index:
-                _const(_samples(self.shape, self.dtype, target, weight, ignore_index)[2])},
+                "total_weight": _total_weight},
         self=("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",
               lambda xp, g, self, target, weight, reduction, ignore_index, total_weight:
               getattr(xp, fused_name)(g, self, _data(target), _data(weight), reduction, ignore_index,
