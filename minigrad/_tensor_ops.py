@@ -438,6 +438,9 @@ class TensorOps:
     def sign(self):
         return E.Sign.apply(self)
 
+    def sgn(self):
+        return E.Sgn.apply(self)
+
     def floor(self):
         return E.Floor.apply(self)
 

@@ -297,7 +297,7 @@ Rsqrt = rule("RsqrtBackward0", lambda self: 1 / np.sqrt(_f(self)),
              words="The slope of 1/√x is −1/(2 x√x) = −result³/2.")
 
 Abs = rule("AbsBackward0", lambda self: np.abs(self), quiet=False,
-           self=("g · sign(self)", lambda xp, g, self: g * xp.sign(self)),
+           self=("g · sgn(self)", lambda xp, g, self: g * xp.sgn(self)),
            words="|x| passes the gradient with the sign of x (0 at 0).")
 
 
@@ -311,6 +311,11 @@ def _sign(self):
 Sign = rule("SignBackward0", _sign, quiet=False,
             self=("0", lambda xp, g: xp.zeros_like(g)),
             words="sign is flat almost everywhere: the gradient is 0.")
+
+
+Sgn = fused("sgn", rule("SgnBackward0", _sign, quiet=False,
+                        self=("0", lambda xp, g: xp.zeros_like(g)),
+                        words="sgn (sign, for real numbers) is flat almost everywhere: the gradient is 0."))
 
 
 def _rounding(fn):

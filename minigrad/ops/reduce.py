@@ -444,17 +444,17 @@ def _norm_grad(xp, g, self, result, ord, dim, keepdim):
     if ord == 0:
         return g * 0
     if ord == 1:
-        return g * xp.sign(x)
+        return xp.sgn(x) * g
     if ord == float("inf") or ord == -float("inf"):
         hit = xp.const((np.abs(xp.value(x)) == xp.value(r)).astype(xp.value(x).dtype))
-        return xp.sign(x) * (g / xp.sum(hit, dims, True) * hit)
+        return xp.sgn(x) * (g / xp.sum(hit, dims, True) * hit)
     r_zero = xp.value(r) == 0
     if ord == 2:
         return x * xp.masked_fill(g / r, r_zero, 0)
     if ord < 1:
-        scaled = xp.sign(x) * xp.where(xp.mask(xp.value(x) == 0), 0, xp.pow(xp.abs(x), ord - 1))
+        scaled = xp.sgn(x) * xp.where(xp.mask(xp.value(x) == 0), 0, xp.pow(xp.abs(x), ord - 1))
         return scaled * g * xp.pow(r, 1 - ord)
-    scaled = x * xp.pow(xp.abs(x), ord - 2) if ord >= 2 else xp.sign(x) * xp.pow(xp.abs(x), ord - 1)
+    scaled = x * xp.pow(xp.abs(x), ord - 2) if ord >= 2 else xp.sgn(x) * xp.pow(xp.abs(x), ord - 1)
     return scaled * xp.masked_fill(g / xp.pow(r, ord - 1), r_zero, 0)
 
 

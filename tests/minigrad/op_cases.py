@@ -301,6 +301,9 @@ CASES: list[OpCase] = [
     # steps (gradient 0): inputs on the half grid, never at a jump
     OpCase("sign", lambda a: a.sign() * a, node="MulBackward0", elements=NONZERO),
     OpCase("sign_alone", lambda a: a.sign(), node="SignBackward0", elements=NONZERO),
+    OpCase("sgn", lambda a: a.sgn() * a, node="MulBackward0", elements=NONZERO),
+    # (sgn alone: PyTorch's gradient is a ZeroTensor, which has no numpy view)
+    OpCase("sgn_plus", lambda a: lib(a).sgn(a) + a, node="AddBackward0", elements=NONZERO, shapes=ANY_SHAPE),
     OpCase("floor", lambda a: a.floor(), node="FloorBackward0", elements=HALF_GRID),
     OpCase("ceil", lambda a: a.ceil(), node="CeilBackward0", elements=HALF_GRID),
     OpCase("trunc", lambda a: a.trunc(), node="TruncBackward0", elements=HALF_GRID),
