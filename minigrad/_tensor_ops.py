@@ -541,6 +541,9 @@ class TensorOps:
     @numpy_names
     def mean(self, dim=None, keepdim=False, dtype=None):
         _reduce_dims("mean", dim)
+        if dtype is not None and not _checks.dtype_arg(dtype, "mean").is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating point "
+                               "or complex dtype. Got: %s" % dtype._legacy)
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Mean.apply(x)
@@ -915,6 +918,9 @@ class TensorOps:
         return I.IndexSelect.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     def masked_select(self, mask):
+        _checks.tensor_arg(mask, "masked_select", "mask")
+        if mask.shape != self.shape:
+            broadcast_shape(mask.shape, self.shape)
         return I.MaskedSelect.apply(self, mask._data)
 
     def contiguous(self):
@@ -1102,6 +1108,8 @@ class TensorOps:
 
     def lerp_(self, end, weight):
         _checks.tensor_arg(end, "lerp_", "end")
+        if end.shape != self.shape:
+            broadcast_shape(self.shape, end.shape)
         for name, t in (("end", end), ("weight", weight)):
             if isinstance(t, TensorOps) and t.dtype is not self.dtype:
                 raise RuntimeError("expected dtype %s for `%s` but got dtype %s"

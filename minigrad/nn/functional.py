@@ -412,6 +412,8 @@ def pad(
     >>> F.pad(torch.ones(2), (1, 2))
     tensor([0., 1., 1., 0., 0.])
     """
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError("Unrecognised padding mode %s" % mode)
     if mode != "constant":
         raise NotImplementedError("minigrad implements only mode='constant' padding")
     if len(pad) % 2:

@@ -84,6 +84,8 @@ class Mv(Function):
 
     @staticmethod
     def forward(ctx, m, v):
+        if m.ndim != 2 or v.ndim != 1:
+            raise RuntimeError("vector + matrix @ vector expected, got 1, %d, %d" % (m.ndim, v.ndim))
         if m.shape[1] != v.shape[0]:
             raise RuntimeError("size mismatch, got input (%d), mat (%s), vec (%d)"
                                % (m.shape[0], _dims(m.shape), v.shape[0]))
