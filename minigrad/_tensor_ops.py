@@ -622,7 +622,7 @@ class TensorOps:
     @numpy_names
     def prod(self, dim=None, keepdim=False):
         if dim is None:
-            return R.Prod.apply(self, None, False)
+            return R.Prod.apply(self)
         return R.ProdDim.apply(self, dim, keepdim)
 
     @numpy_names
