@@ -1125,7 +1125,13 @@ class TensorOps:
         return self._inplace(P.Zero.apply)
 
     def fill_(self, value):
+        if not isinstance(value, TensorOps) and not _is_number(value):
+            raise TypeError(_checks.invalid_args("fill_", (value,), {}, ("Tensor value", "Number value"),
+                                                 (_checks.bad_types((value,)),) * 2))
         if isinstance(value, TensorOps):
+            if value.ndim:
+                raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with %d dimensions."
+                                   % value.ndim)
             return self._inplace(lambda x, v: P.FillTensor.apply(x, v), value)
         return self._inplace(lambda x: P.Fill.apply(x, value))
 
