@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from . import _dtype, autograd
+from . import _checks, _dtype, autograd
 from ._size import Size
 from ._tensor_ops import TensorOps
 from ._tensor_str import tensor_repr
@@ -441,12 +441,7 @@ def _rebuild(data, requires_grad):
     return Tensor._make(data, requires_grad)
 
 
-def _wrap_dim(dim: int, ndim: int) -> int:
-    """A possibly negative dim as an index, with PyTorch's error."""
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError("Dimension out of range (expected to be in range of [%d, %d], but got %d)" % (-n, n - 1, dim))
-    return dim + n if dim < 0 else dim
+_wrap_dim = _checks.wrap_dim
 
 
 def _c_name(d) -> str:
