@@ -283,7 +283,7 @@ class Rule(Function):
         """
         Tensor = _tensor.Tensor
         fn = cls._fn
-        token = _quiet_set(_QUIET) if cls.quiet else None
+        token = _quiet_set(_QUIET)                           # inf and nan are values: no numpy warnings
         try:
             if not cls._arrays:
                 out = fn(*args)
@@ -292,8 +292,7 @@ class Rule(Function):
             else:
                 out = fn(*[a._data if isinstance(a, Tensor) else a for a in args])
         finally:
-            if token is not None:
-                _quiet_reset(token)
+            _quiet_reset(token)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
         result = _new_tensor(Tensor)
