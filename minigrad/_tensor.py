@@ -112,6 +112,8 @@ class Tensor(TensorOps):
                                "var_no_grad = var.detach().")
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value and self._is_inference and not grad_mode._state.inference:
+            raise RuntimeError(_INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -124,6 +126,8 @@ class Tensor(TensorOps):
                                "var_no_grad = var.detach().")
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._is_inference and not grad_mode._state.inference:
+            raise RuntimeError(_INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -418,6 +422,9 @@ class Tensor(TensorOps):
                                "function in torch/optim/optimizer.py as the solution.")
         self._grad_fn, self._requires_grad = None, False
         return self
+
+
+_INFERENCE_REQUIRES_GRAD = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
 
 
 def _to_nested(data):

@@ -17,6 +17,10 @@ the gradient twice: as Unicode math for people and as one expression for the mac
   :data:`T`, the expression runs on Tensors and records the derivative graph.  Where PyTorch
   records one fused node for a derivative (``tanh_backward`` → ``TanhBackwardBackward0``), that
   derivative is itself a rule, bound into both namespaces (:func:`fused`).
+* ``values={"self_sym_sizes": lambda self: self.shape}``: saved values computed from the
+  arguments (on arrays) when the node is recorded, e.g. the input's shape for ``sum``; a value
+  may replace an argument's raw value (``dim`` normalized to a tuple).  The gradient expressions
+  name them like attributes.
 * The row's formula is registered for :func:`minigrad.autograd.derivative_formula`, so docs, viz
   and the tests read the same table the engine runs.
 
@@ -106,6 +110,10 @@ class NP:
         return np.minimum(a, 0)
 
     @staticmethod
+    def clamp_min(a, low):
+        return np.maximum(a, low)
+
+    @staticmethod
     def expand(a, shape):
         return np.broadcast_to(a, shape)
 
@@ -117,6 +125,53 @@ class NP:
     def mask(condition):
         """A condition as a constant (a bool array here, a bool tensor in :data:`T`)."""
         return condition
+
+    @staticmethod
+    def value(a):
+        """The numbers of a saved tensor, as an array (for masks and counts, which are constants)."""
+        return a
+
+    @staticmethod
+    def const(a):
+        """An array of numbers computed from the values (a constant tensor in :data:`T`)."""
+        return a
+
+    @staticmethod
+    def by_tensors(fn, *args):
+        """Run ``fn(T, *args)`` on constant tensors and return its array: a rare case written once, in Tensor ops."""
+        Tensor = _tensor.Tensor
+        return fn(T, *[Tensor._make(a, False) if type(a) is np.ndarray else a for a in args])._data
+
+    @staticmethod
+    def restore(g, dims, keepdim):
+        """Put back reduced ``dims`` (sorted, non-negative) as size 1, unless ``keepdim`` kept them."""
+        return g if keepdim or not dims else np.expand_dims(g, dims)
+
+    @staticmethod
+    def mean(a, dims, keepdim=False):
+        return np.mean(a, axis=dims, keepdims=keepdim)
+
+    @staticmethod
+    def mm(a, b):
+        return a @ b
+
+    mv = bmm = mm
+
+    @staticmethod
+    def t(a):
+        return a.T
+
+    @staticmethod
+    def transpose(a, d0, d1):
+        return np.swapaxes(a, d0, d1)
+
+    @staticmethod
+    def flip(a, dim):
+        return np.flip(a, dim)
+
+    @staticmethod
+    def cumsum(a, dim):
+        return np.cumsum(a, axis=dim)
 
 
 class T:
@@ -139,6 +194,7 @@ class T:
     zeros_like = staticmethod(lambda t: t * 0)
     sigmoid = staticmethod(lambda t: t.sigmoid())
     minimum0 = staticmethod(lambda t: t.clamp_max(0))
+    clamp_min = staticmethod(lambda t, low: t.clamp_min(low))
     expand = staticmethod(lambda t, shape: t.expand(shape))
 
     @staticmethod
@@ -154,6 +210,28 @@ class T:
     def mask(condition):
         Tensor = _tensor.Tensor
         return condition if isinstance(condition, Tensor) else Tensor._make(np.asarray(condition), False)
+
+    value = staticmethod(lambda t: t._data)
+    by_tensors = staticmethod(lambda fn, *args: fn(T, *args))
+
+    @staticmethod
+    def const(a):
+        return T.mask(a)
+    mean = staticmethod(lambda t, dims, keepdim=False: t.mean(dims, keepdim=keepdim))
+    mm = staticmethod(lambda a, b: a.mm(b))
+    mv = staticmethod(lambda a, b: a.mv(b))
+    bmm = staticmethod(lambda a, b: a.bmm(b))
+    t = staticmethod(lambda a: a.t())
+    transpose = staticmethod(lambda a, d0, d1: a.transpose(d0, d1))
+    flip = staticmethod(lambda a, dim: a.flip(dim))
+    cumsum = staticmethod(lambda a, dim: a.cumsum(dim))
+
+    @staticmethod
+    def restore(g, dims, keepdim):
+        if not keepdim:
+            for d in dims:
+                g = g.unsqueeze(d)
+        return g
 
 
 class RuleNode(BackwardCFunction):
@@ -266,9 +344,11 @@ class Rule(Function):
     _fn = None
     _plan = ()                  # per argument: (gradient expression or None, indices of what it uses)
     _saves = ()                 # per saved tensor: (argument index or -1 for the result, arguments needing it)
-    _attr_names = ()
+    _attr_names = ()            # every saved value the expressions use (the plain ones, then ``values=``)
+    _attr_plain = ()            # the saved values that are arguments, with their index and default
     _attr_index = ()
     _attr_default = ()
+    _derived = ()               # per ``values=`` entry: (name, function, argument indices, defaults)
     _unary = False              # one argument, and it has a gradient: the common case
     _all_uses = ()              # (0, 1, ..., n-1): a formula that uses every saved value, in order
     formula = None
@@ -332,8 +412,10 @@ class Rule(Function):
         if cls._attr_names:
             n = len(args)
             d = node.__dict__
-            for name, i, default in zip(cls._attr_names, cls._attr_index, cls._attr_default):
+            for name, i, default in zip(cls._attr_plain, cls._attr_index, cls._attr_default):
                 d[name] = args[i] if i < n else default
+            if cls._derived:
+                _derive(cls, d, args)
         if _node_created_hooks:
             _notify_node_created(node)
         return result
@@ -351,8 +433,10 @@ class Rule(Function):
                 ctx._to_save = tuple([(out if src < 0 else args[src]) if True in [needs[i] for i in users] else None
                                       for src, users in cls._saves])
             n = len(args)
-            for name, i, default in zip(cls._attr_names, cls._attr_index, cls._attr_default):
+            for name, i, default in zip(cls._attr_plain, cls._attr_index, cls._attr_default):
                 setattr(ctx, name, args[i] if i < n else default)
+            if cls._derived:
+                _derive(cls, ctx.__dict__, args)
         return out
 
     @classmethod
@@ -364,19 +448,30 @@ class Rule(Function):
                      for i, (fn, uses) in enumerate(cls._plan))
 
 
-def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, **grads):
+def _derive(cls, d, args):
+    """Compute a node's ``values=`` entries from the op's arguments (their arrays)."""
+    Tensor = _tensor.Tensor
+    n = len(args)
+    for name, fn, index, defaults in cls._derived:
+        d[name] = fn(*[(args[i]._data if isinstance(args[i], Tensor) else args[i]) if i < n else default
+                       for i, default in zip(index, defaults)])
+
+
+def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, values=None, **grads):
     """Define an op from one row of the derivative table; returns its ``Function`` class.
 
     ``grads[input] = (formula text, lambda xp, g, *uses: expression)``, or ``None`` for an input
-    that gets no gradient.  See the module docstring.
+    that gets no gradient.  ``values``: saved values computed from the arguments.  See the module
+    docstring.
     """
     signature = inspect.signature(forward).parameters
     params = list(signature)
     unknown = set(grads) - set(params)
     if unknown:
         raise TypeError("%s: gradients for %s, which forward does not take" % (node_name, sorted(unknown)))
+    values = dict(values or {})
     inputs = [p for p in params if p in grads]
-    attrs = [p for p in params if p not in grads]
+    attrs = [p for p in params if p not in grads] + [v for v in values if v not in params]
     saved, attr_used, plan_uses = [], [], []
     for p in params:
         entry = grads.get(p)
@@ -397,6 +492,17 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
                 raise TypeError("%s: the gradient of %s uses %r, which is neither an argument nor 'result'"
                                 % (node_name, p, u))
         plan_uses.append(uses)
+    plain = [a for a in attr_used if a not in values]
+    attr_used = plain + [a for a in attr_used if a in values]
+    derived = []
+    for v in attr_used[len(plain):]:
+        fn = values[v]
+        arg_names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+        if not set(arg_names) <= set(params):
+            raise TypeError("%s: value %r uses %s, which forward does not take" % (node_name, v, arg_names))
+        derived.append((v, fn, tuple(params.index(a) for a in arg_names),
+                        tuple(None if signature[a].default is inspect.Parameter.empty else signature[a].default
+                              for a in arg_names)))
     names = saved + attr_used
     plan = tuple((None, ()) if uses is None else (grads[p][1], tuple(names.index(u) for u in uses))
                  for p, uses in zip(params, plan_uses))
@@ -409,9 +515,11 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
     cls = type(cls_name, (Rule,), {
         "node_name": node_name, "saved_names": tuple(saved), "saved_attrs": tuple(attr_used),
         "_fn": staticmethod(forward), "_arrays": arrays, "_plan": plan, "_saves": saves,
-        "_attr_names": tuple(attr_used), "_attr_index": tuple(params.index(a) for a in attr_used),
+        "_attr_names": tuple(attr_used), "_attr_plain": tuple(plain),
+        "_attr_index": tuple(params.index(a) for a in plain),
         "_attr_default": tuple(None if signature[a].default is inspect.Parameter.empty else signature[a].default
-                               for a in attr_used),
+                               for a in plain),
+        "_derived": tuple(derived),
         "quiet": quiet, "formula": formula, "__module__": module,
         "_unary": len(params) == 1 and plan[0][0] is not None, "_all_uses": tuple(range(len(names))),
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
