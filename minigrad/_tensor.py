@@ -16,7 +16,9 @@ from ._size import Size
 from ._tensor_ops import TensorOps
 from ._tensor_str import tensor_repr
 from .autograd import grad_mode
+from .autograd.engine import run_backward
 from .autograd.graph import AccumulateGrad
+from .ops import elementwise as E
 from .utils.hooks import RemovableHandle, hook_dict
 
 _NON_LEAF_GRAD_WARNING = (
@@ -53,6 +55,15 @@ class Tensor(TensorOps):
 
     _is_param = False
     __array_priority__ = 1000     # `np.float64(2) * t` is a Tensor (numpy defers to Tensor.__rmul__), as in PyTorch
+
+    # -- the operators of micrograd's example (the others, and numbers as operands: TensorOps) -------------
+    def __add__(self, other):
+        return E.Add.apply(self, other) if isinstance(other, Tensor) else TensorOps.__add__(self, other)
+
+    def __mul__(self, other):
+        return E.Mul.apply(self, other) if isinstance(other, Tensor) else TensorOps.__mul__(self, other)
+
+    __radd__, __rmul__ = __add__, __mul__
 
     # -- construction -----------------------------------------------------------------
     def __new__(cls, *args, **kwargs):
@@ -190,12 +201,13 @@ class Tensor(TensorOps):
 
     def _gradient_edge(self):
         """``(node, input_nr)`` through which a gradient reaches this tensor."""
-        if self.grad_fn is not None:
-            return self.grad_fn, self._output_nr
+        grad_fn = self._grad_fn if self._base is None else self.grad_fn
+        if grad_fn is not None:
+            return grad_fn, self._output_nr
         node = self._accumulate_ref() if self._accumulate_ref is not None else None
         if node is None:
-            node = AccumulateGrad(self)
-            self._accumulate_ref = weakref.ref(node)
+            node = _new(AccumulateGrad)                  # ``AccumulateGrad(self)``
+            node.variable, self._accumulate_ref = self, weakref.ref(node)
         return node, 0
 
     @property
@@ -258,6 +270,9 @@ class Tensor(TensorOps):
 
         ``gradient`` is the vector ``v`` in ``vᵀ·J`` and may be omitted for a one-element tensor.
         """
+        if gradient is None and not retain_graph and not create_graph and inputs is None and self._base is None \
+                and self._grad_fn is not None and self._data.size == 1:     # ``loss.backward()``: the seed is 1
+            return run_backward((self,), (Tensor._make(np.ones_like(self._data)),))
         if inputs is not None:
             inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
             if len(inputs) == 0:
@@ -454,6 +469,7 @@ def _c_name(d) -> str:
 
 
 _warned_scalar = [False]
+_new = object.__new__
 
 
 def _legacy_data(args, kwargs, np_dtype):
