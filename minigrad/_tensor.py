@@ -75,10 +75,8 @@ class Tensor(TensorOps):
         self._init(_legacy_data(args, kwargs, _dtype.get_default_dtype().numpy), False)
 
     def _init(self, data, requires_grad):
-        self._data = data
-        self._requires_grad = requires_grad
-        self._grad_fn = None
-        self._version_counter = [0]     # shared by views and detach(); bumped by in-place writes
+        # the version counter is shared by views and detach(), and bumped by in-place writes
+        self._data, self._requires_grad, self._grad_fn, self._version_counter = data, requires_grad, None, [0]
         if grad_mode._state.inference:
             self._is_inference = True
 
@@ -190,7 +188,7 @@ class Tensor(TensorOps):
             return
         node = self.grad_fn
         if node._retain_grad is None:
-            node._retain_grad = {}
+            node._retain_grad, node._hooked = {}, True      # (the engine's plain path skips unhooked nodes' checks)
         node._retain_grad[self._output_nr] = weakref.ref(self)
 
     @property
@@ -270,8 +268,8 @@ class Tensor(TensorOps):
 
         ``gradient`` is the vector ``v`` in ``vᵀ·J`` and may be omitted for a one-element tensor.
         """
-        if gradient is None and not retain_graph and not create_graph and inputs is None and self._base is None \
-                and self._grad_fn is not None and self._data.size == 1:     # ``loss.backward()``: the seed is 1
+        # ``loss.backward()`` (gradient and inputs both None): the seed is 1, and nothing else to check
+        if gradient is inputs is None and not (retain_graph or create_graph) and self._grad_fn and self._data.size == 1:
             return run_backward((self,), (Tensor._make(np.ones_like(self._data)),))
         if inputs is not None:
             inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)

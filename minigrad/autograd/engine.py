@@ -62,8 +62,7 @@ class SavedTensor:
                 "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
                 "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
                 "`torch.inference_mode()`.")
-        self.version_counter, self.output_nr = tensor._version_counter, output_nr
-        self.version = tensor._version_counter[0]                   # what the tensor must still be at in backward
+        self.version_counter, self.version, self.output_nr = (counter := tensor._version_counter), counter[0], output_nr
         self.tensor, self.data = (tensor, None) if output_nr is None else (None, tensor._data)
         if output_nr is not None:        # an output: its array, not the tensor (no cycle through grad_fn)
             self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
@@ -149,8 +148,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
                 continue
             if node._released and "_input_meta" not in node.__dict__:     # forgotten (_forget): cannot run again
                 raise RuntimeError(_FREED)
-            if plain and len(grads) == 1 and grads[0] is not None and node._tensor_pre_hooks is None \
-                    and node._retain_grad is None and node._pre_hooks is None and node._post_hooks is None:
+            if plain and len(grads) == 1 and grads[0] is not None and not node._hooked:
                 grad_inputs = node._apply((grads[0],))           # ``_execute`` for a node without hooks
             else:
                 grad_inputs = _execute(node, grads, run)
@@ -353,10 +351,8 @@ def _node_pre_hooks(node, grads, observe):
 def _accumulate_node(node, grads, run):
     """An ``AccumulateGrad`` node: the leaf's hooks, then ``.grad += grad``, then post-accumulate hooks."""
     var = node.variable
-    if not (run.observe or run.targets or var._backward_hooks or node._retain_grad or node._pre_hooks
-            or var._post_accumulate_hooks or node._post_hooks):           # the plain case: no hooks, nobody watching
-        grad = grads[0]
-        if grad is not None:
+    if not (run.observe or run.targets or node._hooked or var._backward_hooks or var._post_accumulate_hooks):
+        if (grad := grads[0]) is not None:
             with _accumulate_lock:
                 _accumulate_into(var, grad, run.create_graph)
         return

@@ -115,8 +115,8 @@ class BackwardCFunction(Node, FunctionCtx):
 # backward, the shapes its gradients must have -- is dropped, so that a loss kept after backward
 # holds almost nothing of the graph's memory.
 _KEPT_AFTER_RELEASE = frozenset(("next_functions", "_seq", "_released", "needs_input_grad", "_outputs", "_metadata",
-                                 "_pre_hooks", "_post_hooks", "_tensor_pre_hooks", "_retain_grad", "_n_outputs",
-                                 "_materialize_grads"))
+                                 "_hooked", "_pre_hooks", "_post_hooks", "_tensor_pre_hooks", "_retain_grad",
+                                 "_n_outputs", "_materialize_grads"))
 
 
 def _forget(node):

@@ -236,9 +236,8 @@ class RuleNode(BackwardCFunction):
         if self._released:
             raise RuntimeError(_FREED)
         cls, grad = self._forward_cls, grad_outputs[0]
-        values = [s.unpack_data(self) if s is not None else None for s in self._packed]   # saved arrays, then values
-        if cls._attr_names:
-            values += [self.__dict__[a] for a in cls._attr_names]
+        # what the formulas use: the saved arrays (None: not saved), then the saved values (alpha, dim...)
+        values = [s and s.unpack_data(self) for s in self._packed] + [self.__dict__[a] for a in cls._attr_names]
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
             grads = [fn(NP, grad._data, *[values[j] for j in uses]) if fn is not None and needed else None
@@ -377,8 +376,7 @@ class Rule(Function):
 def _save_values(cls, d, args):
     """The row's attributes the gradients use (``alpha``, ``dim``...), then its ``values=`` entries."""
     n = len(args)
-    d.update([(name, args[i] if i < n else default)
-              for name, i, default in zip(cls._attr_plain, cls._attr_index, cls._attr_default)])
+    d.update([(a, args[i] if i < n else x) for a, i, x in zip(cls._attr_plain, cls._attr_index, cls._attr_default)])
     if cls._derived:
         _derive(cls, d, args)
 
