@@ -206,6 +206,7 @@ LAYERS = {
 # so the tensor layer imports them as modules (used at call time, never at import time).
 UPWARD_ALLOWED = {
     ("minigrad._tensor", "minigrad.autograd"),
+    ("minigrad._tensor", "minigrad.ops"),            # `x * y` and `x + y` of the teaching path
     ("minigrad._tensor_ops", "minigrad.autograd"),
     ("minigrad._tensor_ops", "minigrad.ops"),
 }

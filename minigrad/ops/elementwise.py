@@ -36,9 +36,17 @@ def _f(a):
 # -- the derivative table: elementwise ops ------------------------------------------------------------
 # One row per op: forward (numpy), and per input the gradient as text and as an expression in `xp`.
 
+def _operands(x, y):
+    """The arrays of two operands, broadcast-checked and promoted to their common dtype (PyTorch's rules)."""
+    a, b = x._data, y._data
+    if a.dtype == b.dtype and a.shape == b.shape and not x._wrapped_number:
+        return a, b                                 # the common case: nothing to check or convert
+    check_broadcast(x, y)
+    return promoted(x, y)
+
+
 def _add(self, other, alpha=1):
-    check_broadcast(self, other)
-    a, b = promoted(self, other)
+    a, b = _operands(self, other)
     return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
 
 
@@ -74,8 +82,7 @@ Rsub = rule("RsubBackward1", _rsub, arrays=False, quiet=False,
 
 
 def _mul(self, other):
-    check_broadcast(self, other)
-    a, b = promoted(self, other)
+    a, b = _operands(self, other)
     return a * b
 
 
