@@ -182,3 +182,19 @@ def test_zh_markdown_keeps_the_answer_markers_and_the_time(source: Path) -> None
         assert chinese.count(marker) == english.count(marker), f"zh/{source.name}: {marker}"
     assert re.search(r"^# \*About \d+ minutes\.\*", chinese, re.M), "the class time is stated"
     assert CJK.search(chinese), "the notebook is translated"
+
+
+def test_zh_answers_cover_every_exercise_like_the_english_ones() -> None:
+    """notebooks/zh/ANSWERS.md: every check of a zh notebook, and the English file's code blocks unchanged."""
+    answers = (ZH / "ANSWERS.md").read_text(encoding="utf-8")
+    english = (NOTEBOOKS / "ANSWERS.md").read_text(encoding="utf-8")
+    for source in ZH_SOURCES:
+        for check in re.findall(r"^(check_\w+)\(", source.read_text(encoding="utf-8"), re.M):
+            assert f"`{check}`" in answers, f"{check} ({source.name}) is not in zh/ANSWERS.md"
+    assert CJK.search(answers)
+
+    def code(text: str) -> list[str]:    # the code of each block, comments aside (they are translated)
+        blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+        return [ast.dump(ast.parse(block)) for block in blocks]
+
+    assert code(answers) == code(english), "a code block of zh/ANSWERS.md differs from ANSWERS.md"
