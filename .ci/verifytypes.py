@@ -27,7 +27,8 @@ def score(package: str, root: Path) -> tuple[float, dict[str, int], list[str]]:
     try:
         report = json.loads(proc.stdout)["typeCompleteness"]
     except (ValueError, KeyError):
-        raise SystemExit("pyright --verifytypes %s gave no report:\n%s%s" % (package, proc.stdout, proc.stderr)) from None
+        raise SystemExit("pyright --verifytypes %s gave no report:\n%s%s"
+                         % (package, proc.stdout, proc.stderr)) from None
     where = Path(report["packageRootDirectory"]).resolve()
     if where != (root / package).resolve():
         raise SystemExit("pyright checked %s, not this checkout's %s" % (where, root / package))

@@ -449,6 +449,9 @@ class TensorOps:
     def sign(self) -> Tensor:
         return E.Sign.apply(self)
 
+    def sgn(self):
+        return E.Sgn.apply(self)
+
     def floor(self) -> Tensor:
         return E.Floor.apply(self)
 
@@ -554,6 +557,9 @@ class TensorOps:
     @numpy_names
     def mean(self, dim: Dims | None = None, keepdim: _bool = False, dtype: DType | None = None) -> Tensor:
         _reduce_dims("mean", dim)
+        if dtype is not None and not _checks.dtype_arg(dtype, "mean").is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating point "
+                               "or complex dtype. Got: %s" % dtype._legacy)
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Mean.apply(x)
@@ -930,6 +936,9 @@ class TensorOps:
         return I.IndexSelect.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     def masked_select(self, mask: Tensor) -> Tensor:
+        _checks.tensor_arg(mask, "masked_select", "mask")
+        if mask.shape != self.shape:
+            broadcast_shape(mask.shape, self.shape)
         return I.MaskedSelect.apply(self, mask._data)
 
     def contiguous(self: Tensor) -> Tensor:
@@ -951,7 +960,7 @@ class TensorOps:
             elif isinstance(a, (str, device)):
                 _require_cpu(a)
         if dtype is None or dtype is self.dtype:
-            return self
+            return E.ToCopy.apply(self, self.dtype) if kwargs.get("copy") else self   # copy=True: always a copy
         return E.ToCopy.apply(self, dtype)
 
     def type(self, dtype: DType | type[Any] | str | None = None) -> Any:
@@ -1123,6 +1132,8 @@ class TensorOps:
 
     def lerp_(self, end: Tensor, weight: TensorOrNumber) -> Tensor:
         _checks.tensor_arg(end, "lerp_", "end")
+        if end.shape != self.shape:
+            broadcast_shape(self.shape, end.shape)
         for name, t in (("end", end), ("weight", weight)):
             if isinstance(t, TensorOps) and t.dtype is not self.dtype:
                 raise RuntimeError("expected dtype %s for `%s` but got dtype %s"
@@ -1138,7 +1149,13 @@ class TensorOps:
         return self._inplace(P.Zero.apply)
 
     def fill_(self, value: TensorOrNumber) -> Tensor:
+        if not isinstance(value, TensorOps) and not _is_number(value):
+            raise TypeError(_checks.invalid_args("fill_", (value,), {}, ("Tensor value", "Number value"),
+                                                 (_checks.bad_types((value,)),) * 2))
         if isinstance(value, TensorOps):
+            if value.ndim:
+                raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with %d dimensions."
+                                   % value.ndim)
             return self._inplace(lambda x, v: P.FillTensor.apply(x, v), value)
         return self._inplace(lambda x: P.Fill.apply(x, value))
 

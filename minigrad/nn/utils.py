@@ -27,6 +27,7 @@ def clip_grad_norm_(parameters: Any, max_norm: Any, norm_type: float = 2.0, erro
     """Scale the gradients in place so that their total norm is at most ``max_norm``; return the norm before."""
     from .._creation import stack, tensor
 
+    max_norm, norm_type = float(max_norm), float(norm_type)    # (PyTorch converts first, grads or not)
     params = _with_grads(parameters)
     if not params:
         return tensor(0.0)
