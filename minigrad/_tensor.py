@@ -70,7 +70,8 @@ class Tensor(TensorOps):
     def __mul__(self, other: TensorOrNumber) -> Tensor:
         return E.Mul.apply(self, other) if isinstance(other, Tensor) else TensorOps.__mul__(self, other)
 
-    __radd__, __rmul__ = __add__, __mul__
+    __radd__ = __add__
+    __rmul__ = __mul__
 
     # -- construction -----------------------------------------------------------------
     def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:

@@ -449,7 +449,7 @@ class TensorOps:
     def sign(self) -> Tensor:
         return E.Sign.apply(self)
 
-    def sgn(self):
+    def sgn(self) -> Tensor:
         return E.Sgn.apply(self)
 
     def floor(self) -> Tensor:

@@ -19,6 +19,7 @@ import heapq
 import itertools
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -52,7 +53,16 @@ class SavedTensor:
 
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
 
-    def __init__(self, tensor, output_nr=None):
+    tensor: Any                 # the Tensor (None for a saved output), or what a pack hook returned
+    data: Any                   # a saved output's array (None for a saved input)
+    version_counter: list[int]
+    version: int
+    output_nr: int | None
+    dtype: Any                  # a saved output's dtype
+    requires_grad: bool
+    hooks: tuple[Callable[..., Any], Callable[..., Any]] | None
+
+    def __init__(self, tensor: Any, output_nr: int | None = None) -> None:
         self.hooks = _saved_tensors_hooks_stack.items[-1] if _saved_tensors_hooks_stack.items else None
         if self.hooks is not None:       # saved_tensors_hooks: keep what pack returns, nothing else
             self.tensor, self.output_nr = self.hooks[0](tensor), None
@@ -68,7 +78,7 @@ class SavedTensor:
         if output_nr is not None:        # an output: its array, not the tensor (no cycle through grad_fn)
             self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
 
-    def unpack_data(self, node):
+    def unpack_data(self, node: Any) -> Any:
         """The saved array itself (a plain backward: no tensor is rebuilt)."""
         if self.hooks is not None:
             return self.hooks[1](self.tensor)._data
@@ -76,7 +86,7 @@ class SavedTensor:
             raise RuntimeError(_version_message(self, node))
         return self.tensor._data if self.output_nr is None else self.data
 
-    def unpack(self, node):
+    def unpack(self, node: Any) -> Any:
         if self.hooks is not None:
             return self.hooks[1](self.tensor)
         if self.version_counter[0] != self.version:
