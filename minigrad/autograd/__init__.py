@@ -165,5 +165,5 @@ def set_detect_anomaly(mode, check_nan=True):
     return None
 
 
-from . import functional, profiler  # noqa: E402,F401 - torch.autograd.functional, torch.autograd.profiler
+from . import forward_ad, functional, profiler  # noqa: E402,F401 - torch.autograd.forward_ad, .functional, .profiler
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402

@@ -16,6 +16,7 @@ __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_g
 class _State(threading.local):
     grad_enabled = True
     inference = False
+    fw_levels = ()      # the live forward-AD levels (autograd/forward_ad.py)
 
 
 _state = _State()

@@ -33,7 +33,7 @@ import weakref
 import numpy as np
 
 from .. import _tensor
-from ..autograd import grad_mode
+from ..autograd import forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
@@ -226,6 +226,8 @@ class Rule(Function):
     _attr_index = ()
     _attr_default = ()
     _unary = False              # one argument, and it has a gradient: the common case
+    _jvp = None                 # the forward-mode rule (forward_ad); None: not supported
+    _inputs = ()                # the arguments with a gradient entry (a number there is a constant operand)
     formula = None
 
     @classmethod
@@ -236,6 +238,8 @@ class Rule(Function):
         numpy code, so it needs no grad-mode switch; inf and nan come out as values, without numpy
         warnings (``_quiet``).
         """
+        if grad_mode._state.fw_levels:                     # inside forward_ad.dual_level: push tangents too
+            return forward_ad._apply_rule(cls, args)
         Tensor = _tensor.Tensor
         needs = None
         if grad_mode._state.grad_enabled:
@@ -313,11 +317,13 @@ class Rule(Function):
                      for i, (fn, uses) in enumerate(cls._plan))
 
 
-def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, **grads):
+def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, jvp=None, **grads):
     """Define an op from one row of the derivative table; returns its ``Function`` class.
 
     ``grads[input] = (formula text, lambda xp, g, *uses: expression)``, or ``None`` for an input
-    that gets no gradient.  See the module docstring.
+    that gets no gradient.  ``jvp``: the forward-mode rule (``"auto_element_wise"``, ``"auto_linear"``
+    or ``lambda xp, self_t, ..., *uses: expression``; see :mod:`minigrad.autograd.forward_ad`).
+    See the module docstring.
     """
     signature = inspect.signature(forward).parameters
     params = list(signature)
@@ -362,6 +368,8 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
         "_attr_default": tuple(None if signature[a].default is inspect.Parameter.empty else signature[a].default
                                for a in attr_used),
         "quiet": quiet, "formula": formula, "__module__": module,
+        "_jvp": jvp, "_params": tuple(params), "_inputs": tuple(inputs),
+        "_defaults": {p: signature[p].default for p in params if signature[p].default is not inspect.Parameter.empty},
         "_unary": len(params) == 1 and plan[0][0] is not None,
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
                                                          zip(formula.inputs, formula.grads) if t)),

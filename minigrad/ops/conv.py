@@ -81,6 +81,7 @@ class Unfold(Function):
     """im2col: ``(N, C, H, W)`` → ``(N, C, kh, kw, OH, OW)`` zero-padded windows.  Backward: ``Fold``."""
 
     node_name = "Im2ColBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx, x, kernel, stride, padding, dilation, out):
@@ -96,6 +97,7 @@ class Fold(Function):
     """col2im: windows ``(N, C, kh, kw, OH, OW)`` summed into ``(N, C, *size)``.  Backward: ``Unfold``."""
 
     node_name = "Col2ImBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx, cols, size, kernel, stride, padding, dilation):
@@ -116,6 +118,7 @@ class Convolution(Function):
     """
 
     node_name = "ConvolutionBackward0"
+    jvp = "from_vjp"
     saved_names = ("input", "weight")
     saved_attrs = (
         "bias_sym_sizes_opt", "dilation", "groups", "output_padding", "padding", "stride", "transposed",
@@ -194,6 +197,7 @@ class MaxPool2d(Function):
     """
 
     node_name = "MaxPool2DWithIndicesBackward0"
+    jvp = "from_vjp"
     saved_names = ("self",)
     saved_attrs = ("ceil_mode", "dilation", "kernel_size", "padding", "stride", "result1")
 
@@ -221,6 +225,7 @@ class AvgPool2d(Function):
     each window (``Fold``)."""
 
     node_name = "AvgPool2DBackward0"
+    jvp = "auto_linear"
     saved_names = ("self",)
     saved_attrs = ("ceil_mode", "count_include_pad", "divisor_override", "kernel_size", "padding", "stride")
 

@@ -21,6 +21,7 @@ class ConvTranspose2d(Function):
     """``conv_transpose2d(x, w, b)`` with ``w`` of shape ``(C_in, C_out, kh, kw)``; groups = 1."""
 
     node_name = "ConvolutionBackward0"
+    jvp = "from_vjp"
     saved_names = ("input", "weight")
 
     @staticmethod

@@ -44,6 +44,7 @@ class Det(Function):
     """``det(A)``.  Backward: g · det · A⁻ᵀ."""
 
     node_name = "LinalgDetBackward0"
+    jvp = "from_vjp"
     saved_names = ("A",)
     inputs = ("A",)
     grads = ("g · result · (A⁻¹)ᵀ",)
@@ -67,6 +68,7 @@ class Inv(Function):
     """``inv(A)``.  Backward: −A⁻ᵀ g A⁻ᵀ."""
 
     node_name = "LinalgInvExBackward0"
+    jvp = "from_vjp"
     saved_names = ("A",)
     inputs = ("A",)
     grads = ("−(A⁻¹)ᵀ · g · (A⁻¹)ᵀ",)
@@ -93,6 +95,7 @@ class Solve(Function):
     """``solve(A, B)``: X with AX = B.  Backward: ∂B = solve(Aᵀ, g), ∂A = −∂B Xᵀ."""
 
     node_name = "LinalgSolveExBackward0"
+    jvp = "from_vjp"
     saved_names = ("A", "B")
     inputs = ("A", "B")
     grads = ("−solve(Aᵀ, g) · resultᵀ", "solve(Aᵀ, g)")
@@ -127,6 +130,7 @@ class Svd(Function):
     """``svd(A) = U diag(S) Vh`` (reduced).  Backward: PyTorch's ``svd_backward`` (real case)."""
 
     node_name = "LinalgSvdBackward0"
+    jvp = "from_vjp"
     saved_names = ("U", "S", "Vh")
     inputs = ("A",)
     grads = ("U · [(skew(Uᵀ·gU)/E)·S + S·(skew(Vᵀ·gV)/E) + diag(gS)] · Vh",)

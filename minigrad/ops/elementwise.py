@@ -45,6 +45,7 @@ def _add(self, other, alpha=1):
 Add = rule("AddBackward0", _add, arrays=False, quiet=False,
            self=("g", lambda xp, g: g),
            other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else g * alpha),
+           jvp="auto_linear",
            words="Addition passes the gradient through to both inputs (scaled by alpha for the second).")
 
 
@@ -58,6 +59,7 @@ def _sub(self, other, alpha=1):
 Sub = rule("SubBackward0", _sub, arrays=False, quiet=False,
            self=("g", lambda xp, g: g),
            other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else g * -alpha),
+           jvp="auto_linear",
            words="Subtraction passes the gradient to the first input and its negative to the second.")
 
 
@@ -70,6 +72,7 @@ def _rsub(self, other):
 
 Rsub = rule("RsubBackward1", _rsub, arrays=False, quiet=False,
             self=("−g", lambda xp, g: -g),
+            jvp="auto_element_wise",
             words="other − self for a number other: the gradient changes sign.")
 
 
@@ -82,6 +85,7 @@ def _mul(self, other):
 Mul = rule("MulBackward0", _mul, arrays=False, quiet=False,
            self=("g · other", lambda xp, g, other: g * other),
            other=("g · self", lambda xp, g, self: g * self),
+           jvp="auto_element_wise",
            words="Product rule: each input gets the gradient times the other input.")
 
 
@@ -94,6 +98,7 @@ def _div(self, other):
 Div = rule("DivBackward0", _div, arrays=False,
            self=("g / other", lambda xp, g, other: g / other),
            other=("−g · self / other²", lambda xp, g, self, other: -g * self / (other * other)),
+           jvp="auto_element_wise",
            words="Quotient rule: self gets g / other, other gets −g · self / other².")
 
 
@@ -106,10 +111,12 @@ def _neg(self):
 
 Neg = rule("NegBackward0", _neg, quiet=False,
            self=("−g", lambda xp, g: -g),
+           jvp="auto_linear",
            words="Negation flips the sign of the gradient.")
 
 Reciprocal = rule("ReciprocalBackward0", lambda self: np.reciprocal(_f(self)),
                   self=("−g · result²", lambda xp, g, result: -g * (result * result)),
+                  jvp="auto_element_wise",
                   words="1/x: the slope is −1/x², read from the saved result.")
 
 
@@ -129,6 +136,7 @@ def _pow_grad(xp, g, self, exponent):
 
 Pow = rule("PowBackward0", _pow,
            self=("g · exponent · self^(exponent − 1)", _pow_grad),
+           jvp="auto_element_wise",
            words="Power rule with a constant exponent (0 everywhere when the exponent is 0).")
 
 
@@ -145,6 +153,7 @@ PowTensor = rule(
     exponent=("g · result · ln(self)  (0 where self = 0 and exponent ≥ 0)",
               lambda xp, g, self, exponent, result:
               g * xp.where(xp.mask((self == 0) & (exponent >= 0)), result * 0, result * xp.log(self))),
+    jvp="auto_element_wise",
     words="A tensor power: the power rule for the base, the log rule for the exponent.")
 
 
@@ -162,54 +171,67 @@ def _pow_base_grad(xp, g, self, exponent, result):
 
 PowScalarBase = rule("PowBackward2", _pow_scalar_base, arrays=False,
                      exponent=("g · result · ln(self)", _pow_base_grad),
+                     jvp="auto_element_wise",
                      words="A number raised to a tensor power: the log rule (0 where the base is 0).")
 
 Exp = rule("ExpBackward0", lambda self: fmath.exp(_f(self)),
            self=("g · result", lambda xp, g, result: g * result),
+           jvp="auto_element_wise",
            words="The exponential is its own derivative: the node reuses its output.")
 
 Log = rule("LogBackward0", lambda self: fmath.log(_f(self)),
            self=("g / self", lambda xp, g, self: g / self),
+           jvp="auto_element_wise",
            words="The slope of ln x is 1/x.")
 
 Log1p = rule("Log1PBackward0", lambda self: fmath.log1p(_f(self)),
              self=("g / (self + 1)", lambda xp, g, self: g / (self + 1)),
+             jvp="auto_element_wise",
              words="ln(1 + x), exact near 0: the slope is 1/(1 + x).")
 
 Expm1 = rule("Expm1Backward0", lambda self: fmath.expm1(_f(self)),
              self=("g · (result + 1)", lambda xp, g, result: g * (result + 1)),
+             jvp="auto_element_wise",
              words="eˣ − 1, exact near 0: the slope eˣ is the result plus 1.")
 
 Log2 = rule("Log2Backward0", lambda self: fmath.log2(_f(self)),
             self=("g / (self · ln 2)", lambda xp, g, self: g / (self * 0.6931471805599453)),
+            jvp="auto_element_wise",
             words="The slope of log₂ x is 1/(x ln 2).")
 
 Log10 = rule("Log10Backward0", lambda self: fmath.log10(_f(self)),
              self=("g / (self · ln 10)", lambda xp, g, self: g / (self * 2.302585092994046)),
+             jvp="auto_element_wise",
              words="The slope of log₁₀ x is 1/(x ln 10).")
 
 Sin = rule("SinBackward0", lambda self: fmath.sin(_f(self)),
            self=("g · cos(self)", lambda xp, g, self: g * xp.cos(self)),
+           jvp="auto_element_wise",
            words="The slope of sin is cos.")
 
 Cos = rule("CosBackward0", lambda self: fmath.cos(_f(self)),
            self=("−g · sin(self)", lambda xp, g, self: g * -xp.sin(self)),
+           jvp="auto_element_wise",
            words="The slope of cos is −sin.")
 
 Tan = rule("TanBackward0", lambda self: fmath.tan(_f(self)),
            self=("g · (1 + result²)", lambda xp, g, result: g * (1 + result * result)),
+           jvp="auto_element_wise",
            words="The slope of tan is 1 + tan², read from the saved result.")
 
 Asin = rule("AsinBackward0", lambda self: fmath.arcsin(_f(self)),
             self=("g / √(1 − self²)", lambda xp, g, self: g * xp.rsqrt(1 - self * self)),
+            jvp="auto_element_wise",
             words="The slope of arcsine is 1/√(1 − x²).")
 
 Acos = rule("AcosBackward0", lambda self: fmath.arccos(_f(self)),
             self=("−g / √(1 − self²)", lambda xp, g, self: g * -xp.rsqrt(1 - self * self)),
+            jvp="auto_element_wise",
             words="The slope of arccosine is −1/√(1 − x²).")
 
 Atan = rule("AtanBackward0", lambda self: fmath.arctan(_f(self)),
             self=("g / (1 + self²)", lambda xp, g, self: g / (self * self + 1)),
+            jvp="auto_element_wise",
             words="The slope of arctangent is 1/(1 + x²).")
 
 
@@ -230,15 +252,18 @@ Atan2 = rule("Atan2Backward0", _atan2, arrays=False,
                    lambda xp, g, self, other: g * other * _atan2_scale(xp, self, other)),
              other=("−g · self / (self² + other²)",
                     lambda xp, g, self, other: g * -self * _atan2_scale(xp, self, other)),
+             jvp="auto_element_wise",
              words="atan2(self, other), the angle of the point (other, self): the gradient turns by 90° "
                    "and shrinks with the squared distance (0 at the origin).")
 
 Sinh = rule("SinhBackward0", lambda self: fmath.sinh(_f(self)),
             self=("g · cosh(self)", lambda xp, g, self: g * xp.cosh(self)),
+            jvp="auto_element_wise",
             words="The slope of sinh is cosh.")
 
 Cosh = rule("CoshBackward0", lambda self: fmath.cosh(_f(self)),
             self=("g · sinh(self)", lambda xp, g, self: g * xp.sinh(self)),
+            jvp="auto_element_wise",
             words="The slope of cosh is sinh.")
 
 TanhBackward = fused("tanh_backward", rule(
@@ -246,10 +271,12 @@ TanhBackward = fused("tanh_backward", rule(
     grad_output=("g · (1 − output²)", lambda xp, g, output: xp.tanh_backward(g, output)),
     output=("−2 · g · grad_output · output", lambda xp, g, grad_output, output: g * -2 * output * grad_output),
     name="TanhBackward",
+    jvp="auto_element_wise",
     words="tanh's backward, g · (1 − y²), as one op: linear in g, quadratic in the saved y."))
 
 Tanh = rule("TanhBackward0", lambda self: fmath.tanh(_f(self)),
             self=("g · (1 − result²)", lambda xp, g, result: xp.tanh_backward(g, result)),
+            jvp="auto_element_wise",
             words="tanh, from its output: the slope is 1 − y².")
 
 
@@ -264,10 +291,12 @@ SigmoidBackward = fused("sigmoid_backward", rule(
     output=("g · grad_output · (1 − 2 · output)",
             lambda xp, g, grad_output, output: g * grad_output * (1 - 2 * output)),
     name="SigmoidBackward",
+    jvp="auto_element_wise",
     words="sigmoid's backward, g · y · (1 − y), as one op."))
 
 Sigmoid = rule("SigmoidBackward0", _sigmoid,
                self=("g · result · (1 − result)", lambda xp, g, result: xp.sigmoid_backward(g, result)),
+               jvp="auto_element_wise",
                words="Sigmoid, from its output: the slope y · (1 − y) is at most 1/4, so long chains shrink "
                      "the gradient.")
 
@@ -282,22 +311,27 @@ ThresholdBackward = fused("threshold_backward", rule(
                  lambda xp, g, self, threshold: xp.threshold_backward(g, self, threshold)),
     self=("0", lambda xp, g: xp.zeros_like(g)),
     name="ThresholdBackward",
+    jvp="auto_element_wise",
     words="relu's backward as one op: the gradient where the input passed the threshold, else exactly 0."))
 
 Relu = rule("ReluBackward0", lambda self: np.maximum(self, 0).astype(self.dtype, copy=False), quiet=False,
             self=("g · [result > 0]", lambda xp, g, result: xp.threshold_backward(g, result, 0)),
+            jvp="auto_element_wise",
             words="ReLU lets the gradient through where the output is positive, else 0 (so relu'(0) = 0).")
 
 Sqrt = rule("SqrtBackward0", lambda self: np.sqrt(_f(self)),
             self=("g / (2 · result)", lambda xp, g, result: g / (2 * result)),
+            jvp="auto_element_wise",
             words="The slope of √x is 1/(2√x), from the saved result (inf at 0, as in PyTorch).")
 
 Rsqrt = rule("RsqrtBackward0", lambda self: 1 / np.sqrt(_f(self)),
              self=("−g · result³ / 2", lambda xp, g, result: -0.5 * g * result * result * result),
+             jvp="auto_element_wise",
              words="The slope of 1/√x is −1/(2 x√x) = −result³/2.")
 
 Abs = rule("AbsBackward0", lambda self: np.abs(self), quiet=False,
            self=("g · sign(self)", lambda xp, g, self: g * xp.sign(self)),
+           jvp="auto_element_wise",
            words="|x| passes the gradient with the sign of x (0 at 0).")
 
 
@@ -310,6 +344,7 @@ def _sign(self):
 
 Sign = rule("SignBackward0", _sign, quiet=False,
             self=("0", lambda xp, g: xp.zeros_like(g)),
+            jvp="auto_element_wise",
             words="sign is flat almost everywhere: the gradient is 0.")
 
 
@@ -318,10 +353,14 @@ def _rounding(fn):
 
 
 _STEP = "A step function: flat almost everywhere, so the gradient is 0."
-Floor = rule("FloorBackward0", _rounding(np.floor), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
-Ceil = rule("CeilBackward0", _rounding(np.ceil), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
-Trunc = rule("TruncBackward0", _rounding(np.trunc), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
+Floor = rule("FloorBackward0", _rounding(np.floor), self=("0", lambda xp, g: xp.zeros_like(g)),
+             jvp="auto_element_wise", words=_STEP)
+Ceil = rule("CeilBackward0", _rounding(np.ceil), self=("0", lambda xp, g: xp.zeros_like(g)),
+            jvp="auto_element_wise", words=_STEP)
+Trunc = rule("TruncBackward0", _rounding(np.trunc), self=("0", lambda xp, g: xp.zeros_like(g)),
+             jvp="auto_element_wise", words=_STEP)
 Round = rule("RoundBackward0", _rounding(np.round), self=("0", lambda xp, g: xp.zeros_like(g)),
+             jvp="auto_element_wise",
              words=_STEP + " (Rounds halves to even, as PyTorch: round(2.5) = 2.)")
 
 
@@ -332,6 +371,7 @@ def _frac(self):
 
 
 Frac = rule("FracBackward0", _frac, self=("g", lambda xp, g: g),
+            jvp="auto_element_wise",
             words="x − trunc(x) has slope 1 between the integers.")
 
 
@@ -353,15 +393,18 @@ def _clamp_mask(self, min, max):
 Clamp = rule("ClampBackward1", _clamp, arrays=False, quiet=False,
              self=("g · [min ≤ self ≤ max]",
                    lambda xp, g, self, min, max: xp.where(xp.mask(_clamp_mask(self, min, max)), g, 0)),
+             jvp="auto_element_wise",
              words="Clamping passes the gradient where the input is inside [min, max] (bounds included), "
                    "else exactly 0.")
 
 ClampMin = rule("ClampMinBackward0", lambda self, min, max: _clamp(self, min, None), arrays=False, quiet=False,
                 self=("g · [self ≥ min]", lambda xp, g, self, min: xp.where(xp.mask(self >= min), g, 0)),
+                jvp="auto_element_wise",
                 words="clamp_min passes the gradient where the input is ≥ min, else exactly 0.")
 
 ClampMax = rule("ClampMaxBackward0", lambda self, min, max: _clamp(self, None, max), arrays=False, quiet=False,
                 self=("g · [self ≤ max]", lambda xp, g, self, max: xp.where(xp.mask(self <= max), g, 0)),
+                jvp="auto_element_wise",
                 words="clamp_max passes the gradient where the input is ≤ max, else exactly 0.")
 
 
@@ -387,6 +430,7 @@ Maximum = rule("MaximumBackward0", _maximum, arrays=False, quiet=False,
                      lambda xp, g, self, other: _share(xp, g, self > other, self == other)),
                other=("g · [other > self] + g/2 · [self = other]",
                       lambda xp, g, self, other: _share(xp, g, other > self, self == other)),
+               jvp="auto_element_wise",
                words="The gradient goes to the larger input; ties split it half and half.")
 
 Minimum = rule("MinimumBackward0", _minimum, arrays=False, quiet=False,
@@ -394,6 +438,7 @@ Minimum = rule("MinimumBackward0", _minimum, arrays=False, quiet=False,
                      lambda xp, g, self, other: _share(xp, g, self < other, self == other)),
                other=("g · [other < self] + g/2 · [self = other]",
                       lambda xp, g, self, other: _share(xp, g, other < self, self == other)),
+               jvp="auto_element_wise",
                words="The gradient goes to the smaller input; ties split it half and half.")
 
 
@@ -414,6 +459,7 @@ def _remainder(self, other):
 Remainder = rule("RemainderBackward1", _remainder, arrays=False,
                  self=("g", lambda xp, g: g),
                  other=("−g · floor(self / other)", lambda xp, g, self, other: -g * xp.floor(self / other)),
+                 jvp="auto_element_wise",
                  words="self − other · floor(self / other): slope 1 in self, −floor(self / other) in other.")
 
 def _remainder_scalar(self, other):
@@ -423,6 +469,7 @@ def _remainder_scalar(self, other):
 
 RemainderScalar = rule("RemainderBackward0", _remainder_scalar, arrays=False,
                        self=("g", lambda xp, g: g),
+                       jvp="auto_element_wise",
                        words="The remainder by a number: slope 1 between the jumps.")
 
 
@@ -437,6 +484,7 @@ def _div_rounding(self, other, rounding_mode):
 DivRounding = rule("DivBackward2", _div_rounding, arrays=False,
                    self=("0", lambda xp, g: xp.zeros_like(g)),
                    other=("0", lambda xp, g: xp.zeros_like(g)),
+                   jvp="auto_element_wise",
                    words="A rounded quotient is a step function: the gradient is 0.")
 
 
@@ -448,6 +496,7 @@ def _where(condition, self, other):
 Where = rule("WhereBackward0", _where, arrays=False, quiet=False,
              self=("g · [condition]", lambda xp, g, condition: xp.where(xp.mask(condition), g, 0)),
              other=("g · [not condition]", lambda xp, g, condition: xp.where(xp.mask(condition), 0, g)),
+             jvp="auto_element_wise",
              words="where(condition, self, other): the gradient goes to self where the condition holds, to "
                    "other elsewhere (exactly 0 for the one not chosen).")
 
@@ -467,12 +516,17 @@ class MaskedFill(Function):
     def backward(ctx, grad):
         return MaskedFill.apply(grad, ctx.mask._data, 0), None, None
 
+    @staticmethod
+    def jvp(ctx, t, _mask, _value):
+        return MaskedFill.apply(t, ctx.mask._data, 0)           # the filled places are constant
+
 
 class MaskedFillTensor(Function):
     """``x`` with a 0-dim tensor ``value`` where ``mask`` is True.  Backward: grad where the mask is False to x;
     the sum of grad where it is True to value."""
 
     node_name = "MaskedFillBackward1"
+    jvp = "auto_linear"
     saved_attrs = ("mask",)
 
     @staticmethod
@@ -501,6 +555,7 @@ class Clone(Function):
     """A copy that stays in the graph.  Backward: grad."""
 
     node_name = "CloneBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx, x):
@@ -521,6 +576,7 @@ class ToCopy(Function):
     """A dtype conversion (``x.double()``).  Backward: grad converted back (done by the node)."""
 
     node_name = "ToCopyBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx, x, dtype):
@@ -552,6 +608,10 @@ class Normal(Function):
     @staticmethod
     def backward(ctx, grad):
         return tuple(grad * 0 if needed else None for needed in ctx.needs_input_grad)
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        return ctx.result * 0                                   # a sample does not move with its parameters
 
 
 class NormalStd(Normal):

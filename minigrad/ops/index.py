@@ -19,6 +19,7 @@ class Index(Function):
     """``x[key]`` with integer / boolean index tensors.  Backward: grad scattered back with ``add.at``."""
 
     node_name = "IndexBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("indices", "self_sym_sizes")
 
     @staticmethod
@@ -63,6 +64,7 @@ class IndexScatter(Function):
     """The backward of indexing: zeros of ``shape`` with ``grad`` added at ``key``.  Backward: read at ``key``."""
 
     node_name = "IndexBackwardBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx, grad, key, shape):
@@ -80,6 +82,7 @@ class TakeAlongDim(Function):
     """``gather(dim, index)``.  Backward: grad scattered to the gathered positions."""
 
     node_name = "GatherBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim", "index")
 
     @staticmethod
@@ -99,6 +102,7 @@ class ScatterAlongDim(Function):
     """Zeros of ``shape`` with ``grad`` added at ``index`` along ``dim``.  Backward: gather."""
 
     node_name = "ScatterAddBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx, grad, dim, index, shape):
@@ -169,6 +173,7 @@ class Scatter(Function):
     """
 
     node_name = "ScatterBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim", "index")
 
     @staticmethod
@@ -203,6 +208,10 @@ class ScatterValue(Function):
     def backward(ctx, grad):
         return ScatterValue.apply(grad, ctx.dim, ctx.index, 0), None, None, None
 
+    @staticmethod
+    def jvp(ctx, t, _dim, _index, _value):
+        return ScatterValue.apply(t, ctx.dim, ctx.index, 0)      # the scattered number is constant
+
 
 class ScatterAdd(Function):
     """``scatter_add(dim, index, src)``: x with src's values added at ``index``.
@@ -211,6 +220,7 @@ class ScatterAdd(Function):
     """
 
     node_name = "ScatterAddBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim", "index")
 
     @staticmethod
@@ -230,6 +240,7 @@ class IndexSelect(Function):
     """``index_select(dim, index)``: the slices at ``index`` along ``dim``.  Backward: grad added back at index."""
 
     node_name = "IndexSelectBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim", "index", "self_sym_sizes")
 
     @staticmethod
@@ -262,6 +273,7 @@ class MaskedSelect(Function):
     """
 
     node_name = "MaskedSelectBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx, x, mask):
@@ -292,6 +304,7 @@ class CopySlices(Function):
     """
 
     node_name = "CopySlices"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx, x, key, value):

@@ -52,6 +52,7 @@ class Mm(Function):
     """Matrix product of 2-D tensors.  Backward: d/dx = grad @ yᵀ, d/dy = xᵀ @ grad."""
 
     node_name = "MmBackward0"
+    jvp = "product_rule"
     saved_names = ("self", "mat2")
 
     @staticmethod
@@ -79,6 +80,7 @@ class Mv(Function):
     """Matrix @ vector.  Backward: d/dM = outer(grad, v), d/dv = Mᵀ @ grad."""
 
     node_name = "MvBackward0"
+    jvp = "product_rule"
     saved_names = ("self", "vec")
 
     @staticmethod
@@ -101,6 +103,7 @@ class Dot(Function):
     """Inner product of 1-D tensors.  Backward: d/dx = grad * y, d/dy = grad * x."""
 
     node_name = "DotBackward0"
+    jvp = "product_rule"
     saved_names = ("self", "tensor")
 
     @staticmethod
@@ -125,6 +128,7 @@ class Bmm(Function):
     """Batched matrix product of 3-D tensors.  Backward: grad @ yᵀ, xᵀ @ grad per batch."""
 
     node_name = "BmmBackward0"
+    jvp = "product_rule"
     saved_names = ("self", "mat2")
 
     @staticmethod
@@ -184,6 +188,12 @@ class Addmm(Function):
         return (grad if ctx.beta == 1 else grad * ctx.beta) if ctx.needs_input_grad[0] else None, \
             g.mm(w.t()) if ctx.needs_input_grad[1] else None, \
             _mat2_grad(x, g, ctx.mat2_column_major) if ctx.needs_input_grad[2] else None, None, None
+
+    @staticmethod
+    def jvp(ctx, bias_t, x_t, w_t, *_scalars):
+        _, x, w, beta, alpha = (*ctx.primals, 1, 1)[:5]
+        mm = x_t @ w + x @ w_t
+        return (bias_t if beta == 1 else bias_t * beta) + (mm if alpha == 1 else mm * alpha)
 
 
 def matmul(x, y):
@@ -361,6 +371,7 @@ class Einsum(Function):
     """
 
     node_name = "EinsumBackward0"      # not a PyTorch name: PyTorch records the permute/bmm/sum... it is made of
+    jvp = "product_rule"
 
     @staticmethod
     def forward(ctx, equation, *operands):

@@ -42,6 +42,7 @@ class MseLoss(Function):
     """``(x - t)²``, reduced.  Backward: d/dx = 2 (x - t) · grad (÷ N for mean), d/dt = -d/dx."""
 
     node_name = "MseLossBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "target")
     saved_attrs = ("reduction",)
 
@@ -67,6 +68,7 @@ class SmoothL1Loss(Function):
     """
 
     node_name = "SmoothL1LossBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "target")
     saved_attrs = ("beta", "reduction")
 
@@ -93,6 +95,7 @@ class HuberLoss(Function):
     """
 
     node_name = "HuberLossBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "target")
     saved_attrs = ("delta", "reduction")
 
@@ -129,6 +132,7 @@ class NllLoss(Function):
     """
 
     node_name = "NllLossBackward0"
+    jvp = "from_vjp"
     saved_names = ("self",)
     saved_attrs = ("target", "weight", "reduction", "ignore_index", "total_weight")
 
@@ -205,6 +209,7 @@ class BinaryCrossEntropy(Function):
     """
 
     node_name = "BinaryCrossEntropyBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "target")
     saved_attrs = ("reduction", "weight")
 
@@ -241,6 +246,7 @@ class BinaryCrossEntropyWithLogits(Function):
     """
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "target")
     saved_attrs = ("reduction", "weight", "pos_weight")
 
@@ -318,6 +324,7 @@ LeakyReluBackward = fused("leaky_relu_backward", rule(
                  lambda xp, g, self, negative_slope: xp.leaky_relu_backward(g, self, negative_slope)),
     self=("0", lambda xp, g: xp.zeros_like(g)),
     name="LeakyReluBackward",
+    jvp="auto_element_wise",
     words="leaky_relu's backward as one op: linear in the gradient, flat in the saved input."))
 
 
@@ -329,6 +336,7 @@ LeakyRelu = rule(
     "LeakyReluBackward0", _leaky_relu,
     self=("g · [self > 0] + negative_slope · g · [self ≤ 0]",
           lambda xp, g, self, negative_slope: xp.leaky_relu_backward(g, self, negative_slope)),
+    jvp="auto_element_wise",
     words="Leaky ReLU: the gradient passes where x > 0 and is scaled by the slope elsewhere.")
 
 
@@ -348,12 +356,14 @@ HardtanhBackward = fused("hardtanh_backward", rule(
                  lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
     self=("0", lambda xp, g: xp.zeros_like(g)),
     name="HardtanhBackward",
+    jvp="auto_element_wise",
     words="hardtanh's backward as one op: the gradient strictly inside (min_val, max_val), else exactly 0."))
 
 Hardtanh = rule(
     "HardtanhBackward0", lambda self, min_val, max_val: np.clip(self, min_val, max_val),
     self=("g · [min_val < self < max_val]",
           lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
+    jvp="auto_element_wise",
     words="hardtanh passes the gradient strictly inside (min_val, max_val), else exactly 0.")
 
 
@@ -393,11 +403,13 @@ GeluBackward = fused("gelu_backward", rule(
                  lambda xp, g, self, approximate: xp.gelu_backward(g, self, approximate)),
     self=("g · grad_output · φ(self) · (2 − self²)", _gelu_double),
     name="GeluBackward",
+    jvp="auto_element_wise",
     words="GELU's backward as one op: linear in the gradient; its curvature φ(x)(2 − x²) for the input."))
 
 Gelu = rule(
     "GeluBackward0", _gelu,
     self=("g · (Φ(self) + self · φ(self))", lambda xp, g, self, approximate: xp.gelu_backward(g, self, approximate)),
+    jvp="auto_element_wise",
     words="GELU, x Φ(x): the slope is Φ(x) + x φ(x), Φ and φ the normal CDF and density.")
 
 
@@ -408,6 +420,7 @@ def _erf_forward(self):
 
 Erf = rule("ErfBackward0", _erf_forward,
            self=("g · 2/√π · exp(−self²)", lambda xp, g, self: 2.0 / math.sqrt(math.pi) * xp.exp(-(self * self)) * g),
+           jvp="auto_element_wise",
            words="The slope of erf is 2/√π · e^(−x²), the normal density's shape.")
 
 
@@ -421,10 +434,12 @@ LogSigmoidBackward = fused("log_sigmoid_backward", rule(
     self=("−g · grad_output · sigmoid(self) · sigmoid(−self)",
           lambda xp, g, grad_output, self: -g * grad_output * xp.sigmoid(self) * xp.sigmoid(-self)),
     name="LogSigmoidBackward",
+    jvp="auto_element_wise",
     words="log_sigmoid's backward as one op: its curvature is −σ(x) σ(−x)."))
 
 LogSigmoid = rule("LogSigmoidBackward0", lambda self: _log_sigmoid(self),
                   self=("g · sigmoid(−self)", lambda xp, g, self: xp.log_sigmoid_backward(g, self)),
+                  jvp="auto_element_wise",
                   words="log σ(x): the slope is σ(−x), near 1 for very negative x and 0 for large x.")
 
 
@@ -443,6 +458,7 @@ def _silu_grad(xp, g, self):
 
 Silu = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-self))).astype(self.dtype, copy=False),
             self=("g · sigmoid(self) · (1 + self · (1 − sigmoid(self)))", _silu_grad),
+            jvp="auto_element_wise",
             words="SiLU, x σ(x): the product rule with σ' = σ(1 − σ).")
 
 
@@ -463,11 +479,13 @@ EluBackward = fused("elu_backward", rule(
           lambda xp, g, grad_output, self, alpha:
           xp.where(xp.mask(self < 0), g * grad_output * alpha * xp.exp(xp.minimum0(self)), 0)),
     name="EluBackward",
+    jvp="auto_element_wise",
     words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))
 
 Elu = rule("EluBackward0", _elu,
            self=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
                  lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
+           jvp="auto_element_wise",
            words="ELU: slope 1 for x > 0, α eˣ elsewhere (never nan: eˣ is taken of min(x, 0)).")
 
 
@@ -490,11 +508,13 @@ SoftplusBackward = fused("softplus_backward", rule(
           xp.where(xp.mask(self * beta > threshold), 0,
                    g * grad_output * beta * xp.sigmoid(self * beta) * (1 - xp.sigmoid(self * beta)))),
     name="SoftplusBackward",
+    jvp="auto_element_wise",
     words="softplus's backward as one op: its curvature is β σ'(βx), 0 past the threshold."))
 
 Softplus = rule("SoftplusBackward0", _softplus,
                 self=("g · sigmoid(beta · self)  (g where beta · self > threshold)",
                       lambda xp, g, self, beta, threshold: xp.softplus_backward(g, self, beta, threshold)),
+                jvp="auto_element_wise",
                 words="Softplus: the slope is σ(βx), exactly 1 past the threshold.")
 
 
@@ -509,6 +529,7 @@ class Embedding(Function):
     """
 
     node_name = "EmbeddingBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("indices", "padding_idx", "scale_grad_by_freq", "sparse", "weight_sym_argsize_0")
 
     @staticmethod
@@ -554,6 +575,10 @@ class ConstantPadNd(Function):
     def backward(ctx, grad):
         return ConstantPadNd.apply(grad, tuple(-p for p in ctx.pad), 0), None, None
 
+    @staticmethod
+    def jvp(ctx, t, _pad, _value):
+        return ConstantPadNd.apply(t, ctx.pad, 0)                # the padding is constant
+
 
 def _pad_widths(pad, ndim):
     """``F.pad``'s flat (last dim first) list as one (before, after) pair per dim."""
@@ -573,6 +598,7 @@ class Trilinear(Function):
     """
 
     node_name = "TrilinearBackward0"
+    jvp = "product_rule"
     saved_names = ("i1", "i2", "i3")
 
     @staticmethod
@@ -635,6 +661,7 @@ class NativeLayerNorm(Function):
     """
 
     node_name = "NativeLayerNormBackward0"
+    jvp = "from_vjp"
     saved_names = ("input", "weight", "bias")
     saved_attrs = ("normalized_shape", "eps")
 
@@ -674,6 +701,7 @@ class NativeBatchNorm(Function):
     """
 
     node_name = "NativeBatchNormBackward0"
+    jvp = "from_vjp"
     saved_names = ("input", "weight")
     saved_attrs = ("running_mean", "running_var", "training", "eps")
 
@@ -728,6 +756,7 @@ class MulScalar(Function):
     """``x * number`` as recorded inside PyTorch's C++ code (``mul.Scalar``).  Backward: grad · number."""
 
     node_name = "MulBackward1"
+    jvp = "auto_linear"
     saved_attrs = ("other",)
 
     @staticmethod
@@ -753,11 +782,16 @@ class AddScalar(Function):
     def backward(ctx, grad):
         return grad, None
 
+    @staticmethod
+    def jvp(ctx, t, _other):
+        return t
+
 
 class DivScalar(Function):
     """``x / number`` as recorded inside PyTorch's C++ code (``div.Scalar``).  Backward: grad / number."""
 
     node_name = "DivBackward1"
+    jvp = "auto_linear"
     saved_attrs = ("other",)
 
     @staticmethod
@@ -784,6 +818,10 @@ class MaskedFill(Function):
     @staticmethod
     def backward(ctx, grad):
         return MaskedFill.apply(grad, ctx.mask, 0.0), None, None
+
+    @staticmethod
+    def jvp(ctx, t, _mask, _value):
+        return MaskedFill.apply(t, ctx.mask, 0.0)
 
 
 # -- erf in double precision (numpy has none) ---------------------------------------------------

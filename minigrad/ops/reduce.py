@@ -29,6 +29,7 @@ class Sum(Function):
     """Sum of all elements.  Backward: grad expanded to the input's shape."""
 
     node_name = "SumBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("self_sym_sizes",)
 
     @staticmethod
@@ -45,6 +46,7 @@ class SumDim(Function):
     """Sum over ``dim``.  Backward: grad with the reduced dims restored, expanded to the input's shape."""
 
     node_name = "SumBackward1"
+    jvp = "auto_linear"
     saved_attrs = ("dim", "keepdim", "self_sym_sizes")
 
     @staticmethod
@@ -67,6 +69,7 @@ class Mean(Function):
     """Mean of all elements.  Backward: grad / n, expanded."""
 
     node_name = "MeanBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("self_sym_numel", "self_sym_sizes")
 
     @staticmethod
@@ -84,6 +87,7 @@ class MeanDim(Function):
     """Mean over ``dim``.  Backward: grad / (number of reduced elements), restored and expanded."""
 
     node_name = "MeanBackward1"
+    jvp = "auto_linear"
     saved_attrs = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
 
     @staticmethod
@@ -103,6 +107,7 @@ class MaxAll(Function):
     """The largest element.  Backward: grad shared evenly among all elements equal to the max."""
 
     node_name = "MaxBackward1"
+    jvp = "from_vjp"
     saved_names = ("self", "result")
     reduce = staticmethod(np.max)
 
@@ -132,6 +137,7 @@ class MaxDim(Function):
     """``max(dim)``: values and indices.  Backward: grad to the (first) position of each max."""
 
     node_name = "MaxBackward0"
+    jvp = "from_vjp"
     saved_names = ("indices",)
     saved_attrs = ("dim", "keepdim", "self_sym_sizes")
     arg = staticmethod(np.argmax)
@@ -194,6 +200,7 @@ class Amax(Function):
     """The largest value over ``dim`` (all dims if empty).  Backward: grad shared evenly among the ties."""
 
     node_name = "AmaxBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "result")
     saved_attrs = ("dim", "keepdim")
     reduce = staticmethod(np.max)
@@ -307,6 +314,12 @@ class LogSumExp(Function):
         r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
         return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * (x - r).exp(), None, None
 
+    @staticmethod
+    def jvp(ctx, t, _dim, _keepdim):
+        x, result = ctx.primals[0], ctx.result                   # softmax-weighted sum of the tangent
+        r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
+        return (t * (x - r).exp()).sum(ctx.dim, keepdim=ctx.keepdim) if ctx.dim else t * (x - r).exp()
+
 
 def _check_floating(x, message, error):
     if x._data.dtype.kind != "f":
@@ -344,6 +357,11 @@ class Softmax(Function):
         (y,) = ctx.saved_tensors
         return SoftmaxBackwardData.apply(grad, y, ctx.axis), None
 
+    @staticmethod
+    def jvp(ctx, t, _dim):
+        y = ctx.result                                           # y · (t − Σ y·t)
+        return y * (t - (t * y).sum(ctx.dim, keepdim=True)) if y.ndim else t * 0
+
 
 class SoftmaxBackwardData(Function):
     """Softmax's backward as one op, as in PyTorch: ``y * (g - Σ g·y)``.
@@ -353,6 +371,7 @@ class SoftmaxBackwardData(Function):
     """
 
     node_name = "SoftmaxBackwardDataBackward0"
+    jvp = "from_vjp"
 
     @staticmethod
     def forward(ctx, grad, y, dim):
@@ -398,6 +417,11 @@ class LogSoftmax(Function):
         (y,) = ctx.saved_tensors
         return LogSoftmaxBackwardData.apply(grad, y, ctx.axis), None
 
+    @staticmethod
+    def jvp(ctx, t, _dim):
+        y = ctx.result                                           # t − Σ softmax · t
+        return t - (t * y.exp()).sum(ctx.dim, keepdim=True) if y.ndim else t * 0
+
 
 class LogSoftmaxBackwardData(Function):
     """Log-softmax's backward as one op, as in PyTorch: ``g - e^y * Σ g``.
@@ -407,6 +431,7 @@ class LogSoftmaxBackwardData(Function):
     """
 
     node_name = "LogSoftmaxBackwardDataBackward0"
+    jvp = "from_vjp"
 
     @staticmethod
     def forward(ctx, grad, y, dim):
@@ -428,6 +453,7 @@ class Var(Function):
     """Variance with Bessel's ``correction``.  Backward: grad * 2 (x - mean) / (n - correction)."""
 
     node_name = "VarBackward0"
+    jvp = "from_vjp"
     saved_names = ("self",)
     saved_attrs = ("correction", "dim", "keepdim")
 
@@ -477,6 +503,7 @@ class Std(Function):
     """Standard deviation.  Backward: grad * (x - mean) / ((n - correction) * std)."""
 
     node_name = "StdBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "result")
     saved_attrs = ("correction", "dim", "keepdim")
 
@@ -505,6 +532,7 @@ class Prod(Function):
     """Product of elements (over ``dim`` or all).  Backward: grad * (product of all the other elements)."""
 
     node_name = "ProdBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "result")
 
     @staticmethod
@@ -559,6 +587,7 @@ class Norm(Function):
     """The vector p-norm (``p=2`` by default) over ``dim`` or all.  Backward (p=2): grad * x / norm (0 at 0)."""
 
     node_name = "LinalgVectorNormBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "result")
     saved_attrs = ("ord", "dim", "keepdim")
 
@@ -608,6 +637,7 @@ class Cumsum(Function):
     """Running sum along ``dim``.  Backward: the running sum of grad taken from the other end."""
 
     node_name = "CumsumBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim",)
 
     @staticmethod
@@ -626,6 +656,7 @@ class Cumprod(Function):
     """Running product along ``dim``.  Backward: x_k's gradient is Σ_{j≥k} grad_j * y_j / x_k (y the result)."""
 
     node_name = "CumprodBackward0"
+    jvp = "from_vjp"
     saved_names = ("self", "result")
     saved_attrs = ("dim",)
 
@@ -667,6 +698,7 @@ class Sort(Function):
     """``sort(dim)``: values and the indices they came from.  Backward: grad put back at those indices."""
 
     node_name = "SortBackward0"
+    jvp = "from_vjp"
     saved_names = ("indices",)
     saved_attrs = ("dim", "self_sym_sizes")
 
@@ -727,6 +759,10 @@ class Unique(Function):
     @staticmethod
     def backward(ctx, *grads):
         raise NotImplementedError("the derivative for '%s' is not implemented." % type(ctx)._forward_cls.op)
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        return None, None, None                                  # not differentiable
 
 
 class UniqueDim(Unique):

@@ -65,6 +65,7 @@ class View(Function):
     """Same data, new shape.  Backward: grad reshaped to the input's shape."""
 
     node_name = "ViewBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("self_sym_sizes",)
     is_view = True
 
@@ -86,6 +87,7 @@ class Alias(Function):
     """``x[...]``, ``x[:, :]``: the same tensor as a new view (PyTorch's ``alias``).  Backward: grad."""
 
     node_name = "AliasBackward0"
+    jvp = "auto_linear"
     is_view = True
 
     @staticmethod
@@ -110,6 +112,7 @@ class UnsafeView(Function):
     """
 
     node_name = "UnsafeViewBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("self_sym_sizes",)
 
     @staticmethod
@@ -126,6 +129,7 @@ class Transpose(Function):
     """Swap two dims.  Backward: swap them back."""
 
     node_name = "TransposeBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim0", "dim1")
     is_view = True
 
@@ -143,6 +147,7 @@ class T(Function):
     """``t()``: transpose of a tensor with at most 2 dims.  Backward: grad.t()."""
 
     node_name = "TBackward0"
+    jvp = "auto_linear"
     is_view = True
 
     @staticmethod
@@ -160,6 +165,7 @@ class Permute(Function):
     """Reorder dims.  Backward: the inverse permutation."""
 
     node_name = "PermuteBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dims",)
     is_view = True
 
@@ -184,6 +190,7 @@ class Unsqueeze(Function):
     """Insert a dim of size 1.  Backward: squeeze it out."""
 
     node_name = "UnsqueezeBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim",)
     is_view = True
 
@@ -201,6 +208,7 @@ class Squeeze(Function):
     """Remove all dims of size 1.  Backward: grad reshaped to the input's shape."""
 
     node_name = "SqueezeBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("self_sym_sizes",)
     is_view = True
 
@@ -218,6 +226,7 @@ class SqueezeDim(Function):
     """Remove ``dim`` if it has size 1.  Backward: grad reshaped to the input's shape."""
 
     node_name = "SqueezeBackward1"
+    jvp = "auto_linear"
     saved_attrs = ("dim", "self_sym_sizes")
     is_view = True
 
@@ -257,6 +266,7 @@ class Expand(Function):
     """Broadcast to a larger shape without copying.  Backward: grad summed back (by the node)."""
 
     node_name = "ExpandBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("self_sym_sizes",)
     is_view = True
 
@@ -294,6 +304,7 @@ class Repeat(Function):
     """Tile the tensor ``repeats`` times per dim.  Backward: sum the tiles."""
 
     node_name = "RepeatBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("repeats", "self_sym_sizes")
 
     @staticmethod
@@ -319,6 +330,7 @@ class Cat(Function):
     """Concatenate along ``dim``.  Backward: each input gets its slice of grad."""
 
     node_name = "CatBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim",)
 
     @staticmethod
@@ -362,6 +374,7 @@ class Stack(Function):
     """Stack along a new ``dim``.  Backward: each input gets its slice of grad."""
 
     node_name = "StackBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim",)
 
     @staticmethod
@@ -385,6 +398,7 @@ class Split(Function):
     """Split into pieces of ``sizes`` along ``dim`` (views).  Backward: concatenate the pieces' grads."""
 
     node_name = "SplitBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim", "split_size", "self_sym_sizes")
     is_view = True
     multi_output = True           # returns a list of views (PyTorch's MULTI_OUTPUT_NODE views)
@@ -412,6 +426,7 @@ class Unbind(Function):
     """Remove ``dim``, returning every slice (views).  Backward: stack the slices' grads."""
 
     node_name = "UnbindBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim",)
     is_view = True
     multi_output = True
@@ -430,6 +445,7 @@ class Flip(Function):
     """Reverse the order along ``dims`` (a copy, as in PyTorch).  Backward: flip grad back."""
 
     node_name = "FlipBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dims",)
 
     @staticmethod
@@ -449,6 +465,7 @@ class Tril(Function):
     """Lower triangle (on and below ``diagonal``), zeros above.  Backward: the same triangle of grad."""
 
     node_name = "TrilBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("diagonal",)
     _pick = staticmethod(np.tril)
 
@@ -475,6 +492,7 @@ class SqueezeDims(Function):
     """Remove those of ``dims`` that have size 1 (``squeeze((0, 2))``).  Backward: grad reshaped back."""
 
     node_name = "SqueezeBackward2"
+    jvp = "auto_linear"
     saved_attrs = ("dim", "self_sym_sizes")
     is_view = True
 
@@ -513,6 +531,7 @@ class Diagonal(Function):
     """
 
     node_name = "DiagonalBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim1", "dim2", "offset", "self_sym_sizes")
     is_view = True
 
@@ -545,6 +564,7 @@ class DiagonalScatter(Function):
     """Zeros of ``shape`` with ``grad`` on a diagonal (the backward of diagonal).  Backward: take the diagonal."""
 
     node_name = "DiagonalBackwardBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx, grad, shape, offset, dim1, dim2):
@@ -562,6 +582,7 @@ class DiagEmbed(Function):
     """``diag(vector)``: a square matrix with the vector on diagonal ``offset``.  Backward: that diagonal of grad."""
 
     node_name = "DiagEmbedBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dim1", "dim2", "offset")
 
     @staticmethod
@@ -582,6 +603,7 @@ class Trace(Function):
     """Sum of a matrix's main diagonal.  Backward: grad on the diagonal, zeros elsewhere."""
 
     node_name = "TraceBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("self_sym_sizes",)
 
     @staticmethod
@@ -601,6 +623,7 @@ class Roll(Function):
     """Rotate elements by ``shifts`` along ``dims`` (no dims: the flattened tensor).  Backward: roll grad back."""
 
     node_name = "RollBackward0"
+    jvp = "auto_linear"
     saved_attrs = ("dims", "shifts")
 
     @staticmethod
