@@ -192,9 +192,14 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
     with _fw_disabled():
-        primal = tensor.view(tensor.shape)
+        primal = _primal_op().apply(tensor)
     _copy_other_levels(tensor, primal, lvl)
     return UnpackedDualTensor(primal, tangent)
+
+
+def _primal_op():
+    from ..ops.shape import Primal  # circular: the ops build on autograd
+    return Primal
 
 
 class dual_level:

@@ -661,7 +661,6 @@ class NativeLayerNorm(Function):
     """
 
     node_name = "NativeLayerNormBackward0"
-    jvp = "from_vjp"
     saved_names = ("input", "weight", "bias")
     saved_attrs = ("normalized_shape", "eps")
 
@@ -690,6 +689,18 @@ class NativeLayerNorm(Function):
         if needs[3]:
             grad_b = grad
         return grad_x, None, grad_w, grad_b, None
+
+    @staticmethod
+    def jvp(ctx, x_t, _shape, weight_t, bias_t, _eps):
+        """x̂ₜ = rstd · ((xₜ − mean xₜ) − x̂ · mean(x̂ (xₜ − mean xₜ))) (exactly 0 for a shift), then the affine part."""
+        x, weight, bias = ctx.primals[0], _defined(ctx.primals[2]), _defined(ctx.primals[3])
+        dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))
+        x_hat, rstd = _standardized(x, dims, ctx.eps)
+        centered = x_t - x_t.mean(dims, keepdim=True)
+        out = (centered - x_hat * (x_hat * centered).mean(dims, keepdim=True)) * rstd
+        if weight is not None:
+            out = out * weight + x_hat * weight_t
+        return out if bias is None else out + bias_t
 
 
 class NativeBatchNorm(Function):

@@ -99,6 +99,24 @@ class Alias(Function):
         return grad
 
 
+class Primal(Function):
+    """``forward_ad.unpack_dual(t).primal``: a view of ``t`` without its tangent.  Backward: grad."""
+
+    node_name = "Identity"       # PyTorch's name for this node
+    jvp = "auto_linear"
+    is_view = True
+    inputs, grads = ("self",), ("g",)
+    words = "unpack_dual's primal: the same values, the gradient passes through."
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._data.view()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
 class ReshapeAlias(View):
     """``reshape`` of a non-contiguous tensor that could still be a view (PyTorch's ``_reshape_alias``)."""
 
