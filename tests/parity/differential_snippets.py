@@ -2544,6 +2544,54 @@ print(torch.autograd.gradcheck(Exp.apply, (x,), check_forward_ad=True, check_bac
 print(torch.autograd.gradcheck(Wrong.apply, (x,), check_forward_ad=True, check_backward_ad=False,
                                check_undefined_grad=False, check_batched_grad=False, raise_exception=False))
 print(torch.autograd.gradcheck(torch.sin, (x,), check_forward_ad=True))
+### dataloader_worker_processes
+import os
+import random
+import warnings
+from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
+warnings.filterwarnings('ignore', message='This DataLoader will create')
+MAIN = os.getpid()
+class Noisy(Dataset):
+    def __len__(self):
+        return 10
+    def __getitem__(self, i):
+        info = get_worker_info()
+        return (torch.tensor([float(i)]) + torch.rand(1), info.id if info else -1, random.random(),
+                float(np.random.rand()), os.getpid() != MAIN, info.seed - torch.initial_seed() if info else None)
+def init(worker_id):
+    np.random.seed(np.random.randint(0, 2 ** 31) + worker_id)
+torch.manual_seed(0)
+for kw in [dict(num_workers=2, shuffle=True), dict(num_workers=3, worker_init_fn=init), dict(num_workers=2, prefetch_factor=1)]:
+    for x, wid, r, n, other_process, seed_offset in DataLoader(Noisy(), batch_size=3, **kw):
+        print(x.view(-1), wid.tolist(), r, n, other_process.tolist(), seed_offset.tolist())
+print(torch.rand(2))
+loader = DataLoader(Noisy(), batch_size=4, num_workers=2, persistent_workers=True, shuffle=True)
+for epoch in range(2):
+    for x, wid, *_ in loader:
+        print(epoch, x.view(-1), wid.tolist())
+        break
+class Bad(Dataset):
+    def __len__(self):
+        return 4
+    def __getitem__(self, i):
+        if i == 2:
+            raise KeyError("bad item %d" % i)
+        return i
+try:
+    list(DataLoader(Bad(), batch_size=1, num_workers=2))
+except KeyError as e:
+    print(type(e).__name__, str(e).splitlines()[0])
+def bad_init(worker_id):
+    raise ValueError('no init for %d' % worker_id)
+try:
+    list(DataLoader(Bad(), num_workers=1, worker_init_fn=bad_init))
+except ValueError as e:
+    print(str(e).splitlines()[0])
+print([b for b in DataLoader(TensorDataset(torch.arange(12.).view(6, 2), torch.arange(6)), batch_size=4, num_workers=2, shuffle=True)])
+try:
+    DataLoader(Noisy(), num_workers=1, timeout=-1)
+except ValueError as e:
+    print(e)
 '''
 
 
