@@ -375,6 +375,9 @@ def _rule_jvp(cls, spec, args, out, tangents, xp):
     values = dict(cls._defaults)
     values.update(zip(params, args))
     values["result"] = out
+    for name, fn, index, defaults in cls._derived:           # the row's ``values=`` (on the arguments' arrays)
+        values[name] = fn(*[(args[i]._data if isinstance(args[i], _tensor.Tensor) else args[i]) if i < len(args)
+                            else default for i, default in zip(index, defaults)])
     if spec == "auto_element_wise":
         total = None
         for (fn, _), name in zip(cls._plan, params):
