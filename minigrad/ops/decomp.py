@@ -132,6 +132,7 @@ class Svd(Function):
     node_name = "LinalgSvdBackward0"
     jvp = "from_vjp"
     saved_names = ("U", "S", "Vh")
+    saved_attrs = ("full_matrices", "S_sym_argsize_minus_1")
     inputs = ("A",)
     grads = ("U · [(skew(Uᵀ·gU)/E)·S + S·(skew(Vᵀ·gV)/E) + diag(gS)] · Vh",)
     words = "The SVD's gradient mixes the singular vectors' gradients through 1/(S_k² − S_j²)."
@@ -140,21 +141,22 @@ class Svd(Function):
     def forward(ctx, a, full_matrices):
         u, s, vh = np.linalg.svd(a._data, full_matrices=full_matrices)
         dtype = a._data.dtype
-        from .._tensor import Tensor
-        k = s.shape[-1]
-        ctx.u, ctx.s, ctx.vh = (Tensor._make(u[..., :, :k].astype(dtype)), Tensor._make(s.astype(dtype)),
-                                Tensor._make(vh[..., :k, :].astype(dtype)))
-        ctx.full = full_matrices
-        return u.astype(dtype), s.astype(dtype), vh.astype(dtype)
+        u, s, vh = u.astype(dtype), s.astype(dtype), vh.astype(dtype)
+        ctx.save_for_backward(u, s, vh)      # the outputs: under create_graph they carry this node, so the
+        ctx.full_matrices = full_matrices    # backward below differentiates again (Hessians through svd)
+        ctx.S_sym_argsize_minus_1 = s.shape[-1]
+        return u, s, vh
 
     @staticmethod
     def backward(ctx, gu, gs, gvh):
         from .._creation import zeros_like
-        u, s, vh = ctx.u, ctx.s, ctx.vh
+        u, s, vh = ctx.saved_tensors
         k = s.shape[-1]
-        if gu is not None and ctx.full:
+        if ctx.full_matrices:                # the reduced factors: the first k singular vectors
+            u, vh = u[..., :, :k], vh[..., :k, :]
+        if gu is not None and ctx.full_matrices:
             gu = gu[..., :, :k]
-        if gvh is not None and ctx.full:
+        if gvh is not None and ctx.full_matrices:
             gvh = gvh[..., :k, :]
         if gu is None and gvh is None:
             return (u * gs.unsqueeze(-2)) @ vh, None
@@ -181,6 +183,31 @@ class Svd(Function):
             gv = _mT(gvh)
             ga = ga + (u / s.unsqueeze(-2)) @ _mT(gv - v @ (vh @ gv))
         return ga, None
+
+
+class Slogdet(Function):
+    """``(sign, log|det A|)``.  Backward: g_logabsdet · A⁻ᵀ (the sign is flat: no gradient from it)."""
+
+    node_name = "LinalgSlogdetBackward0"
+    jvp = "from_vjp"
+    saved_names = ("A",)
+    inputs = ("A",)
+    grads = ("g_logabsdet · (A⁻¹)ᵀ",)
+    words = "log|det A| has slope A⁻ᵀ (Jacobi's formula divided by det); the sign is piecewise constant."
+
+    @staticmethod
+    def forward(ctx, a):
+        sign, logabsdet = np.linalg.slogdet(a._data)
+        ctx.save_for_backward(a)
+        dtype = a._data.dtype
+        return np.asarray(sign, dtype=dtype), np.asarray(logabsdet, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx, g_sign, g_logabsdet):
+        (a,) = ctx.saved_tensors
+        if g_logabsdet is None:
+            return None
+        return g_logabsdet.unsqueeze(-1).unsqueeze(-1) * _mT(Inv.apply(a))
 
 
 def _const(array):

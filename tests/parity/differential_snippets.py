@@ -2592,6 +2592,31 @@ try:
     DataLoader(Noisy(), num_workers=1, timeout=-1)
 except ValueError as e:
     print(e)
+### linalg_slogdet_logdet_svd_second_order
+A = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+s, l = torch.linalg.slogdet(A)
+print(s, l, l.grad_fn.name(), s.grad_fn.name(), s.requires_grad)
+r = torch.slogdet(A)
+print(type(r).__name__, r.logabsdet.grad_fn.name(), r)
+print(torch.logdet(A @ A.T), torch.logdet(-torch.eye(3, dtype=torch.float64)), torch.logdet(torch.zeros(2, 2)))
+print(A.logdet().grad_fn.name() if hasattr(A, 'logdet') else None)
+l.backward()
+print(A.grad)
+print(torch.autograd.gradgradcheck(lambda a: torch.linalg.slogdet(a)[1], (A,)))
+U, S, Vh = torch.linalg.svd(A)
+print(S.grad_fn.name(), U.grad_fn.name(), [n for n in dir(S.grad_fn) if n.startswith('_saved_')])
+g, = torch.autograd.grad(S.sum(), A, create_graph=True)
+print(g.grad_fn.name())
+h, = torch.autograd.grad((g * torch.arange(9.).view(3, 3)).sum(), A)
+print(h.abs().max() < 1e-10)
+g2, = torch.autograd.grad(S.pow(2).sum() + U[:, 0].abs().sum(), A, create_graph=True)
+print(torch.autograd.grad(g2.sum(), A)[0])
+B = torch.randn(4, 2, dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradgradcheck(torch.linalg.svdvals, (B,)))
+print(torch.autograd.gradgradcheck(lambda b: torch.linalg.svd(b, full_matrices=False)[0].abs().sum(), (B,)))
+print(torch.autograd.gradgradcheck(lambda b: torch.linalg.svd(b)[2].abs().sum(), (B.T.detach().requires_grad_(),)))
+from torch.func import hessian
+print(hessian(lambda a: torch.linalg.svdvals(a).pow(3).sum())(A.detach())[0, 0])
 '''
 
 
