@@ -19,7 +19,7 @@ from ._tensor import Tensor
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
            "bitwise_xor", "bitwise_and", "bitwise_or", "bitwise_not", "histc", "histogram", "set_default_device",
-           "get_default_device", "is_nonzero", "det", "inverse", "svd", "slogdet"]
+           "get_default_device", "is_nonzero", "det", "inverse", "svd", "slogdet", "logdet"]
 
 
 class _BinaryOp(Protocol):
@@ -184,11 +184,19 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *, out: Any =
     return _linalg()._torch_svd(input, some, compute_uv)
 
 
-def slogdet(input: Tensor, *, out: Any = None) -> Any:
-    return _linalg().slogdet(input)
+def slogdet(input, *, out=None):
+    linalg = _linalg()
+    return linalg._torch_slogdet_result(*linalg.slogdet(input))
 
 
-for _name, _fn in (("det", det), ("inverse", inverse), ("svd", svd), ("slogdet", slogdet)):
+def logdet(input):
+    """``log det A``: nan where the determinant is negative (from ``slogdet``, as PyTorch composes it)."""
+    from ._creation import tensor, where
+    sign, logabsdet = _linalg().slogdet(input)
+    return where(sign == -1, tensor(float("nan"), dtype=logabsdet.dtype), logabsdet)
+
+
+for _name, _fn in (("det", det), ("inverse", inverse), ("svd", svd), ("slogdet", slogdet), ("logdet", logdet)):
     if not hasattr(Tensor, _name):
         setattr(Tensor, _name, _fn)
 del _name, _fn

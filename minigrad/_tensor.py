@@ -59,6 +59,7 @@ class Tensor(TensorOps):
     _wrapped_number = False         # a Python number taking part in an op (see ops/_util.operand)
     _is_inference = False           # made under inference_mode
     _creation_meta = None           # a view made by a multi-output op / under no_grad (autograd/views.py)
+    _fw_grads = None                # forward AD: {level: tangent} (autograd/forward_ad.py)
 
     _is_param = False
     __array_priority__ = 1000     # `np.float64(2) * t` is a Tensor (numpy defers to Tensor.__rmul__), as in PyTorch

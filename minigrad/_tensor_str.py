@@ -153,4 +153,9 @@ def tensor_repr(t: Tensor, prefix: str = 'tensor(') -> str:
             suffixes.append("grad_fn=<%s>" % type(grad_fn).__name__)
         elif t.requires_grad:
             suffixes.append("requires_grad=True")
+    if t._fw_grads:                              # a dual tensor (forward AD) shows its tangent
+        from .autograd import forward_ad  # circular: autograd builds on the tensor
+        tangent = forward_ad.unpack_dual(t).tangent
+        if tangent is not None:
+            suffixes.append("tangent=" + repr(tangent))
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -34,6 +34,7 @@ def _result_type(name, fields):
 _svd_result = _result_type("linalg_svd", ["U", "S", "Vh"])
 _torch_svd_result = _result_type("svd", ["U", "S", "V"])
 _slogdet_result = _result_type("linalg_slogdet", ["sign", "logabsdet"])
+_torch_slogdet_result = _result_type("slogdet", ["sign", "logabsdet"])   # torch.slogdet's name for it
 
 
 def det(A: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -69,8 +70,8 @@ def svdvals(A: Tensor, *, driver: str | None = None, out: Tensor | None = None) 
 
 def slogdet(A: Tensor, *, out: Tensor | None = None) -> Any:
     """``(sign, log|det|)`` of each square matrix."""
-    d = det(A)
-    return _slogdet_result(d.sign(), d.abs().log())
+    D.check_square("linalg.slogdet", A)
+    return _slogdet_result(*D.Slogdet.apply(A))
 
 
 def vector_norm(x: Tensor, ord: float = 2, dim: int | Sequence[int] | None = None, keepdim: bool = False, *,

@@ -176,5 +176,5 @@ def set_detect_anomaly(mode: Any, check_nan: bool = True) -> Any:
     return None
 
 
-from . import functional, profiler  # noqa: E402,F401 - torch.autograd.functional, torch.autograd.profiler
+from . import forward_ad, functional, profiler  # noqa: E402,F401 - torch.autograd.forward_ad, .functional, .profiler
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402

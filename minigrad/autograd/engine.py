@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import _fast, grad_mode
+from . import forward_ad as _forward_ad
 from .graph import (
     BackwardEvent,
     _backward_observers,
@@ -51,7 +52,8 @@ class SavedTensor:
     tensor with ``grad_fn`` = the node is rebuilt on unpacking, as PyTorch does.
     """
 
-    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
+    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks",
+                 "fw_grads")
 
     tensor: Any                 # the Tensor (None for a saved output), or what a pack hook returned
     data: Any                   # a saved output's array (None for a saved input)
@@ -77,6 +79,8 @@ class SavedTensor:
         self.tensor, self.data = (tensor, None) if output_nr is None else (None, tensor._data)
         if output_nr is not None:        # an output: its array, not the tensor (no cycle through grad_fn)
             self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
+            # forward AD: the output's tangents (pushed after it is saved) come back with it
+            self.fw_grads = tensor.__dict__.setdefault("_fw_grads", {}) if _forward_ad._levels else None
 
     def unpack_data(self, node: Any) -> Any:
         """The saved array itself (a plain backward: no tensor is rebuilt)."""
@@ -97,6 +101,8 @@ class SavedTensor:
         if self.requires_grad:
             out._grad_fn, out._output_nr = node, self.output_nr
         out._version_counter = self.version_counter
+        if self.fw_grads:
+            out._fw_grads = dict(self.fw_grads)
         return out
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _tensor  # circular: use `_tensor.Tensor` at call time, never at import time
 from .._dtype import _FROM_NUMPY
+from . import forward_ad as _forward_ad
 from . import grad_mode
 from .engine import _FREED, SavedTensor, _version_message  # noqa: F401  (re-exported: ops import them from here)
 from .formulas import register_formula
@@ -49,8 +50,19 @@ class FunctionCtx:
                                 % (i, type(t).__name__))
         self._to_save = tensors
 
+    def save_for_forward(self, *tensors) -> None:
+        """Keep tensors for ``jvp`` (forward-mode AD); ``ctx.saved_tensors`` reads them there."""
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, _tensor.Tensor):
+                raise TypeError("save_for_forward expects all arguments to be tensors; but got %s at index %d"
+                                % (type(t).__name__, i))
+        self._fw_to_save = tensors
+
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
+        fw = self.__dict__.get("_jvp_saved")
+        if fw is not None:                  # inside jvp: what forward gave save_for_forward
+            return fw
         if self._released:
             raise RuntimeError(_FREED)
         return tuple(s.unpack(self) if s is not None else None for s in self._packed)
@@ -304,6 +316,12 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("You must implement either the backward or vjp method for your custom "
                                   "autograd.Function to use it with backward mode AD.")
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """Forward mode: the outputs' tangents from the inputs' (``grad_inputs``, zeros where an input has none)."""
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
+                                  "forward mode AD.")
+
     @classmethod
     def apply(cls, *args: Any) -> Any:  # what ``forward`` returns: a Tensor, a tuple of them, ...
         """Run ``forward`` without recording, then record one node linking the inputs to the outputs."""
@@ -320,6 +338,9 @@ class Function(metaclass=_FunctionMeta):
             needs_input_grad = _NOTHING_NEEDS_GRAD[len(args)] if len(args) < 8 else (False,) * len(args)
             ctx = cls._ctx_cls()
         ctx.needs_input_grad = needs_input_grad
+        fw = state.fw_levels                         # inside forward_ad.dual_level: tangents are pushed after
+        if fw:
+            state.fw_levels = ()                     # forward (and what it records) sees no tangents
         try:
             if cls.quiet:
                 with _ignore_fp_errors():            # inf/nan results are values, as in PyTorch: no numpy warnings
@@ -328,6 +349,8 @@ class Function(metaclass=_FunctionMeta):
                 raw = cls.forward(ctx, *args)
         finally:
             state.grad_enabled = enabled
+            if fw:
+                state.fw_levels = fw
         if isinstance(raw, np.generic):              # numpy computes 0-dim results as scalars
             raw = _as_array(raw, ctx)
         if type(raw) is np.ndarray:                  # the common case: one array out
@@ -338,6 +361,8 @@ class Function(metaclass=_FunctionMeta):
                 _record_one(ctx, args, out)
             elif ctx._to_save:
                 ctx._to_save = ()
+            if fw:
+                _forward_ad.push(cls, ctx, args, out)
             return out
         is_tuple = isinstance(raw, tuple)
         outputs = tuple(_as_output(_as_array(r, ctx)) for r in (raw if is_tuple else (raw,)))
@@ -347,6 +372,8 @@ class Function(metaclass=_FunctionMeta):
             _record(ctx, args, outputs)
         elif ctx._to_save:
             ctx._to_save = ()
+        if fw:
+            _forward_ad.push(cls, ctx, args, outputs if is_tuple else outputs[0])
         return outputs if is_tuple else outputs[0]
 
 

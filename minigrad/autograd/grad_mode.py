@@ -18,6 +18,7 @@ __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_g
 class _State(threading.local):
     grad_enabled: bool = True
     inference: bool = False
+    fw_levels = ()      # the live forward-AD levels (autograd/forward_ad.py)
 
 
 _state = _State()

@@ -51,6 +51,28 @@ def _numerical_jacobians(func, inputs, eps):
     return outputs, jacobians
 
 
+def _forward_jacobians(func, inputs):
+    """``J[i][j]`` by forward mode: one pass per input element, its tangent a basis vector."""
+    from .._creation import zeros_like
+    from . import forward_ad
+
+    diff_inputs = [t for t in inputs if hasattr(t, "_data") and t.requires_grad]
+    outputs = _differentiable_outputs(func, inputs)
+    jacobians = [[np.zeros((t.numel(), o.numel())) for o in outputs] for t in diff_inputs]
+    for i, t in enumerate(diff_inputs):
+        for k in range(t.numel()):
+            tangent = zeros_like(t, dtype=t.dtype)
+            tangent._data.reshape(-1)[k] = 1
+            with forward_ad.dual_level():
+                duals = [forward_ad.make_dual(a, tangent) if a is t else a for a in inputs]
+                outs = _differentiable_outputs(func, duals)
+                for j, o in enumerate(outs):
+                    jvp = forward_ad.unpack_dual(o).tangent
+                    if jvp is not None:
+                        jacobians[i][j][k] = jvp._data.astype(np.float64).reshape(-1)
+    return jacobians
+
+
 def _analytical_jacobians(func, inputs):
     from .. import autograd
     from .._creation import zeros_like
@@ -96,14 +118,19 @@ def gradcheck(func: Any, inputs: Any, *, eps: float = 1e-06, atol: float = 1e-05
                           "check will likely fail if all the inputs are not of double precision floating point or "
                           "complex. " % i, UserWarning, stacklevel=2)
     _, numerical = _numerical_jacobians(func, inputs, eps)
-    analytical = _analytical_jacobians(func, inputs)
-    for i, (num_i, ana_i) in enumerate(zip(numerical, analytical)):
-        for j, (num, ana) in enumerate(zip(num_i, ana_i)):
-            if not np.allclose(ana, num, rtol=rtol, atol=atol):
-                if not raise_exception:
-                    return False
-                raise GradcheckError("Jacobian mismatch for output %d with respect to input %d,\nnumerical:%r\n"
-                                     "analytical:%r\n" % (j, i, _as_tensor(num), _as_tensor(ana)))
+    checks = []
+    if check_backward_ad:
+        checks.append(("Jacobian mismatch", _analytical_jacobians(func, inputs)))
+    if check_forward_ad:
+        checks.append(("Jacobian computed with forward mode mismatch", _forward_jacobians(func, inputs)))
+    for what, analytical in checks:
+        for i, (num_i, ana_i) in enumerate(zip(numerical, analytical)):
+            for j, (num, ana) in enumerate(zip(num_i, ana_i)):
+                if not np.allclose(ana, num, rtol=rtol, atol=atol):
+                    if not raise_exception:
+                        return False
+                    raise GradcheckError("%s for output %d with respect to input %d,\nnumerical:%r\nanalytical:%r\n"
+                                         % (what, j, i, _as_tensor(num), _as_tensor(ana)))
     return True
 
 

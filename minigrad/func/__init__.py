@@ -3,8 +3,8 @@
 
 PyTorch implements these with functorch's levels; here each transform runs the function on fresh
 leaves and asks ``autograd.grad`` (``create_graph=True``, so transforms nest: ``hessian`` is
-``jacfwd(jacrev(f))``). ``jacfwd`` and ``jvp`` compute the same numbers in reverse mode (PyTorch uses
-forward mode). ``vmap`` runs the function once per batch element and stacks the results.
+``jacfwd(jacrev(f))``). ``jvp`` and ``jacfwd`` use forward mode (:mod:`minigrad.autograd.forward_ad`), each
+at a level of its own, so they nest too. ``vmap`` runs the function once per batch element and stacks the results.
 
 >>> import minigrad as torch
 >>> from minigrad.func import grad, vmap
@@ -21,6 +21,7 @@ from typing import Any
 
 from .. import _creation, autograd
 from .._tensor import Tensor
+from ..autograd import forward_ad
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
@@ -50,11 +51,19 @@ def _leaf(x):
     """A differentiable stand-in for ``x`` that stays connected to an outer transform's graph."""
     if not isinstance(x, Tensor):
         raise RuntimeError("grad(f)(*args): Expected args[argnums] to be a Tensor (or a tree of Tensors)")
-    return x.view_as(x) if x.requires_grad else x.detach().requires_grad_(True)
+    return x.view_as(x) if x.requires_grad else _detach(x).requires_grad_(True)
 
 
 def _finish(t, outer):
-    return t if outer else t.detach()
+    return t if outer else _detach(t)
+
+
+def _detach(t):
+    """``t.detach()`` that keeps the tangents of enclosing forward-mode transforms (``jacfwd(jacrev(f))``)."""
+    out = t.detach()
+    for level, tangent in (t._fw_grads or {}).items():
+        forward_ad._set_tangent(out, level, _detach(tangent))    # leaving this transform: its graph too
+    return out
 
 
 def _argnums_tuple(argnums, n):
@@ -181,32 +190,100 @@ def jacrev(func: Any, argnums: int | tuple[int, ...] = 0, *, has_aux: bool = Fal
     return wrapper
 
 
-def jacfwd(func: Any, argnums: int | tuple[int, ...] = 0, has_aux: bool = False, *, randomness: str = 'error') -> Any:
-    """The Jacobian (PyTorch computes it in forward mode; the numbers are the same)."""
-    return jacrev(func, argnums, has_aux=has_aux)
-
-
-def hessian(func: Any, argnums: int | tuple[int, ...] = 0) -> Any:
+def hessian(func, argnums=0):
     """Second derivatives: ``jacfwd(jacrev(func))``."""
     return jacfwd(jacrev(func, argnums), argnums)
 
 
-def jvp(func: Any, primals: Any, tangents: Any, *, strict: bool = False, has_aux: bool = False) -> Any:
-    """``(func(*primals), J · tangents)``: the Jacobian-vector product (computed as a contraction of ``jacrev``)."""
-    if not isinstance(primals, tuple) or not isinstance(tangents, tuple):
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """``(func(*primals), J · tangents)`` in forward mode: one pass with dual tensors at a level of its own
+    (so ``jvp`` nests, and composes with ``grad``/``jacrev``: forward-over-reverse Hessians)."""
+    if not isinstance(primals, tuple):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid to "
                            "call f(*primals).")
-    if len(primals) != len(tangents):
+    if not isinstance(tangents, tuple):
+        raise RuntimeError("jvp(f, primals, tangents): Expected tangents to be a tuple. E.g. it should be valid to "
+                           "call f(*primals).")
+    flat_p, unflatten = _tree_flatten(list(primals))
+    flat_t, _ = _tree_flatten(list(tangents))
+    if len(primals) != len(tangents) or len(flat_p) != len(flat_t):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
-                           "structure.")
-    out = func(*primals)
-    jac = jacrev(func, tuple(range(len(primals))))(*primals)
-    total = None
-    for j, t in zip(jac, tangents):
-        k = t.ndim
-        term = (j.reshape(*j.shape[:j.ndim - k], -1) @ t.reshape(-1)) if k else j * t
-        total = term if total is None else total + term
-    return out.detach(), total
+                           "structure. For example, if primals is a tuple of 3 tensors, tangents also must be. Got "
+                           "primals with structure %s and tangents with structure %s" % (len(primals), len(tangents)))
+    level = forward_ad._enter()
+    try:
+        duals = [forward_ad.make_dual(p, t, level=level.index) for p, t in zip(flat_p, flat_t)]
+        out = func(*unflatten(duals))
+        aux = None
+        if has_aux:
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise RuntimeError("jvp(f, primals, tangents): output of function f should be a tuple: (output, aux) "
+                                   "if has_aux is True")
+            out, aux = out
+        flat_out, unflatten_out = _tree_flatten(out)
+        if not flat_out and not isinstance(out, Tensor):
+            raise RuntimeError("jvp(f, primals, tangents): Expected f(*primals) to return only tensors, got "
+                               "unsupported type %s" % type(out).__name__)
+        pairs = [forward_ad.unpack_dual(o, level=level.index) for o in flat_out]
+        values = [p for p, _ in pairs]
+        jvps = [t if t is not None else _creation.zeros_like(p) for p, t in pairs]
+        if has_aux:
+            flat_aux, unflatten_aux = _tree_flatten(aux)
+            aux = unflatten_aux([forward_ad.unpack_dual(a, level=level.index).primal for a in flat_aux])
+    finally:
+        forward_ad._exit(level)
+    result = (unflatten_out(values), unflatten_out(jvps))
+    return (*result, aux) if has_aux else result
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    """The Jacobian in forward mode: one :func:`jvp` per input element (a column of the Jacobian each);
+    shape ``output.shape + input.shape``."""
+    def wrapper(*args):
+        nums = _argnums_tuple(argnums, len(args))
+        args = list(args)
+
+        def restricted(*xs):
+            call = list(args)
+            for a, x in zip(nums, xs):
+                call[a] = x
+            return func(*call)
+
+        primals = tuple(args[a] for a in nums)
+        columns = []          # per argnum: the jvp outputs (flat) along each basis direction
+        aux, flat_out, unflatten_out = None, None, None
+        for k, x in enumerate(primals):
+            cols = []
+            for i in range(x.numel()):
+                basis = tuple(_basis(p, i) if j == k else _creation.zeros_like(p) for j, p in enumerate(primals))
+                res = jvp(restricted, primals, basis, has_aux=has_aux)
+                if flat_out is None:
+                    flat_out, unflatten_out = _tree_flatten(res[0])
+                    aux = res[2] if has_aux else None
+                cols.append(_tree_flatten(res[1])[0])
+            columns.append(cols)
+        if flat_out is None:           # no input elements: evaluate once for the output shapes
+            out = func(*args)
+            if has_aux:
+                out, aux = out
+            flat_out, unflatten_out = _tree_flatten(out)
+        jacobians = []
+        for n, o in enumerate(flat_out):
+            per_arg = []
+            for k, x in enumerate(primals):
+                cols = [c[n] for c in columns[k]]
+                stacked = (_creation.stack(cols, dim=-1) if cols else _creation.zeros(*o.shape, 0, dtype=o.dtype))
+                per_arg.append(stacked.reshape(*o.shape, *x.shape))
+            jacobians.append(per_arg[0] if isinstance(argnums, int) else tuple(per_arg))
+        result = unflatten_out(jacobians)
+        return (result, aux) if has_aux else result
+    return wrapper
+
+
+def _basis(x, i):
+    e = _creation.zeros(x.numel(), dtype=x.dtype)
+    e[i] = 1
+    return e.reshape(x.shape)
 
 
 def vmap(func: Any, in_dims: int = 0, out_dims: int = 0, randomness: str = 'error', *, chunk_size: Any = None) -> Any:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _tensor
-from ..autograd import grad_mode
+from ..autograd import forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
@@ -314,6 +314,8 @@ class Rule(Function):
     _attr_default = ()
     _derived = ()               # per ``values=`` entry: (name, function, argument indices, defaults)
     _unary = False              # one argument, and it has a gradient: the common case
+    _jvp = None                 # the forward-mode rule (forward_ad); None: not supported
+    _inputs = ()                # the arguments with a gradient entry (a number there is a constant operand)
     formula: Formula | None = None
 
     @classmethod
@@ -324,6 +326,8 @@ class Rule(Function):
         that require grad need (``_saves``) and the row's attributes; ``next_functions`` link it to the
         inputs' nodes.  A rule's forward is numpy code: no grad-mode switch is needed around it.
         """
+        if grad_mode._state.fw_levels:                     # inside forward_ad.dual_level: push tangents too
+            return forward_ad._apply_rule(cls, args)
         Tensor = _tensor.Tensor
         token = _quiet_set(_QUIET)                           # inf and nan are values: no numpy warnings
         try:
@@ -400,12 +404,14 @@ def _derive(cls, d, args):
 
 def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: bool = True, quiet: bool = True,
          name: str | None = None, doc: str | None = None, values: dict[str, Callable[..., Any]] | None = None,
-         **grads: tuple[str, Callable[..., Any]] | None) -> type[Rule]:
+         jvp: Any = None, **grads: tuple[str, Callable[..., Any]] | None) -> type[Rule]:
     """Define an op from one row of the derivative table; returns its ``Function`` class.
 
     ``grads[input] = (formula text, lambda xp, g, *uses: expression)``, or ``None`` for an input
-    that gets no gradient.  ``values``: saved values computed from the arguments.  See the module
-    docstring.
+    that gets no gradient.  ``values``: saved values computed from the arguments.  ``jvp``: the
+    forward-mode rule (``"auto_element_wise"``, ``"auto_linear"``, ``"from_vjp"`` or
+    ``lambda xp, self_t, ..., *uses: expression``; see :mod:`minigrad.autograd.forward_ad`).
+    See the module docstring.
     """
     signature = inspect.signature(forward).parameters
     params = list(signature)
@@ -465,6 +471,8 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
         "_derived": tuple(derived),
         "quiet": quiet, "formula": formula, "__module__": module,
         "_unary": len(params) == 1 and plan[0][0] is not None,
+        "_jvp": jvp, "_params": tuple(params), "_inputs": tuple(inputs),
+        "_defaults": {p: signature[p].default for p in params if signature[p].default is not inspect.Parameter.empty},
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
                                                          zip(formula.inputs, formula.grads) if t)),
     })

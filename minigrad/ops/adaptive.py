@@ -25,6 +25,7 @@ class AdaptiveAvgPool2d(Function):
     """Means over the adaptive windows of the last two dims.  Backward: each window's gradient, spread evenly."""
 
     node_name: str = "AdaptiveAvgPool2DBackward0"
+    jvp = "auto_linear"
     saved_names: tuple[str, ...] = ("self",)
 
     @staticmethod

@@ -83,6 +83,7 @@ class Unfold(Function):
     """im2col: ``(N, C, H, W)`` → ``(N, C, kh, kw, OH, OW)`` zero-padded windows.  Backward: ``Fold``."""
 
     node_name: str = "Im2ColBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, kernel: Any, stride: Any, padding: Any, dilation: Any, out: Any) -> Any:
@@ -98,6 +99,7 @@ class Fold(Function):
     """col2im: windows ``(N, C, kh, kw, OH, OW)`` summed into ``(N, C, *size)``.  Backward: ``Unfold``."""
 
     node_name: str = "Col2ImBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, cols: Any, size: tuple[int, ...], kernel: Any, stride: Any, padding: Any,
@@ -119,6 +121,7 @@ class Convolution(Function):
     """
 
     node_name: str = "ConvolutionBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("input", "weight")
     saved_attrs: tuple[str, ...] = (
         "bias_sym_sizes_opt", "dilation", "groups", "output_padding", "padding", "stride", "transposed",
@@ -198,6 +201,7 @@ class MaxPool2d(Function):
     """
 
     node_name: str = "MaxPool2DWithIndicesBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("self",)
     saved_attrs: tuple[str, ...] = ("ceil_mode", "dilation", "kernel_size", "padding", "stride", "result1")
 
@@ -226,9 +230,9 @@ class AvgPool2d(Function):
     each window (``Fold``)."""
 
     node_name: str = "AvgPool2DBackward0"
+    jvp = "auto_linear"
     saved_names: tuple[str, ...] = ("self",)
-    saved_attrs: tuple[str, ...] = ("ceil_mode", "count_include_pad", "divisor_override", "kernel_size", "padding",
-                                    "stride")
+    saved_attrs = ("ceil_mode", "count_include_pad", "divisor_override", "kernel_size", "padding", "stride")
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, kernel: Any, stride: Any, padding: Any, ceil_mode: bool, count_include_pad: bool,

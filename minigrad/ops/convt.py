@@ -27,6 +27,7 @@ class ConvTranspose2d(Function):
     """``conv_transpose2d(x, w, b)`` with ``w`` of shape ``(C_in, C_out, kh, kw)``; groups = 1."""
 
     node_name: str = "ConvolutionBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("input", "weight")
 
     @staticmethod

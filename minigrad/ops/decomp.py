@@ -50,6 +50,7 @@ class Det(Function):
     """``det(A)``.  Backward: g · det · A⁻ᵀ."""
 
     node_name: str = "LinalgDetBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("A",)
     inputs: tuple[str, ...] = ("A",)
     grads: tuple[str, ...] = ("g · result · (A⁻¹)ᵀ",)
@@ -73,6 +74,7 @@ class Inv(Function):
     """``inv(A)``.  Backward: −A⁻ᵀ g A⁻ᵀ."""
 
     node_name: str = "LinalgInvExBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("A",)
     inputs: tuple[str, ...] = ("A",)
     grads: tuple[str, ...] = ("−(A⁻¹)ᵀ · g · (A⁻¹)ᵀ",)
@@ -99,6 +101,7 @@ class Solve(Function):
     """``solve(A, B)``: X with AX = B.  Backward: ∂B = solve(Aᵀ, g), ∂A = −∂B Xᵀ."""
 
     node_name: str = "LinalgSolveExBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("A", "B")
     inputs: tuple[str, ...] = ("A", "B")
     grads: tuple[str, ...] = ("−solve(Aᵀ, g) · resultᵀ", "solve(Aᵀ, g)")
@@ -133,7 +136,9 @@ class Svd(Function):
     """``svd(A) = U diag(S) Vh`` (reduced).  Backward: PyTorch's ``svd_backward`` (real case)."""
 
     node_name: str = "LinalgSvdBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("U", "S", "Vh")
+    saved_attrs = ("full_matrices", "S_sym_argsize_minus_1")
     inputs: tuple[str, ...] = ("A",)
     grads: tuple[str, ...] = ("U · [(skew(Uᵀ·gU)/E)·S + S·(skew(Vᵀ·gV)/E) + diag(gS)] · Vh",)
     words: str = "The SVD's gradient mixes the singular vectors' gradients through 1/(S_k² − S_j²)."
@@ -142,21 +147,22 @@ class Svd(Function):
     def forward(ctx: Any, a: Tensor, full_matrices: Any) -> tuple[Any, ...]:
         u, s, vh = np.linalg.svd(a._data, full_matrices=full_matrices)
         dtype = a._data.dtype
-        from .._tensor import Tensor
-        k = s.shape[-1]
-        ctx.u, ctx.s, ctx.vh = (Tensor._make(u[..., :, :k].astype(dtype)), Tensor._make(s.astype(dtype)),
-                                Tensor._make(vh[..., :k, :].astype(dtype)))
-        ctx.full = full_matrices
-        return u.astype(dtype), s.astype(dtype), vh.astype(dtype)
+        u, s, vh = u.astype(dtype), s.astype(dtype), vh.astype(dtype)
+        ctx.save_for_backward(u, s, vh)      # the outputs: under create_graph they carry this node, so the
+        ctx.full_matrices = full_matrices    # backward below differentiates again (Hessians through svd)
+        ctx.S_sym_argsize_minus_1 = s.shape[-1]
+        return u, s, vh
 
     @staticmethod
     def backward(ctx: Any, gu: Any, gs: Any, gvh: Any) -> Grads:
         from .._creation import zeros_like
-        u, s, vh = ctx.u, ctx.s, ctx.vh
+        u, s, vh = ctx.saved_tensors
         k = s.shape[-1]
-        if gu is not None and ctx.full:
+        if ctx.full_matrices:                # the reduced factors: the first k singular vectors
+            u, vh = u[..., :, :k], vh[..., :k, :]
+        if gu is not None and ctx.full_matrices:
             gu = gu[..., :, :k]
-        if gvh is not None and ctx.full:
+        if gvh is not None and ctx.full_matrices:
             gvh = gvh[..., :k, :]
         if gu is None and gvh is None:
             return (u * gs.unsqueeze(-2)) @ vh, None
@@ -183,6 +189,31 @@ class Svd(Function):
             gv = _mT(gvh)
             ga = ga + (u / s.unsqueeze(-2)) @ _mT(gv - v @ (vh @ gv))
         return ga, None
+
+
+class Slogdet(Function):
+    """``(sign, log|det A|)``.  Backward: g_logabsdet · A⁻ᵀ (the sign is flat: no gradient from it)."""
+
+    node_name = "LinalgSlogdetBackward0"
+    jvp = "from_vjp"
+    saved_names = ("A",)
+    inputs = ("A",)
+    grads = ("g_logabsdet · (A⁻¹)ᵀ",)
+    words = "log|det A| has slope A⁻ᵀ (Jacobi's formula divided by det); the sign is piecewise constant."
+
+    @staticmethod
+    def forward(ctx, a):
+        sign, logabsdet = np.linalg.slogdet(a._data)
+        ctx.save_for_backward(a)
+        dtype = a._data.dtype
+        return np.asarray(sign, dtype=dtype), np.asarray(logabsdet, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx, g_sign, g_logabsdet):
+        (a,) = ctx.saved_tensors
+        if g_logabsdet is None:
+            return None
+        return g_logabsdet.unsqueeze(-1).unsqueeze(-1) * _mT(Inv.apply(a))
 
 
 def _const(array):

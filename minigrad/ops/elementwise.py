@@ -60,6 +60,7 @@ def _add(self, other, alpha=1):
 Add: type[Rule] = rule("AddBackward0", _add, arrays=False, quiet=False,
            self=("g", lambda xp, g: g),
            other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else g * alpha),
+           jvp="auto_linear",
            words="Addition passes the gradient through to both inputs (scaled by alpha for the second).")
 
 
@@ -73,6 +74,7 @@ def _sub(self, other, alpha=1):
 Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False, quiet=False,
            self=("g", lambda xp, g: g),
            other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else g * -alpha),
+           jvp="auto_linear",
            words="Subtraction passes the gradient to the first input and its negative to the second.")
 
 
@@ -85,6 +87,7 @@ def _rsub(self, other):
 
 Rsub: type[Rule] = rule("RsubBackward1", _rsub, arrays=False, quiet=False,
             self=("−g", lambda xp, g: -g),
+            jvp="auto_element_wise",
             words="other − self for a number other: the gradient changes sign.")
 
 
@@ -96,6 +99,7 @@ def _mul(self, other):
 Mul: type[Rule] = rule("MulBackward0", _mul, arrays=False, quiet=False,
            self=("g · other", lambda xp, g, other: g * other),
            other=("g · self", lambda xp, g, self: g * self),
+           jvp="auto_element_wise",
            words="Product rule: each input gets the gradient times the other input.")
 
 
@@ -108,6 +112,7 @@ def _div(self, other):
 Div: type[Rule] = rule("DivBackward0", _div, arrays=False,
            self=("g / other", lambda xp, g, other: g / other),
            other=("−g · self / other²", lambda xp, g, self, other: -g * self / (other * other)),
+           jvp="auto_element_wise",
            words="Quotient rule: self gets g / other, other gets −g · self / other².")
 
 
@@ -120,10 +125,12 @@ def _neg(self):
 
 Neg: type[Rule] = rule("NegBackward0", _neg, quiet=False,
            self=("−g", lambda xp, g: -g),
+           jvp="auto_linear",
            words="Negation flips the sign of the gradient.")
 
 Reciprocal: type[Rule] = rule("ReciprocalBackward0", lambda self: np.reciprocal(_f(self)),
                   self=("−g · result²", lambda xp, g, result: -g * (result * result)),
+                  jvp="auto_element_wise",
                   words="1/x: the slope is −1/x², read from the saved result.")
 
 
@@ -143,6 +150,7 @@ def _pow_grad(xp, g, self, exponent):
 
 Pow: type[Rule] = rule("PowBackward0", _pow,
            self=("g · exponent · self^(exponent − 1)", _pow_grad),
+           jvp="auto_element_wise",
            words="Power rule with a constant exponent (0 everywhere when the exponent is 0).")
 
 
@@ -159,6 +167,7 @@ PowTensor: type[Rule] = rule(
     exponent=("g · result · ln(self)  (0 where self = 0 and exponent ≥ 0)",
               lambda xp, g, self, exponent, result:
               g * xp.where(xp.mask((self == 0) & (exponent >= 0)), result * 0, result * xp.log(self))),
+    jvp="auto_element_wise",
     words="A tensor power: the power rule for the base, the log rule for the exponent.")
 
 
@@ -176,54 +185,67 @@ def _pow_base_grad(xp, g, self, exponent, result):
 
 PowScalarBase: type[Rule] = rule("PowBackward2", _pow_scalar_base, arrays=False,
                      exponent=("g · result · ln(self)", _pow_base_grad),
+                     jvp="auto_element_wise",
                      words="A number raised to a tensor power: the log rule (0 where the base is 0).")
 
 Exp: type[Rule] = rule("ExpBackward0", lambda self: fmath.exp(_f(self)),
            self=("g · result", lambda xp, g, result: g * result),
+           jvp="auto_element_wise",
            words="The exponential is its own derivative: the node reuses its output.")
 
 Log: type[Rule] = rule("LogBackward0", lambda self: fmath.log(_f(self)),
            self=("g / self", lambda xp, g, self: g / self),
+           jvp="auto_element_wise",
            words="The slope of ln x is 1/x.")
 
 Log1p: type[Rule] = rule("Log1PBackward0", lambda self: fmath.log1p(_f(self)),
              self=("g / (self + 1)", lambda xp, g, self: g / (self + 1)),
+             jvp="auto_element_wise",
              words="ln(1 + x), exact near 0: the slope is 1/(1 + x).")
 
 Expm1: type[Rule] = rule("Expm1Backward0", lambda self: fmath.expm1(_f(self)),
              self=("g · (result + 1)", lambda xp, g, result: g * (result + 1)),
+             jvp="auto_element_wise",
              words="eˣ − 1, exact near 0: the slope eˣ is the result plus 1.")
 
 Log2: type[Rule] = rule("Log2Backward0", lambda self: fmath.log2(_f(self)),
             self=("g / (self · ln 2)", lambda xp, g, self: g / (self * 0.6931471805599453)),
+            jvp="auto_element_wise",
             words="The slope of log₂ x is 1/(x ln 2).")
 
 Log10: type[Rule] = rule("Log10Backward0", lambda self: fmath.log10(_f(self)),
              self=("g / (self · ln 10)", lambda xp, g, self: g / (self * 2.302585092994046)),
+             jvp="auto_element_wise",
              words="The slope of log₁₀ x is 1/(x ln 10).")
 
 Sin: type[Rule] = rule("SinBackward0", lambda self: fmath.sin(_f(self)),
            self=("g · cos(self)", lambda xp, g, self: g * xp.cos(self)),
+           jvp="auto_element_wise",
            words="The slope of sin is cos.")
 
 Cos: type[Rule] = rule("CosBackward0", lambda self: fmath.cos(_f(self)),
            self=("−g · sin(self)", lambda xp, g, self: g * -xp.sin(self)),
+           jvp="auto_element_wise",
            words="The slope of cos is −sin.")
 
 Tan: type[Rule] = rule("TanBackward0", lambda self: fmath.tan(_f(self)),
            self=("g · (1 + result²)", lambda xp, g, result: g * (1 + result * result)),
+           jvp="auto_element_wise",
            words="The slope of tan is 1 + tan², read from the saved result.")
 
 Asin: type[Rule] = rule("AsinBackward0", lambda self: fmath.arcsin(_f(self)),
             self=("g / √(1 − self²)", lambda xp, g, self: g * xp.rsqrt(1 - self * self)),
+            jvp="auto_element_wise",
             words="The slope of arcsine is 1/√(1 − x²).")
 
 Acos: type[Rule] = rule("AcosBackward0", lambda self: fmath.arccos(_f(self)),
             self=("−g / √(1 − self²)", lambda xp, g, self: g * -xp.rsqrt(1 - self * self)),
+            jvp="auto_element_wise",
             words="The slope of arccosine is −1/√(1 − x²).")
 
 Atan: type[Rule] = rule("AtanBackward0", lambda self: fmath.arctan(_f(self)),
             self=("g / (1 + self²)", lambda xp, g, self: g / (self * self + 1)),
+            jvp="auto_element_wise",
             words="The slope of arctangent is 1/(1 + x²).")
 
 
@@ -244,15 +266,18 @@ Atan2: type[Rule] = rule("Atan2Backward0", _atan2, arrays=False,
                    lambda xp, g, self, other: g * other * _atan2_scale(xp, self, other)),
              other=("−g · self / (self² + other²)",
                     lambda xp, g, self, other: g * -self * _atan2_scale(xp, self, other)),
+             jvp="auto_element_wise",
              words="atan2(self, other), the angle of the point (other, self): the gradient turns by 90° "
                    "and shrinks with the squared distance (0 at the origin).")
 
 Sinh: type[Rule] = rule("SinhBackward0", lambda self: fmath.sinh(_f(self)),
             self=("g · cosh(self)", lambda xp, g, self: g * xp.cosh(self)),
+            jvp="auto_element_wise",
             words="The slope of sinh is cosh.")
 
 Cosh: type[Rule] = rule("CoshBackward0", lambda self: fmath.cosh(_f(self)),
             self=("g · sinh(self)", lambda xp, g, self: g * xp.sinh(self)),
+            jvp="auto_element_wise",
             words="The slope of cosh is sinh.")
 
 TanhBackward: type[Rule] = fused("tanh_backward", rule(
@@ -260,10 +285,12 @@ TanhBackward: type[Rule] = fused("tanh_backward", rule(
     grad_output=("g · (1 − output²)", lambda xp, g, output: xp.tanh_backward(g, output)),
     output=("−2 · g · grad_output · output", lambda xp, g, grad_output, output: g * -2 * output * grad_output),
     name="TanhBackward",
+    jvp="auto_element_wise",
     words="tanh's backward, g · (1 − y²), as one op: linear in g, quadratic in the saved y."))
 
 Tanh: type[Rule] = rule("TanhBackward0", lambda self: fmath.tanh(_f(self)),
             self=("g · (1 − result²)", lambda xp, g, result: xp.tanh_backward(g, result)),
+            jvp="auto_element_wise",
             words="tanh, from its output: the slope is 1 − y².")
 
 
@@ -278,10 +305,12 @@ SigmoidBackward: type[Rule] = fused("sigmoid_backward", rule(
     output=("g · grad_output · (1 − 2 · output)",
             lambda xp, g, grad_output, output: g * grad_output * (1 - 2 * output)),
     name="SigmoidBackward",
+    jvp="auto_element_wise",
     words="sigmoid's backward, g · y · (1 − y), as one op."))
 
 Sigmoid: type[Rule] = rule("SigmoidBackward0", _sigmoid,
                self=("g · result · (1 − result)", lambda xp, g, result: xp.sigmoid_backward(g, result)),
+               jvp="auto_element_wise",
                words="Sigmoid, from its output: the slope y · (1 − y) is at most 1/4, so long chains shrink "
                      "the gradient.")
 
@@ -296,22 +325,27 @@ ThresholdBackward: type[Rule] = fused("threshold_backward", rule(
                  lambda xp, g, self, threshold: xp.threshold_backward(g, self, threshold)),
     self=("0", lambda xp, g: xp.zeros_like(g)),
     name="ThresholdBackward",
+    jvp="auto_element_wise",
     words="relu's backward as one op: the gradient where the input passed the threshold, else exactly 0."))
 
 Relu: type[Rule] = rule("ReluBackward0", lambda self: np.maximum(self, 0).astype(self.dtype, copy=False), quiet=False,
             self=("g · [result > 0]", lambda xp, g, result: xp.threshold_backward(g, result, 0)),
+            jvp="auto_element_wise",
             words="ReLU lets the gradient through where the output is positive, else 0 (so relu'(0) = 0).")
 
 Sqrt: type[Rule] = rule("SqrtBackward0", lambda self: np.sqrt(_f(self)),
             self=("g / (2 · result)", lambda xp, g, result: g / (2 * result)),
+            jvp="auto_element_wise",
             words="The slope of √x is 1/(2√x), from the saved result (inf at 0, as in PyTorch).")
 
 Rsqrt: type[Rule] = rule("RsqrtBackward0", lambda self: 1 / np.sqrt(_f(self)),
              self=("−g · result³ / 2", lambda xp, g, result: -0.5 * g * result * result * result),
+             jvp="auto_element_wise",
              words="The slope of 1/√x is −1/(2 x√x) = −result³/2.")
 
 Abs: type[Rule] = rule("AbsBackward0", lambda self: np.abs(self), quiet=False,
            self=("g · sgn(self)", lambda xp, g, self: g * xp.sgn(self)),
+           jvp="auto_element_wise",
            words="|x| passes the gradient with the sign of x (0 at 0).")
 
 
@@ -324,11 +358,13 @@ def _sign(self):
 
 Sign: type[Rule] = rule("SignBackward0", _sign, quiet=False,
             self=("0", lambda xp, g: xp.zeros_like(g)),
+            jvp="auto_element_wise",
             words="sign is flat almost everywhere: the gradient is 0.")
 
 
 Sgn: type[Rule] = fused("sgn", rule("SgnBackward0", _sign, quiet=False,
                         self=("0", lambda xp, g: xp.zeros_like(g)),
+                        jvp="auto_element_wise",
                         words="sgn (sign, for real numbers) is flat almost everywhere: the gradient is 0."))
 
 
@@ -337,10 +373,14 @@ def _rounding(fn):
 
 
 _STEP = "A step function: flat almost everywhere, so the gradient is 0."
-Floor: type[Rule] = rule("FloorBackward0", _rounding(np.floor), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
-Ceil: type[Rule] = rule("CeilBackward0", _rounding(np.ceil), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
-Trunc: type[Rule] = rule("TruncBackward0", _rounding(np.trunc), self=("0", lambda xp, g: xp.zeros_like(g)), words=_STEP)
+Floor = rule("FloorBackward0", _rounding(np.floor), self=("0", lambda xp, g: xp.zeros_like(g)),
+             jvp="auto_element_wise", words=_STEP)
+Ceil = rule("CeilBackward0", _rounding(np.ceil), self=("0", lambda xp, g: xp.zeros_like(g)),
+            jvp="auto_element_wise", words=_STEP)
+Trunc = rule("TruncBackward0", _rounding(np.trunc), self=("0", lambda xp, g: xp.zeros_like(g)),
+             jvp="auto_element_wise", words=_STEP)
 Round: type[Rule] = rule("RoundBackward0", _rounding(np.round), self=("0", lambda xp, g: xp.zeros_like(g)),
+             jvp="auto_element_wise",
              words=_STEP + " (Rounds halves to even, as PyTorch: round(2.5) = 2.)")
 
 
@@ -351,6 +391,7 @@ def _frac(self):
 
 
 Frac: type[Rule] = rule("FracBackward0", _frac, self=("g", lambda xp, g: g),
+            jvp="auto_element_wise",
             words="x − trunc(x) has slope 1 between the integers.")
 
 
@@ -372,17 +413,20 @@ def _clamp_mask(self, min, max):
 Clamp: type[Rule] = rule("ClampBackward1", _clamp, arrays=False, quiet=False,
              self=("g · [min ≤ self ≤ max]",
                    lambda xp, g, self, min, max: xp.where(xp.mask(_clamp_mask(self, min, max)), g, 0)),
+             jvp="auto_element_wise",
              words="Clamping passes the gradient where the input is inside [min, max] (bounds included), "
                    "else exactly 0.")
 
 ClampMin: type[Rule] = rule("ClampMinBackward0", lambda self, min, max: _clamp(self, min, None), arrays=False,
                 quiet=False,
                 self=("g · [self ≥ min]", lambda xp, g, self, min: xp.where(xp.mask(self >= min), g, 0)),
+                jvp="auto_element_wise",
                 words="clamp_min passes the gradient where the input is ≥ min, else exactly 0.")
 
 ClampMax: type[Rule] = rule("ClampMaxBackward0", lambda self, min, max: _clamp(self, None, max), arrays=False,
                 quiet=False,
                 self=("g · [self ≤ max]", lambda xp, g, self, max: xp.where(xp.mask(self <= max), g, 0)),
+                jvp="auto_element_wise",
                 words="clamp_max passes the gradient where the input is ≤ max, else exactly 0.")
 
 
@@ -408,6 +452,7 @@ Maximum: type[Rule] = rule("MaximumBackward0", _maximum, arrays=False, quiet=Fal
                      lambda xp, g, self, other: _share(xp, g, self > other, self == other)),
                other=("g · [other > self] + g/2 · [self = other]",
                       lambda xp, g, self, other: _share(xp, g, other > self, self == other)),
+               jvp="auto_element_wise",
                words="The gradient goes to the larger input; ties split it half and half.")
 
 Minimum: type[Rule] = rule("MinimumBackward0", _minimum, arrays=False, quiet=False,
@@ -415,6 +460,7 @@ Minimum: type[Rule] = rule("MinimumBackward0", _minimum, arrays=False, quiet=Fal
                      lambda xp, g, self, other: _share(xp, g, self < other, self == other)),
                other=("g · [other < self] + g/2 · [self = other]",
                       lambda xp, g, self, other: _share(xp, g, other < self, self == other)),
+               jvp="auto_element_wise",
                words="The gradient goes to the smaller input; ties split it half and half.")
 
 
@@ -435,6 +481,7 @@ def _remainder(self, other):
 Remainder: type[Rule] = rule("RemainderBackward1", _remainder, arrays=False,
                  self=("g", lambda xp, g: g),
                  other=("−g · floor(self / other)", lambda xp, g, self, other: -g * xp.floor(self / other)),
+                 jvp="auto_element_wise",
                  words="self − other · floor(self / other): slope 1 in self, −floor(self / other) in other.")
 
 def _remainder_scalar(self, other):
@@ -444,6 +491,7 @@ def _remainder_scalar(self, other):
 
 RemainderScalar: type[Rule] = rule("RemainderBackward0", _remainder_scalar, arrays=False,
                        self=("g", lambda xp, g: g),
+                       jvp="auto_element_wise",
                        words="The remainder by a number: slope 1 between the jumps.")
 
 
@@ -458,6 +506,7 @@ def _div_rounding(self, other, rounding_mode):
 DivRounding: type[Rule] = rule("DivBackward2", _div_rounding, arrays=False,
                    self=("0", lambda xp, g: xp.zeros_like(g)),
                    other=("0", lambda xp, g: xp.zeros_like(g)),
+                   jvp="auto_element_wise",
                    words="A rounded quotient is a step function: the gradient is 0.")
 
 
@@ -469,6 +518,7 @@ def _where(condition, self, other):
 Where: type[Rule] = rule("WhereBackward0", _where, arrays=False, quiet=False,
              self=("g · [condition]", lambda xp, g, condition: xp.where(xp.mask(condition), g, 0)),
              other=("g · [not condition]", lambda xp, g, condition: xp.where(xp.mask(condition), 0, g)),
+             jvp="auto_element_wise",
              words="where(condition, self, other): the gradient goes to self where the condition holds, to "
                    "other elsewhere (exactly 0 for the one not chosen).")
 
@@ -478,14 +528,17 @@ Where: type[Rule] = rule("WhereBackward0", _where, arrays=False, quiet=False,
 MulScalar: type[Rule] = fused("mul_scalar", rule(
     "MulBackward1", lambda self, other: self * self.dtype.type(other), quiet=False,
     self=("g · other", lambda xp, g, other: g * other),
+    jvp="auto_linear",
     words="Multiplying by a number scales the gradient by it."))
 
 AddScalar: type[Rule] = rule("AddBackward1", lambda self, other: self + self.dtype.type(other), quiet=False,
                  self=("g", lambda xp, g: g),
+                 jvp="auto_element_wise",
                  words="Adding a number passes the gradient through.")
 
 DivScalar: type[Rule] = rule("DivBackward1", lambda self, other: self / self.dtype.type(other),
                  self=("g / other", lambda xp, g, other: g / other),
+                 jvp="auto_linear",
                  words="Dividing by a number divides the gradient by it.")
 
 
@@ -509,6 +562,7 @@ def _masked_fill(self, mask, value):               # mask: a bool array (no grap
 MaskedFill: type[Rule] = fused("masked_fill", rule(
     "MaskedFillBackward0", _masked_fill, quiet=False, values={"mask": lambda mask: _const(_array(mask))},
     self=("g · [not mask]", lambda xp, g, mask: xp.masked_fill(g, xp.value(mask), 0)),
+    jvp="from_vjp",
     words="Filled positions were overwritten: they get exactly 0; the rest pass g."))
 
 
@@ -523,11 +577,13 @@ MaskedFillTensor: type[Rule] = rule(
     "MaskedFillBackward1", _masked_fill_tensor, quiet=False, values={"mask": lambda mask: _const(mask)},
     self=("g · [not mask]", lambda xp, g, mask: xp.masked_fill(g, xp.value(mask), 0)),
     value=("sum(g · [mask])", lambda xp, g, mask: xp.sum(xp.masked_fill(g, ~xp.value(mask), 0), None)),
+    jvp="from_vjp",
     words="Filled positions get 0; the 0-dim value collects the sum of their gradient.")
 
 
 Clone: type[Rule] = rule("CloneBackward0", lambda self: self.copy(), quiet=False,
              self=("g", lambda xp, g: g),
+             jvp="auto_linear",
              words="A copy passes the gradient through unchanged.")
 
 
@@ -535,6 +591,7 @@ class CopyGrad(Function):
     """The copy AccumulateGrad stores as ``.grad`` under ``create_graph=True``.  Backward: grad."""
 
     node_name: str = "CopyBackwards"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Any:
@@ -547,6 +604,7 @@ class CopyGrad(Function):
 
 ToCopy: type[Rule] = rule("ToCopyBackward0", lambda self, dtype: self.astype(dtype.numpy), quiet=False,
               self=("g (converted back to self's dtype)", lambda xp, g: g),
+              jvp="auto_linear",
               words="A dtype conversion: the gradient comes back converted (by the node, to self's dtype).")
 
 
@@ -571,6 +629,10 @@ class Normal(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
         return tuple(grad * 0 if needed else None for needed in ctx.needs_input_grad)
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        return ctx.result * 0                                   # a sample does not move with its parameters
 
 
 class NormalStd(Normal):

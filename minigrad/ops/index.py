@@ -25,6 +25,7 @@ class Index(Function):
     """``x[key]`` with integer / boolean index tensors.  Backward: grad scattered back with ``add.at``."""
 
     node_name: str = "IndexBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("indices", "self_sym_sizes")
 
     @staticmethod
@@ -69,6 +70,7 @@ class IndexScatter(Function):
     """The backward of indexing: zeros of ``shape`` with ``grad`` added at ``key``.  Backward: read at ``key``."""
 
     node_name: str = "IndexBackwardBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, grad: Tensor, key: Any, shape: tuple[int, ...]) -> Any:
@@ -86,6 +88,7 @@ class TakeAlongDim(Function):
     """``gather(dim, index)``.  Backward: grad scattered to the gathered positions."""
 
     node_name: str = "GatherBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim", "index")
 
     @staticmethod
@@ -105,6 +108,7 @@ class ScatterAlongDim(Function):
     """Zeros of ``shape`` with ``grad`` added at ``index`` along ``dim``.  Backward: gather."""
 
     node_name: str = "ScatterAddBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, grad: Tensor, dim: Any, index: Any, shape: tuple[int, ...]) -> Any:
@@ -175,6 +179,7 @@ class Scatter(Function):
     """
 
     node_name: str = "ScatterBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim", "index")
 
     @staticmethod
@@ -209,6 +214,10 @@ class ScatterValue(Function):
     def backward(ctx: Any, grad: Tensor) -> Grads:
         return ScatterValue.apply(grad, ctx.dim, ctx.index, 0), None, None, None
 
+    @staticmethod
+    def jvp(ctx, t, _dim, _index, _value):
+        return ScatterValue.apply(t, ctx.dim, ctx.index, 0)      # the scattered number is constant
+
 
 class ScatterAdd(Function):
     """``scatter_add(dim, index, src)``: x with src's values added at ``index``.
@@ -217,6 +226,7 @@ class ScatterAdd(Function):
     """
 
     node_name: str = "ScatterAddBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim", "index")
 
     @staticmethod
@@ -236,6 +246,7 @@ class IndexSelect(Function):
     """``index_select(dim, index)``: the slices at ``index`` along ``dim``.  Backward: grad added back at index."""
 
     node_name: str = "IndexSelectBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim", "index", "self_sym_sizes")
 
     @staticmethod
@@ -270,6 +281,7 @@ class MaskedSelect(Function):
     """
 
     node_name: str = "MaskedSelectBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, mask: Any) -> Any:
@@ -300,6 +312,7 @@ class CopySlices(Function):
     """
 
     node_name: str = "CopySlices"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, key: Any, value: Any) -> Any:

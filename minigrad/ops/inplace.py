@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _dtype, _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
-from ..autograd import grad_mode
+from ..autograd import forward_ad, grad_mode
 from ..autograd.function import Function
 from ..autograd.views import replay_view
 
@@ -45,11 +45,14 @@ def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INP
         raise RuntimeError(_INFERENCE_INPLACE)
     recording = state.grad_enabled and (t._requires_grad or any(getattr(o, "requires_grad", False) for o in others))
     if not recording:                       # (then `compute` records nothing either)
-        if ufunc is not None and _same_layout(t, others[0]):
+        if ufunc is not None and not state.fw_levels and _same_layout(t, others[0]):
             ufunc(t._data, others[0]._data, out=t._data)
             t._version_counter[0] += 1
         else:
-            _write(t, compute(t, *others))
+            result = compute(t, *others)
+            _write(t, result)
+            if state.fw_levels:
+                forward_ad.inplace(t, result)
         return t
     base = t._base
     if base is not None:                    # PyTorch's check_inplace
@@ -63,6 +66,8 @@ def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INP
     source = _alias_with_copy(t)          # the old value, for what the op saves (x.mul_(w) saves x for w's grad)
     result = compute(source, *others)
     _write(t, result)
+    if state.fw_levels:
+        forward_ad.inplace(t, result)
     fn = result._grad_fn
     if base is not None:
         # NOTE [CopySlices]: the base's new node wraps the node the op recorded on the view
@@ -173,6 +178,8 @@ def _alias_with_copy(t):
     """The value of ``t`` *before* an in-place write, still linked to ``t``'s place in the graph."""
     out = _tensor.Tensor._make(t._data.copy(), t._requires_grad)
     out._grad_fn, out._output_nr = t.grad_fn, t._output_nr
+    if t._fw_grads:
+        forward_ad._copy_other_levels(t, out, None)     # and its tangents (forward AD)
     return out
 
 
@@ -213,6 +220,7 @@ class Zero(Function):
     """``zero_()``.  Backward: 0 (the old values no longer matter)."""
 
     node_name: str = "ZeroBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Any:
@@ -236,11 +244,16 @@ class Fill(Function):
     def backward(ctx: Any, grad: Tensor) -> Grads:
         return _zeros_like(grad), None
 
+    @staticmethod
+    def jvp(ctx, t, _value):
+        return t * 0
+
 
 class FillTensor(Function):
     """``fill_(tensor)`` with a 0-dim tensor.  Backward: the sum of grad goes to the value."""
 
     node_name: str = "FillBackward3"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, value: Any) -> Any:
@@ -255,6 +268,7 @@ class Copy(Function):
     """``copy_(src)``.  Backward: grad to src (summed to its shape), 0 to the old values."""
 
     node_name: str = "CopyBackwards"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, src: Tensor) -> Any:
@@ -275,6 +289,10 @@ class ViewCopy(Function):
     """
 
     node_name: str = "CopySlices"
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        return None                             # the base's tangent is written by ``inplace`` (forward_ad)
 
     @staticmethod
     def forward(ctx: Any, base: Any, chain: Any, replay: Any, fn: Any, slot: Any, *inputs: Any) -> Any:
@@ -325,6 +343,7 @@ class AsStrided(Function):
     """The view re-taken from its re-based base (a copy).  Backward: grad placed in the view's slots."""
 
     node_name: str = "AsStridedBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, base: Any, chain: Any, replay: Any) -> Any:
@@ -340,6 +359,7 @@ class IntoView(Function):
     """Zeros of ``shape`` with ``grad`` in the view's slots (``AsStrided``'s backward).  Backward: take the view."""
 
     node_name: str = "AsStridedBackwardBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, grad: Tensor, chain: Any, replay: Any, shape: tuple[int, ...]) -> Any:

@@ -82,6 +82,7 @@ Mm: type[Rule] = rule("MmBackward0", _mm, arrays=False, quiet=False, values=_MAT
           self=("g @ mat2ᵀ", lambda xp, g, mat2: xp.mm(g, xp.t(mat2))),
           mat2=("selfᵀ @ g", lambda xp, g, self, mat2_sym_sizes, mat2_sym_strides:
                 _mat2_grad(xp, g, self, mat2_sym_sizes, mat2_sym_strides)),
+          jvp="product_rule",
           words="Matrix product: each factor gets g multiplied by the other, transposed.")
 
 
@@ -98,6 +99,7 @@ def _mv(self, vec):
 Mv: type[Rule] = rule("MvBackward0", _mv, arrays=False, quiet=False,
           self=("outer(g, vec)", lambda xp, g, vec: xp.restore(g, (1,), False) * vec),
           vec=("selfᵀ @ g", lambda xp, g, self: xp.mv(xp.t(self), g)),
+          jvp="product_rule",
           words="Matrix times vector: the matrix gets the outer product g vecᵀ, the vector selfᵀ g.")
 
 
@@ -115,6 +117,7 @@ def _dot(self, tensor):
 Dot: type[Rule] = rule("DotBackward0", _dot, arrays=False, quiet=False,
            self=("g · tensor", lambda xp, g, tensor: g * tensor),
            tensor=("g · self", lambda xp, g, self: g * self),
+           jvp="product_rule",
            words="Dot product: each vector gets g times the other.")
 
 
@@ -131,6 +134,7 @@ def _bmm(self, mat2):
 Bmm: type[Rule] = rule("BmmBackward0", _bmm, arrays=False, quiet=False,
            self=("g @ mat2ᵀ", lambda xp, g, mat2: xp.bmm(g, xp.transpose(mat2, 1, 2))),
            mat2=("selfᵀ @ g", lambda xp, g, self: xp.bmm(xp.transpose(self, 1, 2), g)),
+           jvp="product_rule",
            words="Batched matrix product: per batch, as mm.")
 
 
@@ -166,6 +170,8 @@ Addmm: type[Rule] = rule("AddmmBackward0", _addmm, arrays=False, quiet=False,
              mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha: xp.mm(_scaled(g, alpha), xp.t(mat2))),
              mat2=("alpha · mat1ᵀ @ g", lambda xp, g, mat1, alpha, mat2_sym_sizes, mat2_sym_strides:
                    _mat2_grad(xp, _scaled(g, alpha), mat1, mat2_sym_sizes, mat2_sym_strides)),
+             jvp=lambda xp, self_t, mat1_t, mat2_t, mat1, mat2, beta, alpha:
+                 _scaled(self_t, beta) + _scaled(xp.mm(mat1_t, mat2) + xp.mm(mat1, mat2_t), alpha),
              words="beta · self + alpha · mat1 @ mat2 (nn.Linear): the bias gets beta · g, the factors as in mm.")
 
 
@@ -339,6 +345,7 @@ class Einsum(Function):
     """
 
     node_name: str = "EinsumBackward0"      # not a PyTorch name: PyTorch records the permute/bmm/sum... it is made of
+    jvp = "product_rule"
 
     @staticmethod
     def forward(ctx: Any, equation: Any, *operands: Any) -> Any:

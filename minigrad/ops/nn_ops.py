@@ -77,6 +77,7 @@ MseLossBackward: type[Rule] = fused("mse_loss_backward", rule(
     target=("−2 · g · grad_output  (/ N for mean)",
             lambda xp, g, grad_output, reduction: _per_element(-2 * (g * grad_output), reduction)),
     name="MseLossBackward",
+    jvp="from_vjp",
     words="The squared error's backward, 2 · (self − target) · g, as one op: linear in each input."))
 
 MseLoss: type[Rule] = rule("MseLossBackward0", _mse_loss, arrays=False,
@@ -84,6 +85,7 @@ MseLoss: type[Rule] = rule("MseLossBackward0", _mse_loss, arrays=False,
                      lambda xp, g, self, target, reduction: xp.mse_loss_backward(g, self, target, reduction)),
                target=("−2 · (self − target) · g  (/ N for mean)",
                        lambda xp, g, self, target, reduction: xp.mse_loss_backward(g, target, self, reduction)),
+               jvp="from_vjp",
                words="Squared error: the gradient is twice the difference (divided by N for the mean).")
 
 
@@ -116,6 +118,7 @@ SmoothL1LossBackward: type[Rule] = fused("smooth_l1_loss_backward", rule(
             lambda xp, g, grad_output, self, target, reduction, beta:
             _per_element(xp.where(_inside(xp, self, target, beta), -(g * grad_output) / beta, 0), reduction)),
     name="SmoothL1LossBackward",
+    jvp="from_vjp",
     words="Smooth L1's backward as one op: its slope is 1/beta inside the quadratic part, exactly 0 outside."))
 
 SmoothL1Loss: type[Rule] = rule(
@@ -124,6 +127,7 @@ SmoothL1Loss: type[Rule] = rule(
           lambda xp, g, self, target, reduction, beta: xp.smooth_l1_loss_backward(g, self, target, reduction, beta)),
     target=("−g · clamp((self − target) / beta, −1, 1)  (/ N for mean)",
             lambda xp, g, self, target, reduction, beta: xp.smooth_l1_loss_backward(g, target, self, reduction, beta)),
+    jvp="from_vjp",
     words="Smooth L1: linear in the difference near 0, ±1 beyond beta.")
 
 
@@ -151,6 +155,7 @@ HuberLossBackward: type[Rule] = fused("huber_loss_backward", rule(
             lambda xp, g, grad_output, self, target, reduction, delta:
             _per_element(xp.where(_inside(xp, self, target, delta), -(g * grad_output), 0), reduction)),
     name="HuberLossBackward",
+    jvp="from_vjp",
     words="Huber's backward as one op: slope 1 inside the quadratic part, exactly 0 outside."))
 
 HuberLoss: type[Rule] = rule(
@@ -159,6 +164,7 @@ HuberLoss: type[Rule] = rule(
           lambda xp, g, self, target, reduction, delta: xp.huber_loss_backward(g, self, target, reduction, delta)),
     target=("−g · clamp(self − target, −delta, delta)  (/ N for mean)",
             lambda xp, g, self, target, reduction, delta: xp.huber_loss_backward(g, target, self, reduction, delta)),
+    jvp="from_vjp",
     words="Huber: the difference itself near 0, ±delta beyond.")
 
 
@@ -243,6 +249,7 @@ def _nll_loss_rows(node_name, backward_name, fused_name, words):
         values={"target": lambda target: _const(target), "weight": lambda weight: _optional_const(weight)},
         grad_output=("nll_loss(g, target, weight, reduction, ignore_index)", grad_output_grad),
         self=("0", lambda xp, g: xp.zeros_like(g)),
+        jvp="from_vjp",
         words="nll_loss's backward as one op: −weight at each target slot times grad_output; its own gradient "
               "is nll_loss applied to the incoming gradient."))
     loss = rule(
@@ -253,6 +260,7 @@ def _nll_loss_rows(node_name, backward_name, fused_name, words):
               lambda xp, g, self, target, weight, reduction, ignore_index, total_weight:
               getattr(xp, fused_name)(g, self, _data(target), _data(weight), reduction, ignore_index,
                                       _data(total_weight))),
+        jvp="from_vjp",
         words=words)
     return loss
 
@@ -314,6 +322,7 @@ BinaryCrossEntropyBackward: type[Rule] = fused("binary_cross_entropy_backward", 
           _bce_grad_self),
     target=("−g · grad_output · weight / max(self · (1 − self), ε)  (/ N for mean)", _bce_grad_target),
     name="BinaryCrossEntropyBackward",
+    jvp="from_vjp",
     words="Binary cross-entropy's backward, g · (p − t) / (p (1 − p)), as one op (create_graph)."))
 
 
@@ -327,6 +336,7 @@ BinaryCrossEntropy: type[Rule] = rule(
           lambda xp, g, self, target, weight, reduction:
           xp.binary_cross_entropy_backward(g, self, target, _data(weight), reduction)),
     target=("g · weight · (ln(1 − self) − ln(self))  (/ N for mean)", _bce_target_grad),
+    jvp="from_vjp",
     words="Binary cross-entropy on probabilities: (p − t) / (p (1 − p)).")
 
 
@@ -358,6 +368,7 @@ LeakyReluBackward: type[Rule] = fused("leaky_relu_backward", rule(
                  lambda xp, g, self, negative_slope: xp.leaky_relu_backward(g, self, negative_slope)),
     self=("0", lambda xp, g: xp.zeros_like(g)),
     name="LeakyReluBackward",
+    jvp="auto_element_wise",
     words="leaky_relu's backward as one op: linear in the gradient, flat in the saved input."))
 
 
@@ -369,6 +380,7 @@ LeakyRelu: type[Rule] = rule(
     "LeakyReluBackward0", _leaky_relu,
     self=("g · [self > 0] + negative_slope · g · [self ≤ 0]",
           lambda xp, g, self, negative_slope: xp.leaky_relu_backward(g, self, negative_slope)),
+    jvp="auto_element_wise",
     words="Leaky ReLU: the gradient passes where x > 0 and is scaled by the slope elsewhere.")
 
 
@@ -388,12 +400,14 @@ HardtanhBackward: type[Rule] = fused("hardtanh_backward", rule(
                  lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
     self=("0", lambda xp, g: xp.zeros_like(g)),
     name="HardtanhBackward",
+    jvp="auto_element_wise",
     words="hardtanh's backward as one op: the gradient strictly inside (min_val, max_val), else exactly 0."))
 
 Hardtanh: type[Rule] = rule(
     "HardtanhBackward0", lambda self, min_val, max_val: np.clip(self, min_val, max_val),
     self=("g · [min_val < self < max_val]",
           lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
+    jvp="auto_element_wise",
     words="hardtanh passes the gradient strictly inside (min_val, max_val), else exactly 0.")
 
 
@@ -433,11 +447,13 @@ GeluBackward: type[Rule] = fused("gelu_backward", rule(
                  lambda xp, g, self, approximate: xp.gelu_backward(g, self, approximate)),
     self=("g · grad_output · φ(self) · (2 − self²)", _gelu_double),
     name="GeluBackward",
+    jvp="auto_element_wise",
     words="GELU's backward as one op: linear in the gradient; its curvature φ(x)(2 − x²) for the input."))
 
 Gelu: type[Rule] = rule(
     "GeluBackward0", _gelu,
     self=("g · (Φ(self) + self · φ(self))", lambda xp, g, self, approximate: xp.gelu_backward(g, self, approximate)),
+    jvp="auto_element_wise",
     words="GELU, x Φ(x): the slope is Φ(x) + x φ(x), Φ and φ the normal CDF and density.")
 
 
@@ -448,6 +464,7 @@ def _erf_forward(self):
 
 Erf: type[Rule] = rule("ErfBackward0", _erf_forward,
            self=("g · 2/√π · exp(−self²)", lambda xp, g, self: 2.0 / math.sqrt(math.pi) * xp.exp(-(self * self)) * g),
+           jvp="auto_element_wise",
            words="The slope of erf is 2/√π · e^(−x²), the normal density's shape.")
 
 
@@ -461,10 +478,12 @@ LogSigmoidBackward: type[Rule] = fused("log_sigmoid_backward", rule(
     self=("−g · grad_output · sigmoid(self) · sigmoid(−self)",
           lambda xp, g, grad_output, self: -g * grad_output * xp.sigmoid(self) * xp.sigmoid(-self)),
     name="LogSigmoidBackward",
+    jvp="auto_element_wise",
     words="log_sigmoid's backward as one op: its curvature is −σ(x) σ(−x)."))
 
 LogSigmoid: type[Rule] = rule("LogSigmoidBackward0", lambda self: _log_sigmoid(self),
                   self=("g · sigmoid(−self)", lambda xp, g, self: xp.log_sigmoid_backward(g, self)),
+                  jvp="auto_element_wise",
                   words="log σ(x): the slope is σ(−x), near 1 for very negative x and 0 for large x.")
 
 
@@ -483,6 +502,7 @@ def _silu_grad(xp, g, self):
 
 Silu: type[Rule] = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-self))).astype(self.dtype, copy=False),
             self=("g · sigmoid(self) · (1 + self · (1 − sigmoid(self)))", _silu_grad),
+            jvp="auto_element_wise",
             words="SiLU, x σ(x): the product rule with σ' = σ(1 − σ).")
 
 
@@ -503,11 +523,13 @@ EluBackward: type[Rule] = fused("elu_backward", rule(
           lambda xp, g, grad_output, self, alpha:
           xp.where(xp.mask(self < 0), g * grad_output * alpha * xp.exp(xp.minimum0(self)), 0)),
     name="EluBackward",
+    jvp="auto_element_wise",
     words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))
 
 Elu: type[Rule] = rule("EluBackward0", _elu,
            self=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
                  lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
+           jvp="auto_element_wise",
            words="ELU: slope 1 for x > 0, α eˣ elsewhere (never nan: eˣ is taken of min(x, 0)).")
 
 
@@ -530,11 +552,13 @@ SoftplusBackward: type[Rule] = fused("softplus_backward", rule(
           xp.where(xp.mask(self * beta > threshold), 0,
                    g * grad_output * beta * xp.sigmoid(self * beta) * (1 - xp.sigmoid(self * beta)))),
     name="SoftplusBackward",
+    jvp="auto_element_wise",
     words="softplus's backward as one op: its curvature is β σ'(βx), 0 past the threshold."))
 
 Softplus: type[Rule] = rule("SoftplusBackward0", _softplus,
                 self=("g · sigmoid(beta · self)  (g where beta · self > threshold)",
                       lambda xp, g, self, beta, threshold: xp.softplus_backward(g, self, beta, threshold)),
+                jvp="auto_element_wise",
                 words="Softplus: the slope is σ(βx), exactly 1 past the threshold.")
 
 
@@ -549,6 +573,7 @@ class Embedding(Function):
     """
 
     node_name: str = "EmbeddingBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("indices", "padding_idx", "scale_grad_by_freq", "sparse", "weight_sym_argsize_0")
 
     @staticmethod
@@ -594,6 +619,10 @@ class ConstantPadNd(Function):
     def backward(ctx: Any, grad: Tensor) -> Grads:
         return ConstantPadNd.apply(grad, tuple(-p for p in ctx.pad), 0), None, None
 
+    @staticmethod
+    def jvp(ctx, t, _pad, _value):
+        return ConstantPadNd.apply(t, ctx.pad, 0)                # the padding is constant
+
 
 def _pad_widths(pad, ndim):
     """``F.pad``'s flat (last dim first) list as one (before, after) pair per dim."""
@@ -613,6 +642,7 @@ class Trilinear(Function):
     """
 
     node_name: str = "TrilinearBackward0"
+    jvp = "product_rule"
     saved_names: tuple[str, ...] = ("i1", "i2", "i3")
 
     @staticmethod
@@ -705,6 +735,18 @@ class NativeLayerNorm(Function):
             grad_b = grad
         return grad_x, None, grad_w, grad_b, None
 
+    @staticmethod
+    def jvp(ctx, x_t, _shape, weight_t, bias_t, _eps):
+        """x̂ₜ = rstd · ((xₜ − mean xₜ) − x̂ · mean(x̂ (xₜ − mean xₜ))) (exactly 0 for a shift), then the affine part."""
+        x, weight, bias = ctx.primals[0], _defined(ctx.primals[2]), _defined(ctx.primals[3])
+        dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))
+        x_hat, rstd = _standardized(x, dims, ctx.eps)
+        centered = x_t - x_t.mean(dims, keepdim=True)
+        out = (centered - x_hat * (x_hat * centered).mean(dims, keepdim=True)) * rstd
+        if weight is not None:
+            out = out * weight + x_hat * weight_t
+        return out if bias is None else out + bias_t
+
 
 class NativeBatchNorm(Function):
     """``x̂ · weight + bias`` per channel (dim 1), ``x̂`` standardized over every other dim.
@@ -715,6 +757,7 @@ class NativeBatchNorm(Function):
     """
 
     node_name: str = "NativeBatchNormBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("input", "weight")
     saved_attrs: tuple[str, ...] = ("running_mean", "running_var", "training", "eps")
 
@@ -802,6 +845,7 @@ BinaryCrossEntropyWithLogits: type[Rule] = rule(
     self=("g · weight · ((1 + (pos_weight − 1) · target) · sigmoid(self) − pos_weight · target)  (/ N for mean)",
           _bce_logits_grad_self),
     target=("g · weight · (ln σ(−self) − pos_weight · ln σ(self))  (/ N for mean)", _bce_logits_grad_target),
+    jvp="from_vjp",
     words="Binary cross-entropy on logits: σ(z) − t, the sigmoid folded in.")
 
 

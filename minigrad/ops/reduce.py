@@ -52,6 +52,7 @@ def _count(sizes, dims):
 Sum: type[Rule] = rule("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_type(self))), quiet=False,
            values={"self_sym_sizes": lambda self: self.shape},
            self=("g", lambda xp, g, self_sym_sizes: xp.expand(g, self_sym_sizes)),
+           jvp="auto_linear",
            words="Sum of all elements: every element gets the same gradient g (expanded to self's shape).")
 
 
@@ -63,6 +64,7 @@ SumDim: type[Rule] = rule("SumBackward1", _sum_dim, quiet=False,
               values={"dim": lambda self, dim: dims_tuple(dim, self.ndim), "self_sym_sizes": lambda self: self.shape},
               self=("g.unsqueeze(dim).expand(self_sym_sizes)",
                     lambda xp, g, dim, keepdim, self_sym_sizes: xp.expand(xp.restore(g, dim, keepdim), self_sym_sizes)),
+              jvp="auto_linear",
               words="Sum over dim: g is broadcast back along dim.")
 
 
@@ -81,6 +83,7 @@ Mean: type[Rule] = rule("MeanBackward0", _mean,
             values={"self_sym_numel": lambda self: self.size, "self_sym_sizes": lambda self: self.shape},
             self=("g.expand(self_sym_sizes) / self_sym_numel",
                   lambda xp, g, self_sym_numel, self_sym_sizes: xp.expand(g, self_sym_sizes) / max(self_sym_numel, 1)),
+            jvp="auto_linear",
             words="Mean of n elements: each gets g / n.")
 
 
@@ -96,6 +99,7 @@ MeanDim: type[Rule] = rule("MeanBackward1", _mean_dim,
                self=("g.unsqueeze(dim).expand(self_sym_sizes) / N",
                      lambda xp, g, dim, keepdim, self_sym_sizes:
                      xp.expand(xp.restore(g, dim, keepdim), self_sym_sizes) / max(_count(self_sym_sizes, dim), 1)),
+               jvp="auto_linear",
                words="Mean over dim: g / N broadcast back along dim (N: the number of elements averaged).")
 
 
@@ -135,10 +139,12 @@ def _min_all(self):
 
 MaxAll: type[Rule] = rule("MaxBackward1", _max_all,
               self=(_EVENLY, lambda xp, g, self, result: _evenly(xp, g, self, result, None)),
+              jvp="from_vjp",
               words="Max: the gradient goes to the largest element (ties share it).")
 
 MinAll: type[Rule] = rule("MinBackward1", _min_all,
               self=(_EVENLY, lambda xp, g, self, result: _evenly(xp, g, self, result, None)),
+              jvp="from_vjp",
               words="Min: the gradient goes to the smallest element (ties share it).")
 
 
@@ -152,6 +158,7 @@ def _median(self):
 
 Median: type[Rule] = rule("MedianBackward0", _median,
               self=(_EVENLY, lambda xp, g, self, result: _evenly(xp, g, self, result, None)),
+              jvp="from_vjp",
               words="Median: the gradient goes to the median element (ties share it).")
 
 
@@ -197,10 +204,12 @@ def _extreme_grad(xp, g, self, result, dim, keepdim):
 
 Amax: type[Rule] = rule("AmaxBackward0", _extreme(np.max, "amax"), values={"dim": _saved_dims},
             self=(_EVENLY, _extreme_grad),
+            jvp="from_vjp",
             words="amax: the gradient is shared evenly among the tied maxima.")
 
 Amin: type[Rule] = rule("AminBackward0", _extreme(np.min, "amin"), values={"dim": _saved_dims},
             self=(_EVENLY, _extreme_grad),
+            jvp="from_vjp",
             words="amin: the gradient is shared evenly among the tied minima.")
 
 
@@ -220,6 +229,9 @@ LogSumExp: type[Rule] = rule("LogsumexpBackward0", _logsumexp,
                  self=("g · exp(self − result)",
                        lambda xp, g, self, result, dim, keepdim:
                        xp.restore(g, dim, keepdim) * xp.exp(self - xp.restore(result, dim, keepdim))),
+                 jvp=lambda xp, self_t, self, result, dim, keepdim:
+                     (xp.sum(self_t * xp.exp(self - xp.restore(result, dim, keepdim)), dim, keepdim) if dim
+                      else self_t * xp.exp(self - result)),
                  words="log Σ eˣ: each element gets g times its softmax weight.")
 
 
@@ -250,6 +262,7 @@ SoftmaxBackward: type[Rule] = fused("softmax_backward", rule(
             g * (grad_output - xp.sum(grad_output * output, _axis(dim, output), True))
             - grad_output * xp.sum(g * output, _axis(dim, output), True)),
     name="SoftmaxBackwardData",
+    jvp="from_vjp",
     words="Softmax's backward, y · (g − Σ g·y), as one op (create_graph): linear in g, and differentiable "
           "in the saved output."))
 
@@ -268,6 +281,7 @@ def _softmax(self, dim):
 Softmax: type[Rule] = rule("SoftmaxBackward0", _softmax, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
                self=("result · (g − sum(g · result, dim))",
                      lambda xp, g, result, dim: xp.softmax_backward(g, result, dim)),
+               jvp=lambda xp, self_t, result, dim: xp.softmax_backward(self_t, result, dim),
                words="Softmax, from its output y: y · (g − Σ g·y) — the outputs compete, so the gradients sum to 0.")
 
 
@@ -283,6 +297,7 @@ LogSoftmaxBackward: type[Rule] = fused("log_softmax_backward", rule(
             lambda xp, g, grad_output, output, dim:
             -g * xp.exp(output) * xp.sum(grad_output, _axis(dim, output), True)),
     name="LogSoftmaxBackwardData",
+    jvp="from_vjp",
     words="Log-softmax's backward, g − eʸ · Σ g, as one op (create_graph)."))
 
 
@@ -301,6 +316,8 @@ LogSoftmax: type[Rule] = rule("LogSoftmaxBackward0",
                               _log_softmax, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
                   self=("g − exp(result) · sum(g, dim)",
                         lambda xp, g, result, dim: xp.log_softmax_backward(g, result, dim)),
+                  jvp=lambda xp, self_t, result, dim:
+                  self_t - xp.sum(self_t * xp.exp(result), _axis(dim, result), True),
                   words="Log-softmax, from its output y: g − eʸ · Σ g.")
 
 
@@ -358,6 +375,7 @@ Var: type[Rule] = rule("VarBackward0", _var, values={"dim": _saved_dim},
            self=("g · 2 · (self − mean(self)) / (N − correction)",
                  lambda xp, g, self, dim, correction, keepdim:
                  _var_backward(xp, xp.restore(g, dims_tuple(dim, self.ndim), keepdim), self, dim, correction)),
+           jvp="from_vjp",
            words="Variance: each element gets g times twice its distance from the mean, over N − correction.")
 
 
@@ -370,6 +388,7 @@ def _std_grad(xp, g, self, result, dim, correction, keepdim):
 
 Std: type[Rule] = rule("StdBackward0", _std, values={"dim": _saved_dim},
            self=("g · (self − mean(self)) / ((N − correction) · result)  (0 where result = 0)", _std_grad),
+           jvp="from_vjp",
            words="Standard deviation: the variance's gradient divided by 2·std (0 for a constant input).")
 
 
@@ -418,6 +437,7 @@ def _prod_grad(xp, g, self, result, dim=None, keepdim=False):
 Prod: type[Rule] = rule("ProdBackward0", lambda self: np.asarray(np.prod(self)),
             self=("g · result / self  (the product of the others, also at zeros)",
                   lambda xp, g, self, result: _prod_grad(xp, g, self, result)),
+            jvp="from_vjp",
             words="Product: each element gets g times the product of all the other elements.")
 
 ProdDim: type[Rule] = rule("ProdBackward1",
@@ -425,6 +445,7 @@ ProdDim: type[Rule] = rule("ProdBackward1",
                                                              keepdims=keepdim and self.ndim > 0)),
                values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
                self=("g · result / self along dim  (the product of the others, also at zeros)", _prod_grad),
+               jvp="from_vjp",
                words="Product over dim: each element gets g times the product of the others.")
 
 
@@ -468,6 +489,7 @@ def _norm_grad(xp, g, self, result, ord, dim, keepdim):
 
 Norm: type[Rule] = rule("LinalgVectorNormBackward0", _norm, values={"dim": _saved_dim},
             self=("g · self · |self|^(ord − 2) / result^(ord − 1)  (0 where result = 0)", _norm_grad),
+            jvp="from_vjp",
             words="The p-norm: for p = 2, g · self / ‖self‖ (0 at the origin).")
 
 
@@ -484,6 +506,7 @@ def _reverse_cumsum(xp, g, dim):
 Cumsum: type[Rule] = rule("CumsumBackward0",
                           _cumsum, quiet=False, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
               self=("reverse cumsum of g along dim", lambda xp, g, dim: _reverse_cumsum(xp, g, dim)),
+              jvp="auto_linear",
               words="Running sum: element k gets the sum of g over every position j ≥ k.")
 
 
@@ -514,6 +537,7 @@ def _cumprod_grad(xp, g, self, result, dim):
 
 Cumprod: type[Rule] = rule("CumprodBackward0", _cumprod, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
                self=("sum over j ≥ k of g_j · result_j / self_k", _cumprod_grad),
+               jvp="from_vjp",
                words="Running product: element k gets Σ_{j≥k} g_j · y_j / x_k.")
 
 
@@ -523,6 +547,7 @@ class MaxDim(Function):
     """``max(dim)``: values and indices.  Backward: grad to the (first) position of each max."""
 
     node_name: str = "MaxBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("indices",)
     saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_sizes")
     arg: Callable[..., Any] = staticmethod(np.argmax)
@@ -608,6 +633,7 @@ class Sort(Function):
     """``sort(dim)``: values and the indices they came from.  Backward: grad put back at those indices."""
 
     node_name: str = "SortBackward0"
+    jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("indices",)
     saved_attrs: tuple[str, ...] = ("dim", "self_sym_sizes")
 
@@ -668,6 +694,10 @@ class Unique(Function):
     @staticmethod
     def backward(ctx: Any, *grads: Tensor) -> Grads:
         raise NotImplementedError("the derivative for '%s' is not implemented." % type(ctx)._forward_cls.op)
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        return None, None, None                                  # not differentiable
 
 
 class UniqueDim(Unique):

@@ -70,6 +70,7 @@ class View(Function):
     """Same data, new shape.  Backward: grad reshaped to the input's shape."""
 
     node_name: str = "ViewBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
     is_view: bool = True
 
@@ -91,6 +92,7 @@ class Alias(Function):
     """``x[...]``, ``x[:, :]``: the same tensor as a new view (PyTorch's ``alias``).  Backward: grad."""
 
     node_name: str = "AliasBackward0"
+    jvp = "auto_linear"
     is_view: bool = True
 
     @staticmethod
@@ -99,6 +101,24 @@ class Alias(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
+        return grad
+
+
+class Primal(Function):
+    """``forward_ad.unpack_dual(t).primal``: a view of ``t`` without its tangent.  Backward: grad."""
+
+    node_name = "Identity"       # PyTorch's name for this node
+    jvp = "auto_linear"
+    is_view = True
+    inputs, grads = ("self",), ("g",)
+    words = "unpack_dual's primal: the same values, the gradient passes through."
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._data.view()
+
+    @staticmethod
+    def backward(ctx, grad):
         return grad
 
 
@@ -115,6 +135,7 @@ class UnsafeView(Function):
     """
 
     node_name: str = "UnsafeViewBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
 
     @staticmethod
@@ -131,6 +152,7 @@ class Transpose(Function):
     """Swap two dims.  Backward: swap them back."""
 
     node_name: str = "TransposeBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim0", "dim1")
     is_view: bool = True
 
@@ -148,6 +170,7 @@ class T(Function):
     """``t()``: transpose of a tensor with at most 2 dims.  Backward: grad.t()."""
 
     node_name: str = "TBackward0"
+    jvp = "auto_linear"
     is_view: bool = True
 
     @staticmethod
@@ -165,6 +188,7 @@ class Permute(Function):
     """Reorder dims.  Backward: the inverse permutation."""
 
     node_name: str = "PermuteBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dims",)
     is_view: bool = True
 
@@ -193,6 +217,7 @@ class Unsqueeze(Function):
     """Insert a dim of size 1.  Backward: squeeze it out."""
 
     node_name: str = "UnsqueezeBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim",)
     is_view: bool = True
 
@@ -210,6 +235,7 @@ class Squeeze(Function):
     """Remove all dims of size 1.  Backward: grad reshaped to the input's shape."""
 
     node_name: str = "SqueezeBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
     is_view: bool = True
 
@@ -227,6 +253,7 @@ class SqueezeDim(Function):
     """Remove ``dim`` if it has size 1.  Backward: grad reshaped to the input's shape."""
 
     node_name: str = "SqueezeBackward1"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim", "self_sym_sizes")
     is_view: bool = True
 
@@ -266,6 +293,7 @@ class Expand(Function):
     """Broadcast to a larger shape without copying.  Backward: grad summed back (by the node)."""
 
     node_name: str = "ExpandBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
     is_view: bool = True
 
@@ -303,6 +331,7 @@ class Repeat(Function):
     """Tile the tensor ``repeats`` times per dim.  Backward: sum the tiles."""
 
     node_name: str = "RepeatBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("repeats", "self_sym_sizes")
 
     @staticmethod
@@ -333,6 +362,7 @@ class Cat(Function):
     """Concatenate along ``dim``.  Backward: each input gets its slice of grad."""
 
     node_name: str = "CatBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim",)
 
     @staticmethod
@@ -379,6 +409,7 @@ class Stack(Function):
     """Stack along a new ``dim``.  Backward: each input gets its slice of grad."""
 
     node_name: str = "StackBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim",)
 
     @staticmethod
@@ -402,6 +433,7 @@ class Split(Function):
     """Split into pieces of ``sizes`` along ``dim`` (views).  Backward: concatenate the pieces' grads."""
 
     node_name: str = "SplitBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim", "split_size", "self_sym_sizes")
     is_view: bool = True
     multi_output: bool = True           # returns a list of views (PyTorch's MULTI_OUTPUT_NODE views)
@@ -429,6 +461,7 @@ class Unbind(Function):
     """Remove ``dim``, returning every slice (views).  Backward: stack the slices' grads."""
 
     node_name: str = "UnbindBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim",)
     is_view: bool = True
     multi_output: bool = True
@@ -447,6 +480,7 @@ class Flip(Function):
     """Reverse the order along ``dims`` (a copy, as in PyTorch).  Backward: flip grad back."""
 
     node_name: str = "FlipBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dims",)
 
     @staticmethod
@@ -466,6 +500,7 @@ class Tril(Function):
     """Lower triangle (on and below ``diagonal``), zeros above.  Backward: the same triangle of grad."""
 
     node_name: str = "TrilBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("diagonal",)
     _pick = staticmethod(np.tril)
 
@@ -492,6 +527,7 @@ class SqueezeDims(Function):
     """Remove those of ``dims`` that have size 1 (``squeeze((0, 2))``).  Backward: grad reshaped back."""
 
     node_name: str = "SqueezeBackward2"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim", "self_sym_sizes")
     is_view: bool = True
 
@@ -530,6 +566,7 @@ class Diagonal(Function):
     """
 
     node_name: str = "DiagonalBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim1", "dim2", "offset", "self_sym_sizes")
     is_view: bool = True
 
@@ -562,6 +599,7 @@ class DiagonalScatter(Function):
     """Zeros of ``shape`` with ``grad`` on a diagonal (the backward of diagonal).  Backward: take the diagonal."""
 
     node_name: str = "DiagonalBackwardBackward0"
+    jvp = "auto_linear"
 
     @staticmethod
     def forward(ctx: Any, grad: Tensor, shape: tuple[int, ...], offset: int, dim1: int, dim2: int) -> Any:
@@ -579,6 +617,7 @@ class DiagEmbed(Function):
     """``diag(vector)``: a square matrix with the vector on diagonal ``offset``.  Backward: that diagonal of grad."""
 
     node_name: str = "DiagEmbedBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dim1", "dim2", "offset")
 
     @staticmethod
@@ -599,6 +638,7 @@ class Trace(Function):
     """Sum of a matrix's main diagonal.  Backward: grad on the diagonal, zeros elsewhere."""
 
     node_name: str = "TraceBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("self_sym_sizes",)
 
     @staticmethod
@@ -618,6 +658,7 @@ class Roll(Function):
     """Rotate elements by ``shifts`` along ``dims`` (no dims: the flattened tensor).  Backward: roll grad back."""
 
     node_name: str = "RollBackward0"
+    jvp = "auto_linear"
     saved_attrs: tuple[str, ...] = ("dims", "shifts")
 
     @staticmethod

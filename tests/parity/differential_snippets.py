@@ -2325,6 +2325,298 @@ try:
     torch.autograd.graph.register_multi_grad_hook((a,), fn, mode='some')
 except Exception as e:
     print(type(e).__name__, e)
+### fwad_dual_basics
+import torch.autograd.forward_ad as fwAD
+import warnings
+warnings.filterwarnings('ignore', category=DeprecationWarning)  # torch: jit.script inside make_dual
+x = torch.tensor([1., 2., 3.])
+t = torch.tensor([1., 0., 0.5])
+try:
+    fwAD.make_dual(x, t)
+except RuntimeError as e:
+    print(e)
+with fwAD.dual_level() as level:
+    print(level)
+    d = fwAD.make_dual(x, t)
+    print(d)
+    print(fwAD.unpack_dual(d))
+    u = fwAD.unpack_dual(d)
+    print(type(u).__name__, u._fields, u.tangent is t)
+    y = d.sin() * 2 + d
+    print(fwAD.unpack_dual(y))
+    print(fwAD.unpack_dual(x), fwAD.unpack_dual(d.argmax()), fwAD.unpack_dual(d.detach()).tangent)
+    print(fwAD.unpack_dual(d.sum()), fwAD.unpack_dual(d.view(3, 1)).tangent.shape)
+    with torch.no_grad():
+        print(fwAD.unpack_dual(d * d))
+print(fwAD.unpack_dual(y), y)
+
+### fwad_errors
+import torch.autograd.forward_ad as fwAD
+import warnings
+warnings.filterwarnings('ignore', category=DeprecationWarning)  # torch: jit.script inside make_dual
+x = torch.tensor([1., 2., 3.])
+with fwAD.dual_level():
+    for bad in [torch.ones(2), torch.ones(3, dtype=torch.int64)]:
+        try:
+            fwAD.make_dual(x, bad)
+        except (RuntimeError, ValueError) as e:
+            print(type(e).__name__, e)
+    try:
+        fwAD.make_dual(torch.arange(3), torch.arange(3))
+    except ValueError as e:
+        print(e)
+    try:
+        fwAD.make_dual(x, x, level=5)
+    except RuntimeError as e:
+        print(e)
+    d = fwAD.make_dual(x, x)
+    try:
+        fwAD.make_dual(d, x)
+    except RuntimeError as e:
+        print(e)
+    try:
+        with fwAD.dual_level():
+            pass
+    except RuntimeError as e:
+        print(e)
+try:
+    fwAD.exit_dual_level()
+except RuntimeError as e:
+    print(e)
+print(fwAD.enter_dual_level())
+fwAD.exit_dual_level()
+
+### fwad_tangent_dtype_shape_and_grad
+import torch.autograd.forward_ad as fwAD
+import warnings
+warnings.filterwarnings('ignore', category=DeprecationWarning)  # torch: jit.script inside make_dual
+x = torch.tensor([1., 2.], requires_grad=True)
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, torch.ones(2))
+    print(d, d.grad_fn)
+    m = fwAD.make_dual(x.detach(), torch.ones(2, dtype=torch.float64))
+    print(fwAD.unpack_dual(m * 2).tangent.dtype, fwAD.unpack_dual(m).tangent.dtype)
+    e = d.exp()
+    p, t = fwAD.unpack_dual(e)
+    print(t, t.requires_grad, type(t.grad_fn).__name__)
+    t.sum().backward()
+    print(x.grad)
+    print(fwAD.unpack_dual(d.double()), fwAD.unpack_dual(d @ torch.ones(2, 3)).tangent.detach())
+    print(fwAD.unpack_dual(torch.where(d > 1, d, torch.ones(2))))
+
+### fwad_custom_function
+import torch.autograd.forward_ad as fwAD
+import warnings
+warnings.filterwarnings('ignore', category=DeprecationWarning)  # torch: jit.script inside make_dual
+class Fn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo, k):
+        print('forward sees', fwAD.unpack_dual(foo).tangent, torch.is_grad_enabled())
+        result = foo.exp() * k
+        ctx.save_for_forward(result)
+        ctx.k = k
+        return result
+    @staticmethod
+    def jvp(ctx, gI, gk):
+        (result,) = ctx.saved_tensors
+        print('jvp', gk, result, torch.is_grad_enabled())
+        return gI * result
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+class TwoIn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a * 2 + b
+    @staticmethod
+    def jvp(ctx, ga, gb):
+        print('jvp got', ga, gb)
+        return ga * 2 + gb
+class NoJvp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g
+with fwAD.dual_level():
+    d = fwAD.make_dual(torch.tensor([0., 1.]), torch.ones(2))
+    print(fwAD.unpack_dual(Fn.apply(d, 3.0)).tangent)
+    print(fwAD.unpack_dual(TwoIn.apply(d, torch.ones(2))).tangent)
+    try:
+        NoJvp.apply(d)
+    except NotImplementedError as e:
+        print(e)
+
+### fwad_module_and_functional_call
+import torch.autograd.forward_ad as fwAD
+import warnings
+warnings.filterwarnings('ignore', category=DeprecationWarning)  # torch: jit.script inside make_dual
+from torch.func import functional_call
+model = nn.Sequential(nn.Linear(4, 3), nn.Tanh(), nn.Linear(3, 2), nn.LogSoftmax(dim=1))
+x = torch.randn(5, 4)
+params = dict(model.named_parameters())
+tangents = {n: torch.rand_like(p) for n, p in params.items()}
+with fwAD.dual_level():
+    duals = {n: fwAD.make_dual(p, tangents[n]) for n, p in params.items()}
+    out = functional_call(model, duals, (x,))
+    print(fwAD.unpack_dual(out).tangent)
+    loss = F.nll_loss(out, torch.tensor([0, 1, 1, 0, 1]))
+    print(fwAD.unpack_dual(loss).tangent.detach())
+    print(fwAD.unpack_dual(F.cross_entropy(functional_call(model[:3], duals, (x,)), torch.tensor([0, 1, 1, 0, 1]))).tangent.detach())
+
+### fwad_ops_tangents
+import torch.autograd.forward_ad as fwAD
+import warnings
+warnings.filterwarnings('ignore', category=DeprecationWarning)  # torch: jit.script inside make_dual
+a = torch.randn(3, 4)
+b = torch.randn(3, 4).abs() + 0.5
+with fwAD.dual_level():
+    da = fwAD.make_dual(a, torch.ones(3, 4))
+    db = fwAD.make_dual(b, torch.full((3, 4), 0.5))
+    outs = {
+        'div': da / db, 'pow': db ** 1.5, 'powt': db ** da, 'log': db.log(), 'sqrt': db.sqrt(),
+        'sigmoid': da.sigmoid(), 'relu': da.relu(), 'gelu': F.gelu(da), 'softplus': F.softplus(da),
+        'clamp': da.clamp(-0.5, 0.5), 'max': torch.maximum(da, db), 'mean': da.mean(1), 'var': da.var(0),
+        'softmax': da.softmax(1), 'logsumexp': da.logsumexp(1), 'norm': da.norm(), 'prod': db.prod(1),
+        'cumsum': da.cumsum(1), 'cat': torch.cat([da, db]), 'stack': torch.stack([da, db], 2)[0],
+        'index': da[1:, [0, 2]], 'T': da.T, 'amax': da.amax(1), 'sort': da.sort(1).values,
+        'mm': da @ db.T, 'einsum': torch.einsum('ij,ij->i', da, db), 'layer_norm': F.layer_norm(da, (4,)),
+        'mse': F.mse_loss(da, db), 'bce': F.binary_cross_entropy(da.sigmoid(), b.sigmoid()),
+        'masked': da.masked_fill(a > 0, 0.), 'pad': F.pad(da, (1, 1), value=3.),
+    }
+    for name, out in outs.items():
+        print(name, fwAD.unpack_dual(out).tangent)
+
+### fwad_inplace
+import torch.autograd.forward_ad as fwAD
+import warnings
+warnings.filterwarnings('ignore', category=DeprecationWarning)  # torch: jit.script inside make_dual
+with fwAD.dual_level():
+    x = fwAD.make_dual(torch.tensor([1., 2., 3.]), torch.tensor([1., 0., 0.5]))
+    x.mul_(3)
+    print(fwAD.unpack_dual(x))
+    y = x * 1
+    y.add_(1).div_(2)
+    print(fwAD.unpack_dual(y))
+    z = fwAD.make_dual(torch.zeros(3, 3, requires_grad=True), torch.ones(3, 3)) * 1
+    z.diagonal().mul_(2)
+    print(fwAD.unpack_dual(z).tangent.tolist())
+
+### func_jvp_jacfwd_forward_mode
+from torch.func import jvp, jacfwd, jacrev, hessian, grad, vmap
+x = torch.randn(3)
+f = lambda x: (x.sin() * x).sum()
+print(jvp(f, (x,), (torch.ones(3),)))
+print(jacfwd(torch.sin)(x))
+print(hessian(f)(x))
+print(jacfwd(jacfwd(f))(x))
+print(jvp(lambda x: jvp(f, (x,), (torch.ones(3),))[1], (x,), (torch.ones(3),)))
+print(jvp(grad(f), (x,), (torch.ones(3),))[1])
+W = torch.randn(4, 3, dtype=torch.float64)
+print(jacfwd(lambda W, x: (x @ W.T).tanh(), argnums=(0, 1))(W, x.double())[1])
+print(jvp(lambda a, b: a @ b, (torch.randn(2, 3), torch.randn(3, 2)), (torch.ones(2, 3), torch.ones(3, 2))))
+print(jacfwd(lambda x: (x.exp(), x.sum()), has_aux=False)(x)[1])
+print(vmap(lambda x: jvp(torch.sin, (x,), (torch.ones(3),))[1])(torch.randn(2, 3)))
+for bad in [lambda: jvp(f, x, torch.ones(3)), lambda: jvp(f, (x,), (torch.ones(2),))]:
+    try:
+        bad()
+    except RuntimeError as e:
+        print(e)
+
+### gradcheck_check_forward_ad
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo):
+        result = torch.exp(foo)
+        ctx.result = result
+        return result
+    @staticmethod
+    def jvp(ctx, gI):
+        return gI * ctx.result
+class Wrong(Exp):
+    @staticmethod
+    def jvp(ctx, gI):
+        return gI * 2
+x = torch.randn(3, dtype=torch.double, requires_grad=True)
+print(torch.autograd.gradcheck(Exp.apply, (x,), check_forward_ad=True, check_backward_ad=False,
+                               check_undefined_grad=False, check_batched_grad=False))
+print(torch.autograd.gradcheck(Wrong.apply, (x,), check_forward_ad=True, check_backward_ad=False,
+                               check_undefined_grad=False, check_batched_grad=False, raise_exception=False))
+print(torch.autograd.gradcheck(torch.sin, (x,), check_forward_ad=True))
+### dataloader_worker_processes
+import os
+import random
+import warnings
+from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
+warnings.filterwarnings('ignore', message='This DataLoader will create')
+MAIN = os.getpid()
+class Noisy(Dataset):
+    def __len__(self):
+        return 10
+    def __getitem__(self, i):
+        info = get_worker_info()
+        return (torch.tensor([float(i)]) + torch.rand(1), info.id if info else -1, random.random(),
+                float(np.random.rand()), os.getpid() != MAIN, info.seed - torch.initial_seed() if info else None)
+def init(worker_id):
+    np.random.seed(np.random.randint(0, 2 ** 31) + worker_id)
+torch.manual_seed(0)
+for kw in [dict(num_workers=2, shuffle=True), dict(num_workers=3, worker_init_fn=init), dict(num_workers=2, prefetch_factor=1)]:
+    for x, wid, r, n, other_process, seed_offset in DataLoader(Noisy(), batch_size=3, **kw):
+        print(x.view(-1), wid.tolist(), r, n, other_process.tolist(), seed_offset.tolist())
+print(torch.rand(2))
+loader = DataLoader(Noisy(), batch_size=4, num_workers=2, persistent_workers=True, shuffle=True)
+for epoch in range(2):
+    for x, wid, *_ in loader:
+        print(epoch, x.view(-1), wid.tolist())
+        break
+class Bad(Dataset):
+    def __len__(self):
+        return 4
+    def __getitem__(self, i):
+        if i == 2:
+            raise KeyError("bad item %d" % i)
+        return i
+try:
+    list(DataLoader(Bad(), batch_size=1, num_workers=2))
+except KeyError as e:
+    print(type(e).__name__, str(e).splitlines()[0])
+def bad_init(worker_id):
+    raise ValueError('no init for %d' % worker_id)
+try:
+    list(DataLoader(Bad(), num_workers=1, worker_init_fn=bad_init))
+except ValueError as e:
+    print(str(e).splitlines()[0])
+print([b for b in DataLoader(TensorDataset(torch.arange(12.).view(6, 2), torch.arange(6)), batch_size=4, num_workers=2, shuffle=True)])
+try:
+    DataLoader(Noisy(), num_workers=1, timeout=-1)
+except ValueError as e:
+    print(e)
+### linalg_slogdet_logdet_svd_second_order
+A = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+s, l = torch.linalg.slogdet(A)
+print(s, l, l.grad_fn.name(), s.grad_fn.name(), s.requires_grad)
+r = torch.slogdet(A)
+print(type(r).__name__, r.logabsdet.grad_fn.name(), r)
+print(torch.logdet(A @ A.T), torch.logdet(-torch.eye(3, dtype=torch.float64)), torch.logdet(torch.zeros(2, 2)))
+print(A.logdet().grad_fn.name() if hasattr(A, 'logdet') else None)
+l.backward()
+print(A.grad)
+print(torch.autograd.gradgradcheck(lambda a: torch.linalg.slogdet(a)[1], (A,)))
+U, S, Vh = torch.linalg.svd(A)
+print(S.grad_fn.name(), U.grad_fn.name(), [n for n in dir(S.grad_fn) if n.startswith('_saved_')])
+g, = torch.autograd.grad(S.sum(), A, create_graph=True)
+print(g.grad_fn.name())
+h, = torch.autograd.grad((g * torch.arange(9.).view(3, 3)).sum(), A)
+print(h.abs().max() < 1e-10)
+g2, = torch.autograd.grad(S.pow(2).sum() + U[:, 0].abs().sum(), A, create_graph=True)
+print(torch.autograd.grad(g2.sum(), A)[0])
+B = torch.randn(4, 2, dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradgradcheck(torch.linalg.svdvals, (B,)))
+print(torch.autograd.gradgradcheck(lambda b: torch.linalg.svd(b, full_matrices=False)[0].abs().sum(), (B,)))
+print(torch.autograd.gradgradcheck(lambda b: torch.linalg.svd(b)[2].abs().sum(), (B.T.detach().requires_grad_(),)))
+from torch.func import hessian
+print(hessian(lambda a: torch.linalg.svdvals(a).pow(3).sum())(A.detach())[0, 0])
 '''
 
 

@@ -83,11 +83,11 @@ class DataLoader:
     collate_fn : callable, default ``default_collate``
     generator : Generator, optional
     num_workers : int, default 0
-        PyTorch loads in worker processes. minigrad emulates them in the main process with the same
-        order and the same seeds: worker ``i`` gets ``base_seed + i`` for its generator (and Python's
-        ``random``), ``worker_init_fn(i)`` runs under it, batch ``k`` is made by worker
-        ``k % num_workers``, and ``get_worker_info()`` answers inside; the main process's generator is
-        untouched by the workers' draws, as with real processes.
+        How many worker processes load batches (0: the main process does).  As in PyTorch, each
+        ``iter(loader)`` draws a base seed from the main generator; worker ``i`` seeds ``torch`` and
+        ``random`` with ``base_seed + i`` and numpy with PyTorch's ``_generate_state(base_seed, i)``,
+        runs ``worker_init_fn(i)``, and answers ``get_worker_info()``; batch ``k`` is made by worker
+        ``k % num_workers`` and batches arrive in the sampler's order.
     """
 
     collate_fn: Callable[[list[Any]], Any]
@@ -120,6 +120,9 @@ class DataLoader:
         self.worker_init_fn, self.prefetch_factor = worker_init_fn, (2 if num_workers and prefetch_factor is None
                                                                      else prefetch_factor)
         self.persistent_workers, self._iterator = persistent_workers, None
+        self.timeout, self.multiprocessing_context = timeout, kwargs.pop("multiprocessing_context", None)
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None and (batch_size != 1 or shuffle or sampler is not None or drop_last):
@@ -133,6 +136,8 @@ class DataLoader:
             generator,
         )
         self.num_workers = num_workers
+        if num_workers:
+            _check_worker_number(num_workers)                 # PyTorch warns here, and again at each iter()
         if sampler is None:
             sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
         if batch_sampler is None and batch_size is not None:
@@ -147,11 +152,17 @@ class DataLoader:
     def __iter__(self) -> Any:
         if self.persistent_workers and self.num_workers > 0:
             if self._iterator is None:
-                self._iterator = _DataLoaderIter(self)
+                self._iterator = self._get_iterator()
             else:
                 self._iterator._reset()
             return self._iterator
-        return _DataLoaderIter(self)
+        return self._get_iterator()
+
+    def _get_iterator(self):
+        if self.num_workers == 0:
+            return _SingleProcessIter(self)
+        _check_worker_number(self.num_workers)
+        return _MultiProcessIter(self)
 
     def __len__(self) -> int:
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
@@ -180,55 +191,48 @@ def get_worker_info() -> WorkerInfo | None:
     return _worker_info
 
 
-class _Worker:
-    """One emulated worker process: its own default-generator state and Python ``random`` state."""
+def _check_worker_number(num_workers) -> None:
+    """PyTorch warns when there are more workers than CPUs this process may run on."""
+    import os
+    import warnings
 
-    def __init__(self, loader: Any, worker_id: int, base_seed: int) -> None:
-        import random
-
-        self.info = WorkerInfo(id=worker_id, num_workers=loader.num_workers, seed=base_seed + worker_id,
-                               dataset=loader.dataset)
-        rng = _creation.Generator().manual_seed(self.info.seed)
-        self.torch_state = rng.get_state()
-        saved = random.getstate()
-        random.seed(self.info.seed)
-        self.random_state = random.getstate()
-        random.setstate(saved)
-        if loader.worker_init_fn is not None:
-            self.run(loader.worker_init_fn, worker_id)
-
-    def run(self, fn: Any, *args: Any) -> Any:
-        """Call ``fn`` as this worker: its generator states swapped in, the main process's restored after."""
-        import random
-
-        global _worker_info
-        main_torch, main_random, main_info = _creation.get_rng_state(), random.getstate(), _worker_info
-        _creation.set_rng_state(self.torch_state)
-        random.setstate(self.random_state)
-        _worker_info = self.info
-        try:
-            return fn(*args)
-        finally:
-            self.torch_state, self.random_state = _creation.get_rng_state(), random.getstate()
-            _creation.set_rng_state(main_torch)
-            random.setstate(main_random)
-            _worker_info = main_info
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if cpus is None or num_workers > cpus:
+        suggest = ("Our suggested max number of worker in current system is %d%s, which is smaller than what this "
+                   "DataLoader is going to create." % (cpus, "" if hasattr(os, "sched_getaffinity") else
+                                                        " (`cpuset` is not taken into account)")
+                   if cpus is not None else
+                   "DataLoader is not able to compute a suggested max number of worker in current system.")
+        warnings.warn("This DataLoader will create %d worker processes in total. %s Please be aware that excessive "
+                      "worker creation might get DataLoader running slow or even freeze, lower the worker number to "
+                      "avoid potential slowness/freeze if necessary." % (num_workers, suggest), stacklevel=3)
 
 
-class _DataLoaderIter:
-    """``iter(loader)``: PyTorch's order of draws — the base seed now, the sampler's seed at the first batch."""
+def _fetch(dataset, collate_fn, batched, index):
+    """One batch (``batched``: ``index`` is a list of dataset indices) or one sample."""
+    if not batched:
+        return collate_fn(dataset[index])
+    return collate_fn([dataset[i] for i in index])
+
+
+def _numpy_seed(base_seed: int, worker_id: int) -> list:
+    """The seed PyTorch gives numpy in a worker (its ``_generate_state``: numpy's SeedSequence of the
+    worker id and the two 32-bit halves of the base seed)."""
+    return list(np.random.SeedSequence([worker_id, base_seed & 0xFFFFFFFF, base_seed >> 32, 0]).generate_state(4))
+
+
+class _SingleProcessIter:
+    """``iter(loader)`` with ``num_workers=0``: PyTorch's order of draws — the base seed now (unused,
+    but drawn), the sampler's seed at the first batch."""
 
     def __init__(self, loader: Any) -> None:
         self._loader = loader
-        self._sampler_iter = iter(loader.batch_sampler if loader.batch_sampler is not None else loader.sampler)
         self._base_seed = int(_creation.empty((), dtype=_dtype.int64).random_(generator=loader.generator).item())
-        self._workers = [_Worker(loader, i, self._base_seed) for i in range(loader.num_workers)]
-        self._count = 0
+        self._reset()
 
     def _reset(self) -> None:
-        self._sampler_iter = iter(
-            self._loader.batch_sampler if self._loader.batch_sampler is not None else self._loader.sampler)
-        self._count = 0
+        loader = self._loader
+        self._sampler_iter = iter(loader.batch_sampler if loader.batch_sampler is not None else loader.sampler)
 
     def __iter__(self) -> Any:
         return self
@@ -236,16 +240,176 @@ class _DataLoaderIter:
     def __len__(self) -> int:
         return len(self._loader)
 
-    def _fetch(self, index):
+    def __next__(self):
         loader = self._loader
-        if loader.batch_sampler is None:
-            return loader.collate_fn(loader.dataset[index])
-        return loader.collate_fn([loader.dataset[i] for i in index])
+        return _fetch(loader.dataset, loader.collate_fn, loader.batch_sampler is not None, next(self._sampler_iter))
+
+
+class _KeyErrorMessage(str):
+    def __repr__(self):
+        return self
+
+
+class _ExceptionWrapper:
+    """An exception raised in a worker, carried to the main process with its traceback."""
+
+    def __init__(self, worker_id: int) -> None:
+        import sys
+        import traceback
+
+        exc_info = sys.exc_info()
+        self.exc_type, self.where = exc_info[0], "in DataLoader worker process %d" % worker_id
+        self.exc_msg = "".join(traceback.format_exception(*exc_info))
+
+    def reraise(self):
+        message = "Caught %s %s.\nOriginal %s" % (self.exc_type.__name__, self.where, self.exc_msg)
+        if self.exc_type is KeyError:          # str(KeyError(m)) is repr(m): keep the traceback readable
+            message = _KeyErrorMessage(message)
+        try:
+            exception = self.exc_type(message)
+        except Exception:
+            raise RuntimeError(message) from None
+        raise exception
+
+
+def _worker_loop(dataset, index_queue, data_queue, collate_fn, batched, base_seed, init_fn, worker_id,
+                 num_workers) -> None:
+    """The body of one worker process: seed, ``worker_init_fn``, then fetch batches until told to stop."""
+    import random
+
+    global _worker_info
+    seed = base_seed + worker_id
+    random.seed(seed)
+    _creation.manual_seed(seed)
+    np.random.seed(_numpy_seed(base_seed, worker_id))  # noqa: NPY002 - PyTorch seeds numpy's global RNG
+    _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
+    init_error = None
+    try:
+        if init_fn is not None:
+            init_fn(worker_id)
+    except Exception:
+        init_error = _ExceptionWrapper(worker_id)
+    while True:
+        task = index_queue.get()
+        if task is None:                      # the main process is done with this worker
+            break
+        epoch, idx, index = task
+        if init_error is not None:            # PyTorch reports a failed worker_init_fn with the first batch
+            data, init_error = init_error, None
+        else:
+            try:
+                data = _fetch(dataset, collate_fn, batched, index)
+            except Exception:
+                data = _ExceptionWrapper(worker_id)
+        data_queue.put((epoch, idx, data))
+
+
+class _MultiProcessIter:
+    """``iter(loader)`` with worker processes (PyTorch's ``_MultiProcessingDataLoaderIter``, simplified).
+
+    Each worker has its own queue of batch indices; all put ``(epoch, idx, batch)`` on one result queue.
+    ``prefetch_factor × num_workers`` batches are in flight; indices go to the workers round-robin and
+    batches are handed out in index order (a batch that arrives early waits in ``_buffer``).
+    """
+
+    def __init__(self, loader) -> None:
+        import multiprocessing
+
+        self._loader = loader
+        self._base_seed = int(_creation.empty((), dtype=_dtype.int64).random_(generator=loader.generator).item())
+        context = loader.multiprocessing_context
+        if context is None:
+            context = multiprocessing.get_context()
+        elif isinstance(context, str):
+            context = multiprocessing.get_context(context)
+        self._data_queue = context.Queue()
+        self._index_queues, self._workers = [], []
+        for i in range(loader.num_workers):
+            queue = context.Queue()
+            worker = context.Process(target=_worker_loop, daemon=True, args=(
+                loader.dataset, queue, self._data_queue, loader.collate_fn, loader.batch_sampler is not None,
+                self._base_seed, loader.worker_init_fn, i, loader.num_workers))
+            worker.start()
+            self._index_queues.append(queue)
+            self._workers.append(worker)
+        self._epoch, self._shutdown = 0, False
+        self._reset()
+
+    def _reset(self) -> None:
+        loader = self._loader
+        self._sampler_iter = iter(loader.batch_sampler if loader.batch_sampler is not None else loader.sampler)
+        self._epoch += 1                      # results of an abandoned epoch are dropped when they arrive
+        self._send_idx = self._rcvd_idx = 0
+        self._buffer: dict = {}
+        self._next_worker = 0
+        for _ in range(loader.prefetch_factor * loader.num_workers):
+            self._put_index()
+
+    def _put_index(self) -> None:
+        try:
+            index = next(self._sampler_iter)
+        except StopIteration:
+            return
+        self._index_queues[self._next_worker].put((self._epoch, self._send_idx, index))
+        self._next_worker = (self._next_worker + 1) % len(self._workers)
+        self._send_idx += 1
+
+    def __iter__(self):
+        return self
+
+    def __len__(self) -> int:
+        return len(self._loader)
+
+    def _get(self):
+        import queue
+        import time
+
+        timeout = self._loader.timeout
+        start = time.monotonic()
+        while True:
+            try:
+                return self._data_queue.get(timeout=min(timeout, 5.0) if timeout else 5.0)
+            except queue.Empty:
+                if timeout and time.monotonic() - start >= timeout:
+                    raise RuntimeError("DataLoader timed out after %s seconds" % timeout) from None
+                dead = [w.pid for w in self._workers if not w.is_alive()]
+                if dead:
+                    self._shutdown_workers()
+                    raise RuntimeError("DataLoader worker (pid(s) %s) exited unexpectedly"
+                                       % ", ".join(map(str, dead))) from None
 
     def __next__(self) -> Any:
-        index = next(self._sampler_iter)
-        worker = self._workers[self._count % len(self._workers)] if self._workers else None
-        self._count += 1
-        if worker is None:
-            return self._fetch(index)
-        return worker.run(self._fetch, index)
+        if self._rcvd_idx >= self._send_idx:                  # every batch handed out
+            if not self._loader.persistent_workers:
+                self._shutdown_workers()
+            raise StopIteration
+        while self._rcvd_idx not in self._buffer:
+            epoch, idx, data = self._get()
+            if epoch == self._epoch:
+                self._buffer[idx] = data
+        data = self._buffer.pop(self._rcvd_idx)
+        self._rcvd_idx += 1
+        self._put_index()
+        if isinstance(data, _ExceptionWrapper):
+            data.reraise()
+        return data
+
+    def _shutdown_workers(self) -> None:
+        if self._shutdown:
+            return
+        self._shutdown = True
+        for queue in self._index_queues:
+            queue.put(None)
+        for worker in self._workers:
+            worker.join(timeout=5.0)
+            if worker.is_alive():
+                worker.terminate()
+        for queue in [*self._index_queues, self._data_queue]:
+            queue.cancel_join_thread()
+            queue.close()
+
+    def __del__(self):
+        import contextlib
+
+        with contextlib.suppress(Exception):      # at interpreter shutdown the queues may be gone already
+            self._shutdown_workers()
