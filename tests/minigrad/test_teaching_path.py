@@ -44,7 +44,8 @@ def traced_lines():
         L = _example(a, b, c, f)
     finally:
         sys.settrace(old)
-    assert L.item() == -8.0 and (a.grad.item(), b.grad.item(), c.grad.item(), f.grad.item()) == (6.0, -4.0, -2.0, 4.0)
+    assert L.item() == -8.0
+    assert (a.grad.item(), b.grad.item(), c.grad.item(), f.grad.item()) == (6.0, -4.0, -2.0, 4.0)
     return lines
 
 
