@@ -168,9 +168,9 @@ class RuleNode(BackwardCFunction):
                 return _finish_arrays(self, (fn(NP, g, *[values[j] for j in uses]),), grad)
             grads = [fn(NP, g, *[values[j] for j in uses]) if fn is not None and needs[i] else None
                      for i, (fn, uses) in enumerate(cls._plan)]
+            return _finish_arrays(self, grads, grad)     # quiet too: summing a broadcast inf + -inf warns
         finally:
             _quiet_reset(token)
-        return _finish_arrays(self, grads, grad)
 
 
 def _finish_arrays(node, grads, grad):

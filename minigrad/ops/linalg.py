@@ -261,9 +261,8 @@ def _batched_matmul(x, y):
     return UnsafeView.apply(out, batch + ((n,) if x.ndim > 1 else ()) + ((m,) if y.ndim > 1 else ()))
 
 
-# Hot ops whose numpy code warns at most on float overflow (see Function.quiet).
-for _op in (Mm, Mv, Dot, Bmm, Addmm):
-    _op.quiet = False
+# Mm, Mv, Dot, Bmm and Addmm stay quiet (Function.quiet): numpy's matmul warns "invalid value encountered in
+# matmul" for inf * 0 in a product, where PyTorch just gives nan.
 
 
 # -- einsum ---------------------------------------------------------------------------------------------

@@ -644,6 +644,8 @@ class NativeLayerNorm(Function):
         ctx.normalized_shape, ctx.eps = tuple(normalized_shape), eps
         dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
         a = x._data
+        if a.size == 0:                 # nothing to standardize (numpy's mean would warn "Mean of empty slice")
+            return _affine(a, _defined(weight), _defined(bias), ctx.normalized_shape).astype(a.dtype, copy=False)
         x_hat = (a - a.mean(dims, keepdims=True)) / np.sqrt(a.var(dims, keepdims=True) + eps)
         out = _affine(x_hat, _defined(weight), _defined(bias), ctx.normalized_shape)
         return out.astype(a.dtype, copy=False)
