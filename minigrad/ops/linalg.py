@@ -350,7 +350,22 @@ def einsum(*args):
             raise TypeError("expected Tensor as element %d in argument 1, but got %s" % (i, type(t).__name__))
         if t.dtype is not operands[0].dtype:
             raise RuntimeError("expected scalar type %s but found %s" % (operands[0].dtype._legacy, t.dtype._legacy))
-    return Einsum.apply(parse_einsum(equation, [t.shape for t in operands]), *operands)
+    explicit = parse_einsum(equation, [t.shape for t in operands])
+    terms, output = explicit.split("->")
+    terms = terms.split(",")
+    summed = [c for c in dict.fromkeys("".join(terms)) if c not in output]
+    if len(operands) == 1 and len(set(terms[0])) == len(terms[0]):
+        # One operand, no diagonal: PyTorch permutes it (output labels first, then the summed ones) and sums
+        # the trailing dims -- a view of the operand (PermuteBackward0) when nothing is summed, else SumBackward1.
+        (term,), (t,) = terms, operands
+        out = t.permute([term.index(c) for c in output + "".join(summed)])
+        return out.sum(tuple(range(len(output), len(term)))) if summed else out
+    out = Einsum.apply(explicit, *operands)
+    if summed and len(operands) > 1:
+        # A contraction: PyTorch's result is a view (ViewBackward0) of the bmm it computed, so an in-place op
+        # on it rewrites a base (CopySlices) and the result becomes AsStridedBackward0, as here.
+        out = out.view(out.shape)
+    return out
 
 
 class Einsum(Function):
@@ -367,7 +382,9 @@ class Einsum(Function):
         ctx.equation = equation
         ctx.save_for_backward(*operands)
         out = np.asarray(np.einsum(equation, *arrays, optimize=len(arrays) > 1))
-        return out.copy() if any(np.may_share_memory(out, a) for a in arrays) else out    # never a view
+        if any(np.may_share_memory(out, a) for a in arrays):
+            return out.copy()                                                  # never a view of an operand
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)   # contiguous, as PyTorch's
 
     @staticmethod
     def backward(ctx, grad):
