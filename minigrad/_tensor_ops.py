@@ -937,9 +937,9 @@ class TensorOps:
         self._inplace(lambda x, v: op.apply(x, key, v.to(x.dtype)), value, leaf_message=P.VIEW_OF_LEAF_INPLACE)
 
     # -- in place -------------------------------------------------------------------------------------
-    def _inplace(self, compute, *others, leaf_message=P.LEAF_INPLACE, ufunc=None):
+    def _inplace(self, compute, *others, leaf_message=P.LEAF_INPLACE, ufunc=None, fill=False):
         """Run ``compute(self, *others)`` out of place and write the result into ``self`` (``ops/inplace.py``)."""
-        return P.inplace(self, compute, others, leaf_message, ufunc)
+        return P.inplace(self, compute, others, leaf_message, ufunc, fill)
 
     def add_(self, other, *, alpha=1):
         return self._inplace(lambda x, y: E.Add.apply(x, y, alpha), operand(other),
@@ -997,12 +997,12 @@ class TensorOps:
         return self._inplace(lambda x: E.MaskedFill.apply(x, mask._data, value))
 
     def zero_(self):
-        return self._inplace(P.Zero.apply)
+        return self._inplace(P.Zero.apply, fill=True)
 
     def fill_(self, value):
         if isinstance(value, TensorOps):
             return self._inplace(lambda x, v: P.FillTensor.apply(x, v), value)
-        return self._inplace(lambda x: P.Fill.apply(x, value))
+        return self._inplace(lambda x: P.Fill.apply(x, value), fill=True)
 
     def copy_(self, src, non_blocking=False):
         src = operand(src)

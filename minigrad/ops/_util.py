@@ -87,6 +87,12 @@ def dims_tuple(dim, ndim):
 _F32 = np.dtype(np.float32)
 
 
+def _wide(a):
+    """``a`` as float64, laid out as PyTorch lays out a result: ``astype``'s default order keeps the strides'
+    order, which puts an expanded (stride 0) dim innermost, so the result would not be ``view``-able."""
+    return a.astype(np.float64, order="C" if 0 in a.strides else "K")
+
+
 class fmath:
     """Transcendental functions whose float32 results do not depend on the CPU.
 
@@ -102,11 +108,11 @@ class fmath:
         def f(a, *rest):
             if not rest:                                    # one operand: the common case, kept short
                 if getattr(a, "dtype", None) == _F32:
-                    return ufunc(a.astype(np.float64)).astype(np.float32)
+                    return ufunc(_wide(a)).astype(np.float32)
                 return ufunc(a)
             args = (a, *rest)
             if any(getattr(x, "dtype", None) == _F32 for x in args):
-                wide = [x.astype(np.float64) if getattr(x, "dtype", None) == _F32 else x for x in args]
+                wide = [_wide(x) if getattr(x, "dtype", None) == _F32 else x for x in args]
                 return ufunc(*wide).astype(np.float32)
             return ufunc(*args)
 

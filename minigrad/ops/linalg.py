@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .. import _dtype
 from .._dtype import cpp_type_name
 from ..autograd.function import Function
 from .shape import UnsafeView
@@ -348,12 +349,18 @@ def einsum(*args):
     for i, t in enumerate(operands):
         if not isinstance(t, Tensor):
             raise TypeError("expected Tensor as element %d in argument 1, but got %s" % (i, type(t).__name__))
-        if t.dtype is not operands[0].dtype:
-            raise RuntimeError("expected scalar type %s but found %s" % (operands[0].dtype._legacy, t.dtype._legacy))
     explicit = parse_einsum(equation, [t.shape for t in operands])
     terms, output = explicit.split("->")
     terms = terms.split(",")
     summed = [c for c in dict.fromkeys("".join(terms)) if c not in output]
+    mixed = [t for t in operands if t.dtype is not operands[0].dtype]
+    if mixed:
+        sizes = {c: n for term, t in zip(terms, operands) for c, n in zip(term, t.shape) if n != 1}
+        if any(sizes.get(c, 1) > 1 for c in summed):     # PyTorch contracts with bmm, which does not promote
+            raise RuntimeError("expected scalar type %s but found %s"
+                               % (operands[0].dtype._legacy, mixed[0].dtype._legacy))
+        dtype = _dtype.result_type(*operands)           # no contraction, only products: PyTorch's mul promotes
+        operands = [t.to(dtype) for t in operands]
     if len(operands) == 1 and len(set(terms[0])) == len(terms[0]):
         # One operand, no diagonal: PyTorch permutes it (output labels first, then the summed ones) and sums
         # the trailing dims -- a view of the operand (PermuteBackward0) when nothing is summed, else SumBackward1.
