@@ -121,4 +121,13 @@ class fmath:
 
     exp, log, log1p, expm1, log2, log10 = map(_via_float64, (np.exp, np.log, np.log1p, np.expm1, np.log2, np.log10))
     sin, cos, tan, arcsin, arccos, arctan = map(_via_float64, (np.sin, np.cos, np.tan, np.arcsin, np.arccos, np.arctan))
-    sinh, cosh, tanh, arctan2, power = map(_via_float64, (np.sinh, np.cosh, np.tanh, np.arctan2, np.power))
+    sinh, cosh, tanh, arctan2, _power = map(_via_float64, (np.sinh, np.cosh, np.tanh, np.arctan2, np.power))
+
+    @staticmethod
+    def power(a, b):
+        """``a ** b``; a number exponent of ±0.5 is PyTorch's sqrt / rsqrt, so ``(-inf) ** 0.5`` is nan (C's pow:
+        inf) and ``(-0.) ** -0.5`` is -inf (pow: inf)."""
+        if type(b) is float and (b == 0.5 or b == -0.5):
+            root = np.sqrt(a)
+            return root if b == 0.5 else 1 / root
+        return fmath._power(a, b)

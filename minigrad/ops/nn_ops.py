@@ -103,11 +103,14 @@ class HuberLoss(Function):
         a, b = promoted(x, target)
         z = np.abs(a - b)
         loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
-        return _reduce(loss.astype(z.dtype, copy=False), reduction)
+        return _reduce(loss, reduction).astype(x._data.dtype, copy=False)     # in the input's dtype, as PyTorch
 
     @staticmethod
     def backward(ctx, grad):
         x, target = ctx.saved_tensors
+        if x.dtype is not target.dtype:      # PyTorch's huber_loss_backward does not promote
+            want, other = (x, target) if ctx.needs_input_grad[0] else (target, x)
+            raise RuntimeError("Found dtype %s but expected %s" % (other.dtype._legacy, want.dtype._legacy))
         return _elementwise_loss_grads(ctx, (x - target).clamp(-ctx.delta, ctx.delta) * grad, x)
 
 
@@ -627,6 +630,18 @@ def _affine(a, weight, bias, shape):
     return a
 
 
+def _check_mixed_dtype(x, params):
+    """PyTorch's CPU check of the parameters' dtypes against the input's (the first parameter decides)."""
+    if not params or params[0].dtype is x.dtype:
+        for p in params:
+            if p.dtype is not x.dtype:
+                raise RuntimeError("expected scalar type %s but found %s" % (x.dtype._legacy, p.dtype._legacy))
+        return
+    if any(p.dtype._legacy != "Float" for p in params):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
 class NativeLayerNorm(Function):
     """``x̂ · weight + bias``, ``x̂`` standardized over the trailing ``normalized_shape`` dims.
 
@@ -640,6 +655,7 @@ class NativeLayerNorm(Function):
 
     @staticmethod
     def forward(ctx, x, normalized_shape, weight, bias, eps):
+        _check_mixed_dtype(x, [p for p in (_defined(weight), _defined(bias)) if p is not None])
         ctx.save_for_backward(x, weight, bias)
         ctx.normalized_shape, ctx.eps = tuple(normalized_shape), eps
         dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))

@@ -439,7 +439,7 @@ class Var(Function):
         ctx.save_for_backward(x)
         n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
         ctx.n = n
-        _warn_dof("var", n, correction)
+        _warn_dof("var", x, n, correction)
         return _variance(x._data, ctx.dim, n - correction, keepdim)
 
     @staticmethod
@@ -465,9 +465,10 @@ def _variance(a, dims, dof, keepdim):
     return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0), dtype=a.dtype)
 
 
-def _warn_dof(name, n, correction):
-    """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf."""
-    if n - correction <= 0:
+def _warn_dof(name, x, n, correction):
+    """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf.
+    PyTorch's ``n`` is the input's numel divided by the output's: 0 for an empty input."""
+    if (n if x._data.size else 0) - correction <= 0:
         import warnings
         warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
                       "(input numel divided by output numel)." % name, UserWarning, stacklevel=5)
@@ -486,7 +487,7 @@ class Std(Function):
         ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
         ctx.all = dim is None or x.ndim == 0
         ctx.n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
-        _warn_dof("std", ctx.n, correction)
+        _warn_dof("std", x, ctx.n, correction)
         out = np.sqrt(_variance(x._data, ctx.dim, ctx.n - correction, keepdim))
         ctx.save_for_backward(x, out)
         return out
