@@ -87,10 +87,14 @@ def dims_tuple(dim, ndim):
 _F32 = np.dtype(np.float32)
 
 
+def cast(a, dtype):
+    """``a.astype(dtype)`` laid out as PyTorch lays out a converted tensor: ``astype``'s default order keeps the
+    strides' order, which puts an expanded (stride 0) dim innermost; PyTorch makes such a tensor contiguous."""
+    return a.astype(dtype, order="C" if 0 in a.strides else "K")
+
+
 def _wide(a):
-    """``a`` as float64, laid out as PyTorch lays out a result: ``astype``'s default order keeps the strides'
-    order, which puts an expanded (stride 0) dim innermost, so the result would not be ``view``-able."""
-    return a.astype(np.float64, order="C" if 0 in a.strides else "K")
+    return cast(a, np.float64)
 
 
 class fmath:

@@ -13,7 +13,7 @@ from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._rules import fused, rule
-from ._util import check_broadcast, fmath, promoted
+from ._util import cast, check_broadcast, fmath, promoted
 
 _BOOL_SUB = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
              "use the `~` or `logical_not()` operator instead.")
@@ -524,7 +524,7 @@ class ToCopy(Function):
 
     @staticmethod
     def forward(ctx, x, dtype):
-        return x._data.astype(dtype.numpy)
+        return cast(x._data, dtype.numpy)
 
     @staticmethod
     def backward(ctx, grad):
