@@ -273,7 +273,8 @@ Sigmoid = rule("SigmoidBackward0", _sigmoid,
 
 
 def _threshold_backward(grad_output, self, threshold):
-    return np.where(self > threshold, grad_output, np.zeros((), grad_output.dtype))   # exact zeros, even for inf
+    # exact zeros, even for inf; where self is nan the gradient passes (PyTorch masks `self <= threshold`)
+    return np.where(self <= threshold, np.zeros((), grad_output.dtype), grad_output)
 
 
 ThresholdBackward = fused("threshold_backward", rule(
@@ -377,23 +378,24 @@ def _minimum(self, other):
     return np.minimum(a, b)
 
 
-def _share(xp, g, wins, ties):
-    """g where ``wins``, g / 2 on ties, exactly 0 elsewhere."""
-    return xp.where(xp.mask(wins), g, xp.where(xp.mask(ties), g / 2, 0))
+def _share(xp, g, loses, ties):
+    """g / 2 on ties, exactly 0 where the input ``loses``, g elsewhere (so where an input is nan, both get g,
+    as in PyTorch)."""
+    return xp.where(xp.mask(loses), 0, xp.where(xp.mask(ties), g / 2, g))
 
 
 Maximum = rule("MaximumBackward0", _maximum, arrays=False, quiet=False,
                self=("g · [self > other] + g/2 · [self = other]",
-                     lambda xp, g, self, other: _share(xp, g, self > other, self == other)),
+                     lambda xp, g, self, other: _share(xp, g, self < other, self == other)),
                other=("g · [other > self] + g/2 · [self = other]",
-                      lambda xp, g, self, other: _share(xp, g, other > self, self == other)),
+                      lambda xp, g, self, other: _share(xp, g, other < self, self == other)),
                words="The gradient goes to the larger input; ties split it half and half.")
 
 Minimum = rule("MinimumBackward0", _minimum, arrays=False, quiet=False,
                self=("g · [self < other] + g/2 · [self = other]",
-                     lambda xp, g, self, other: _share(xp, g, self < other, self == other)),
+                     lambda xp, g, self, other: _share(xp, g, self > other, self == other)),
                other=("g · [other < self] + g/2 · [self = other]",
-                      lambda xp, g, self, other: _share(xp, g, other < self, self == other)),
+                      lambda xp, g, self, other: _share(xp, g, other > self, self == other)),
                words="The gradient goes to the smaller input; ties split it half and half.")
 
 
