@@ -72,14 +72,24 @@ def can_cast(from_, to):
 
 def _method(name, doc=None):
     """``torch.<name>(t, *args)`` as ``t.<name>(*args)``, the way PyTorch exposes both spellings."""
+    takes_numbers = name in _NUMBER_FIRST
+
     def fn(input, *args, **kwargs):
-        from .ops._util import operand
-        return getattr(operand(input), name)(*args, **kwargs)
+        from ._tensor import Tensor
+        if not isinstance(input, Tensor):
+            if not takes_numbers:
+                raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s"
+                                % (name, type(input).__name__))
+            from .ops._util import operand
+            input = operand(input)
+        return getattr(input, name)(*args, **kwargs)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc or "Same as ``Tensor.%s``." % name
     return fn
 
 
+# ``torch.add(2, t)``: the functions PyTorch also gives a Number first argument (or writes in Python)
+_NUMBER_FIRST = {"add", "sub", "mul", "div", "remainder", "floor_divide", "pow", "norm", "split", "unique", "unflatten"}
 _TENSOR_METHODS = [
     "add", "sub", "mul", "div", "neg", "floor", "ceil", "round", "trunc", "log2", "log10", "cumsum", "flip", "tril",
     "triu", "argsort", "isclose", "nonzero", "remainder", "floor_divide",

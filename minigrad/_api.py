@@ -174,3 +174,13 @@ for _name, _fn in (("det", det), ("inverse", inverse), ("svd", svd), ("slogdet",
     if not hasattr(Tensor, _name):
         setattr(Tensor, _name, _fn)
 del _name, _fn
+
+
+# Argument errors name a method as PyTorch's parser does: ``requires_grad_() got an unexpected keyword argument``
+# (PyTorch's methods written in Python keep ``Tensor.``: ``Tensor.backward()``). See also _tensor_ops.py.
+_PYTHON_IN_TORCH = {"backward", "register_hook", "register_post_accumulate_grad_hook"}
+for _name, _method in list(vars(Tensor).items()):
+    if getattr(_method, "__qualname__", None) == "Tensor." + _name and not _name.startswith("_") \
+            and _name not in _PYTHON_IN_TORCH:
+        _method.__qualname__ = _name
+del _name, _method

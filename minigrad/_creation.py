@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from . import _dtype, _random
+from . import _checks, _dtype, _random
 from ._tensor import Tensor, _to_nested
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
@@ -185,9 +186,11 @@ def _fail_int_grad():
     raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
 
 
-def _as_dtype(d):
+def _as_dtype(d, fn=None):
     if d is None or isinstance(d, _dtype.dtype):
         return d
+    if fn is not None and isinstance(d, str):
+        _checks.dtype_arg(d, fn)
     if d is float:
         return _dtype.float64
     if d is int:
@@ -214,7 +217,7 @@ def _infer(data, exact=False):
     if arr.dtype.kind in "US":
         raise TypeError("new(): invalid data type 'str'")
     if arr.dtype == object:
-        raise TypeError("Could not infer dtype of %s" % type(data).__name__)
+        raise RuntimeError("Could not infer dtype of %s" % _odd_leaf(nested))
     if arr.dtype.kind == "f" and not isinstance(data, np.ndarray) and not _has_numpy_floats(data):
         if not exact:
             arr = arr.astype(_dtype.get_default_dtype().numpy)
@@ -223,6 +226,19 @@ def _infer(data, exact=False):
     elif arr.dtype.kind not in "fb":
         raise TypeError("Could not infer dtype of %s" % type(data).__name__)
     return arr
+
+
+def _odd_leaf(data) -> str:
+    """The type name of the first element that is not a number (``tensor([1, None])``: ``NoneType``)."""
+    if isinstance(data, (list, tuple)):
+        for item in data:
+            name = _odd_leaf(item)
+            if name:
+                return name
+        return ""
+    if isinstance(data, (bool, int, float, complex, np.number, np.bool_, np.ndarray)):
+        return ""
+    return type(data).__name__
 
 
 def _has_numpy_floats(data):
@@ -263,7 +279,7 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None, 
             arr = arr.astype(np.int64) if arr.dtype != np.uint8 else arr
     else:
         arr = _infer(data, exact=dtype is not None)
-    return _new(arr, dtype, requires_grad)
+    return _new(arr, _as_dtype(dtype, "tensor"), requires_grad)
 
 
 def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
@@ -285,9 +301,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 def _size(size, op=None):
     """The shape of a new tensor, from ``(2, 3)`` or ``((2, 3),)``; PyTorch's errors for a negative size."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    size = tuple(int(s) for s in size)
+    size = _checks.int_varargs(size, op or "empty", "size")
     negative = [s for s in size if s < 0]
     if negative:
         if op == "zeros":
@@ -297,50 +311,75 @@ def _size(size, op=None):
     return size
 
 
-def _factory(fill, size, dtype, requires_grad, op=None):
-    d = _as_dtype(dtype) or _dtype.get_default_dtype()
+_FACTORY_KEYWORDS = frozenset(("layout", "pin_memory", "out", "names", "memory_format", "size"))
+
+
+def _factory(fill, size, dtype, requires_grad, op=None, kwargs=None):
+    if kwargs:
+        for k in kwargs:
+            if k not in _FACTORY_KEYWORDS:
+                raise TypeError("%s() got an unexpected keyword argument '%s'" % (op, k))
+        if "size" in kwargs:
+            if size:
+                raise TypeError("%s() got multiple values for argument 'size'" % op)
+            if not isinstance(kwargs["size"], (tuple, list)):
+                raise TypeError("%s(): argument 'size' must be tuple of ints, not %s"
+                                % (op, type(kwargs["size"]).__name__))
+            size = (kwargs["size"],)
+        if kwargs.get("out") is not None:
+            _checks.tensor_arg(kwargs["out"], op, "out", None)
+    _checks.bool_arg(requires_grad, op, "requires_grad")
+    d = _as_dtype(dtype, op) or _dtype.get_default_dtype()
     return _new(fill(_size(size, op), d.numpy), None, requires_grad)
 
 
 def zeros(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
           **kwargs: Any) -> Tensor:
-    return _factory(np.zeros, size, dtype, requires_grad, op="zeros")
+    return _factory(np.zeros, size, dtype, requires_grad, "zeros", kwargs)
 
 
 def ones(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
          **kwargs: Any) -> Tensor:
-    return _factory(np.ones, size, dtype, requires_grad)
+    return _factory(np.ones, size, dtype, requires_grad, "ones", kwargs)
 
 
 def empty(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
           **kwargs: Any) -> Tensor:
-    return _factory(np.zeros, size, dtype, requires_grad)
+    return _factory(np.zeros, size, dtype, requires_grad, "empty", kwargs)
 
 
 def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
-    d = _as_dtype(dtype) or _dtype.scalar_dtype(fill_value)
-    return _new(np.full(_size((size,)), fill_value, dtype=d.numpy), None, requires_grad)
+    _checks.number_arg(fill_value, "full", "fill_value", 2)
+    if not isinstance(size, (tuple, list)) and type(size).__name__ != "Size":
+        raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not %s" % type(size).__name__)
+    d = _as_dtype(dtype, "full") or _dtype.scalar_dtype(fill_value)
+    return _new(np.full(_size((size,), "full"), fill_value, dtype=d.numpy), None, requires_grad)
 
 
-def _like(fn, t, dtype, requires_grad, *args):
-    d = _as_dtype(dtype) or t.dtype
+def _like(fn, t, dtype, requires_grad, *args, op="zeros_like", kwargs=None):
+    _checks.tensor_arg(t, op, "input")
+    for k in kwargs or ():
+        if k not in ("layout", "memory_format", "pin_memory"):
+            raise TypeError("%s() got an unexpected keyword argument '%s'" % (op, k))
+    _checks.bool_arg(requires_grad, op, "requires_grad")
+    d = _as_dtype(dtype, op) or t.dtype
     return _new(fn(t.shape, *args, dtype=d.numpy), None, requires_grad)
 
 
 def zeros_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
                **kwargs: Any) -> Tensor:
-    return _like(np.zeros, t, dtype, requires_grad)
+    return _like(np.zeros, t, dtype, requires_grad, op="zeros_like", kwargs=kwargs)
 
 
 def ones_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
               **kwargs: Any) -> Tensor:
-    return _like(np.ones, t, dtype, requires_grad)
+    return _like(np.ones, t, dtype, requires_grad, op="ones_like", kwargs=kwargs)
 
 
 def empty_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,
                **kwargs: Any) -> Tensor:
-    return _like(np.zeros, t, dtype, requires_grad)
+    return _like(np.zeros, t, dtype, requires_grad, op="empty_like", kwargs=kwargs)
 
 
 def full_like(t: Tensor, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
@@ -368,26 +407,46 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: _dtype.dtype | 
     if end is None:
         start, end = 0, start
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    for name, v in zip(("start", "end", "step"), values):
+        _checks.number_arg(v, "arange", name, None)
+    lo, hi, step = values
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError("unsupported range: %s -> %s" % (_num(lo), _num(hi)))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (step > 0 and hi < lo) or (step < 0 and hi > lo):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     is_float = any(isinstance(v, float) for v in values)
     d = _as_dtype(dtype) or (_dtype.get_default_dtype() if is_float else _dtype.int64)
     return _new(np.arange(*values).astype(d.numpy), None, requires_grad)
 
 
+def _num(v) -> str:
+    return "%g" % v
+
+
 def linspace(start: Any, end: Any, steps: int, *, dtype: _dtype.dtype | None = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
+    if _checks.int_arg(steps, "linspace", "steps", 3) < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _new(np.linspace(start, end, int(steps)).astype(d.numpy), None, requires_grad)
 
 
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: _dtype.dtype | None = None,
              requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
+    if _checks.int_arg(steps, "logspace", "steps", 3) < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _new(np.logspace(start, end, int(steps), base=base).astype(d.numpy), None, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
+    for name, k, pos in (("n", n, 1), ("m", m, 2)):
+        if k is not None and _checks.int_arg(k, "eye", name, pos) < 0:
+            raise RuntimeError("%s must be greater or equal to 0, got %d" % (name, k))
     return _new(np.eye(n, m, dtype=d.numpy), None, requires_grad)
 
 
@@ -411,7 +470,7 @@ def _random_size(name, size, kwargs):
         if not isinstance(kw_size, (tuple, list)):
             raise TypeError("%s(): argument 'size' must be tuple of ints, not %s" % (name, type(kw_size).__name__))
         size = (tuple(kw_size),)
-    return _size(size)
+    return _size(size, name)
 
 
 def _random_result(data, requires_grad, out):
@@ -542,7 +601,7 @@ def _is_int(x):
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False):
     """A random permutation of ``0 … n-1``: PyTorch's Fisher-Yates shuffle, so the same seed gives the same order."""
-    n = int(n)
+    n = _checks.int_arg(n, "randperm", "n")
     if n < 0:
         raise RuntimeError("Trying to create tensor with negative dimension %d: [%d]" % (n, n))
     d = _as_dtype(dtype) or (out.dtype if out is not None else _dtype.int64)
@@ -558,6 +617,9 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         probs = input._data
         if not input.dtype.is_floating_point:
             raise NotImplementedError('"bernoulli_tensor_cpu_p_" not implemented for \'%s\'' % input.dtype._legacy)
+        if not np.all((probs >= 0) & (probs <= 1)):
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
+                               "be improved?  If so, please report an enhancement request to PyTorch.)")
         data = _random.bernoulli_tensor(g, probs, probs.dtype)
     return _random_result(data, False, out)
 
@@ -609,7 +671,10 @@ def _random_fill(t, kind, generator, *args, **kwargs):
     ``normal_`` on a non-contiguous tensor takes PyTorch's one-at-a-time path.
     """
     from ._tensor_ops import _fill_random
-
+    from .autograd import grad_mode
+    from .ops.inplace import LEAF_INPLACE
+    if t.requires_grad and t.grad_fn is None and grad_mode.is_grad_enabled():
+        raise RuntimeError(LEAF_INPLACE)
     g = _rng(generator)
     data = t._data
     order = "F" if not data.flags.c_contiguous and data.flags.f_contiguous else "C"
@@ -678,7 +743,10 @@ def numel(t: Tensor) -> int:
 def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Concatenate along an existing dim (``CatBackward0``)."""
     from .ops.shape import Cat
-    return Cat.apply(dim, *tensors)
+    _checks.tensor_list(tensors, "cat")
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    return Cat.apply(_checks.int_arg(dim, "cat", "dim", 2), *tensors)
 
 
 concat = concatenate = cat
@@ -687,7 +755,8 @@ concat = concatenate = cat
 def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Stack along a new dim (``StackBackward0``)."""
     from .ops.shape import Stack
-    return Stack.apply(dim, *tensors)
+    _checks.tensor_list(tensors, "stack")
+    return Stack.apply(_checks.int_arg(dim, "stack", "dim", 2), *tensors)
 
 
 def where(condition: Any, input: Any = None, other: Any = None) -> Any:  # a Tensor; a tuple for where(condition)
@@ -698,6 +767,9 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:  # a Ten
     if input is None and other is None:
         return tuple(Tensor._make(i) for i in np.nonzero(condition._data))
     x, y = operand(input), operand(other)
+    if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype %s"
+                           % condition.dtype._legacy)
     from .ops._util import broadcast_shape
     shape = broadcast_shape(broadcast_shape(condition.shape, x.shape), y.shape)
     return Where.apply(np.broadcast_to(condition._data, shape), x, y)

@@ -37,9 +37,13 @@ class Tensor(TensorOps):
     """
 
     # Set on every tensor (slots: the fastest attributes Python has).
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter", "_base",
-                 "_view_fn", "_view_version", "__weakref__", "__dict__")
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_version_counter", "__weakref__", "__dict__")
     # Rarely set: class-level defaults, shadowed in the instance's __dict__ only by the tensors that need them.
+    _grad = None                    # .grad (leaves, retain_grad)
+    _output_nr = 0                  # which output of its grad_fn (multi-output ops)
+    _base = None                    # a view: the tensor whose memory it shares (autograd/views.py)
+    _view_fn = None                 # a view: how it was taken from its base (autograd/views.py)
+    _view_version = 0               # a view: the version at which its grad_fn was set
     _backward_hooks = None          # register_hook on a leaf
     _post_accumulate_hooks = None   # register_post_accumulate_grad_hook
     _accumulate_ref = None          # weakref to the leaf's AccumulateGrad node
@@ -63,12 +67,7 @@ class Tensor(TensorOps):
         self._data = data
         self._requires_grad = requires_grad
         self._grad_fn = None
-        self._output_nr = 0
-        self._grad = None
-        self._version_counter = [0]
-        self._base = None
-        self._view_fn = None            # how a view was taken from its base (autograd/views.py)
-        self._view_version = 0          # a view: the version at which its grad_fn was set
+        self._version_counter = [0]     # shared by views and detach(); bumped by in-place writes
         if grad_mode._state.inference:
             self._is_inference = True
 
@@ -113,6 +112,8 @@ class Tensor(TensorOps):
                                "var_no_grad = var.detach().")
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value and self._is_inference and not grad_mode._state.inference:
+            raise RuntimeError(_INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -125,6 +126,8 @@ class Tensor(TensorOps):
                                "var_no_grad = var.detach().")
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._is_inference and not grad_mode._state.inference:
+            raise RuntimeError(_INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -419,6 +422,9 @@ class Tensor(TensorOps):
                                "function in torch/optim/optimizer.py as the solution.")
         self._grad_fn, self._requires_grad = None, False
         return self
+
+
+_INFERENCE_REQUIRES_GRAD = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
 
 
 def _to_nested(data):

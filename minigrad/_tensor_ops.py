@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _dtype
+from . import _checks, _dtype
 from .autograd import grad_mode
 from .ops import elementwise as E
 from .ops import index as I
@@ -17,7 +17,7 @@ from .ops import inplace as P
 from .ops import linalg as L
 from .ops import reduce as R
 from .ops import shape as S
-from .ops._util import check_broadcast, operand, promoted, wrap_dim
+from .ops._util import broadcast_shape, check_broadcast, operand, promoted, wrap_dim
 
 if TYPE_CHECKING:
     from ._size import Size
@@ -25,7 +25,12 @@ if TYPE_CHECKING:
 
 
 def numpy_names(method):
-    """Also accept numpy's ``axis=`` and ``keepdims=`` for ``dim=`` and ``keepdim=``, as PyTorch's parser does."""
+    """Also accept numpy's ``axis=`` and ``keepdims=`` for ``dim=`` and ``keepdim=``, as PyTorch's parser does.
+
+    Keyword arguments are also where PyTorch's parser words its errors differently (``got (dim=str, )``):
+    the checks in ``_KEYWORD_CHECKS`` run here, only when keywords are given."""
+    check = _KEYWORD_CHECKS.get(method.__name__)
+
     @functools.wraps(method)
     def wrapper(*args, **kwargs):
         if kwargs:
@@ -34,8 +39,40 @@ def numpy_names(method):
                     if name in kwargs:
                         raise TypeError("%s() got an unexpected keyword argument '%s'" % (method.__name__, numpy_name))
                     kwargs[name] = kwargs.pop(numpy_name)
+            if check is not None:
+                check(method.__name__, args[1:], kwargs)
         return method(*args, **kwargs)
     return wrapper
+
+
+_SUM_SIGNATURES = ("*, torch.dtype dtype = None",
+                   "tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None")
+_SQUEEZE_SIGNATURES = ("", "int dim", "tuple of ints dim")
+_CLAMP_SIGNATURES = ("Tensor min = None, Tensor max = None", "Number min = None, Number max = None")
+
+
+def _sum_keywords(name, args, kwargs):
+    dim = kwargs.get("dim")
+    if not set(kwargs) <= {"dim", "keepdim", "dtype"} or (
+            dim is not None and not _checks.is_int(dim) and not isinstance(dim, (tuple, list))):
+        raise TypeError(_checks.invalid_args(name, args, kwargs, _SUM_SIGNATURES))
+
+
+def _squeeze_keywords(name, args, kwargs):
+    unknown = [k for k in kwargs if k != "dim"]
+    if unknown:
+        raise TypeError(_checks.invalid_args(name, args, kwargs, _SQUEEZE_SIGNATURES,
+                                             ("keywords were incorrect: " + ", ".join(unknown),) * 3))
+
+
+def _clamp_keywords(name, args, kwargs):
+    values = list(args) + list(kwargs.values())
+    if any(v is not None and not isinstance(v, TensorOps) and not _is_number(v) for v in values):
+        raise TypeError(_checks.invalid_args(name, args, kwargs, _CLAMP_SIGNATURES))
+
+
+_KEYWORD_CHECKS = {"sum": _sum_keywords, "mean": _sum_keywords, "squeeze": _squeeze_keywords,
+                   "clamp": _clamp_keywords, "clamp_": _clamp_keywords}
 
 
 class TensorOps:
@@ -138,6 +175,8 @@ class TensorOps:
             return E.PowTensor.apply(self, exponent)
         if not _is_number(exponent):
             return NotImplemented
+        if type(exponent) is int and exponent < 0 and self._data.dtype.kind in "iub":
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         return E.Pow.apply(self, exponent)
 
     def __rpow__(self, base):
@@ -251,15 +290,28 @@ class TensorOps:
         return self._compare(operand(other), np.greater_equal)
 
     def __and__(self, other):
-        return self._compare(other, np.logical_and if self.dtype is _dtype.bool else np.bitwise_and)
+        return self._bitwise(other, np.logical_and, np.bitwise_and)
 
     def __or__(self, other):
-        return self._compare(other, np.logical_or if self.dtype is _dtype.bool else np.bitwise_or)
+        return self._bitwise(other, np.logical_or, np.bitwise_or)
 
     def __xor__(self, other):
-        return self._compare(other, np.logical_xor if self.dtype is _dtype.bool else np.bitwise_xor)
+        return self._bitwise(other, np.logical_xor, np.bitwise_xor)
+
+    def _bitwise(self, other, logical, bitwise):
+        try:
+            other = operand(other)
+        except TypeError:
+            return NotImplemented
+        check_broadcast(self, other)
+        d = _dtype.result_type(self, other)
+        if d.is_floating_point:
+            raise NotImplementedError('"%s_cpu" not implemented for \'%s\'' % (bitwise.__name__, d._legacy))
+        return self._compare(other, logical if d is _dtype.bool else bitwise)
 
     def __invert__(self):
+        if self.dtype.is_floating_point:
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return type(self)._make(np.logical_not(self._data) if self.dtype is _dtype.bool else np.invert(self._data))
 
     def logical_not(self):
@@ -276,6 +328,7 @@ class TensorOps:
 
     @numpy_names
     def count_nonzero(self, dim=None):
+        dim = None if dim is None else _checks.dims(dim, self.ndim, "count_nonzero")
         return type(self)._make(np.asarray(np.count_nonzero(self._data, axis=dim), dtype=np.int64))
 
     def isnan(self):
@@ -288,6 +341,7 @@ class TensorOps:
         return type(self)._make(np.isfinite(self._data))
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        check_broadcast(self, operand(other))
         return type(self)._make(np.isclose(self._data, operand(other)._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
     def nonzero(self, *, as_tuple=False):
@@ -305,19 +359,21 @@ class TensorOps:
 
     @numpy_names
     def any(self, dim=None, keepdim=False):
+        dim = None if dim is None else _checks.dims(dim, self.ndim, "any")
         return type(self)._make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
 
     @numpy_names
     def all(self, dim=None, keepdim=False):
+        dim = None if dim is None else _checks.dims(dim, self.ndim, "all")
         return type(self)._make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
 
     @numpy_names
     def argmax(self, dim=None, keepdim=False):
-        return _arg(self, np.argmax, dim, keepdim)
+        return _arg(self, np.argmax, dim, keepdim, "argmax")
 
     @numpy_names
     def argmin(self, dim=None, keepdim=False):
-        return _arg(self, np.argmin, dim, keepdim)
+        return _arg(self, np.argmin, dim, keepdim, "argmin")
 
     @numpy_names
     def sort(self, dim=-1, descending=False, *, stable=False):
@@ -329,6 +385,7 @@ class TensorOps:
 
     @numpy_names
     def topk(self, k, dim=-1, largest=True, sorted=True):
+        k, dim = _checks.int_arg(k, "topk", "k"), _checks.int_arg(dim, "topk", "dim", 2)
         return _Pair("topk", *R.Topk.apply(self, k, dim, largest))
 
     @numpy_names
@@ -401,7 +458,12 @@ class TensorOps:
     def log10(self):
         return E.Log10.apply(self)
 
+    @numpy_names
     def clamp(self, min=None, max=None):
+        _clamp_args(min, max)
+        for bound in (min, max):
+            if isinstance(bound, TensorOps) and bound.shape != self.shape:
+                check_broadcast(self, bound)
         return E.Clamp.apply(self, min, max)
 
     clip = clamp
@@ -457,6 +519,12 @@ class TensorOps:
         return E.Frac.apply(self)
 
     def masked_fill(self, mask, value):
+        _checks.tensor_arg(mask, "masked_fill", "mask")
+        if mask.shape != self.shape:
+            broadcast_shape(mask.shape, self.shape)
+        if not isinstance(value, TensorOps) and not _is_number(value):
+            raise TypeError(_checks.invalid_args("masked_fill", (mask, value), {}, (
+                "Tensor mask, Tensor value", "Tensor mask, Number value"), (_MASK_BAD % type(value).__name__,) * 2))
         if isinstance(value, TensorOps):
             return E.MaskedFillTensor.apply(self, mask._data, value)
         return E.MaskedFill.apply(self, mask._data, value)
@@ -464,6 +532,7 @@ class TensorOps:
     # -- reductions ------------------------------------------------------------------------------
     @numpy_names
     def sum(self, dim=None, keepdim=False, dtype=None):
+        _reduce_dims("sum", dim)
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Sum.apply(x)
@@ -471,6 +540,7 @@ class TensorOps:
 
     @numpy_names
     def mean(self, dim=None, keepdim=False, dtype=None):
+        _reduce_dims("mean", dim)
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Mean.apply(x)
@@ -494,11 +564,11 @@ class TensorOps:
 
     @numpy_names
     def amax(self, dim=(), keepdim=False):
-        return R.Amax.apply(self, () if dim is None else dim, keepdim)
+        return R.Amax.apply(self, () if dim is None else _checks.int_list(dim, "amax", "dim"), keepdim)
 
     @numpy_names
     def amin(self, dim=(), keepdim=False):
-        return R.Amin.apply(self, () if dim is None else dim, keepdim)
+        return R.Amin.apply(self, () if dim is None else _checks.int_list(dim, "amin", "dim"), keepdim)
 
     @numpy_names
     def median(self, dim=None, keepdim=False):
@@ -512,40 +582,52 @@ class TensorOps:
 
     @numpy_names
     def cumprod(self, dim, *, dtype=None):
+        dim = _checks.int_arg(dim, "cumprod", "dim")
         return R.Cumprod.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
     def cumsum(self, dim, *, dtype=None):
+        dim = _checks.int_arg(dim, "cumsum", "dim")
         return R.Cumsum.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
     def logsumexp(self, dim, keepdim=False):
+        if not _checks.is_int(dim):
+            _checks.int_list(dim, "logsumexp", "dim")
         return R.LogSumExp.apply(self, dim, keepdim)
 
     @numpy_names
     def softmax(self, dim, dtype=None):
+        dim = _checks.int_arg(dim, "softmax", "dim")
+        _checks.dtype_arg(dtype, "softmax")
         return R.Softmax.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
     def log_softmax(self, dim, dtype=None):
+        dim = _checks.int_arg(dim, "log_softmax", "dim")
+        _checks.dtype_arg(dtype, "log_softmax")
         return R.LogSoftmax.apply(self if dtype is None else self.to(dtype), dim)
 
     @numpy_names
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return R.Var.apply(self, dim, _correction(unbiased, correction), keepdim)
+        return R.Var.apply(self, dim, _correction(unbiased, correction, "var", dim), keepdim)
 
     @numpy_names
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return R.Std.apply(self, dim, _correction(unbiased, correction), keepdim)
+        return R.Std.apply(self, dim, _correction(unbiased, correction, "std", dim), keepdim)
 
     @numpy_names
     def prod(self, dim=None, keepdim=False):
         if dim is None:
-            return R.Prod.apply(self, None, False)
+            return R.Prod.apply(self)
         return R.ProdDim.apply(self, dim, keepdim)
 
     @numpy_names
     def norm(self, p="fro", dim=None, keepdim=False):
+        if isinstance(p, str) and p not in ("fro", "nuc"):
+            raise RuntimeError("linalg.matrix_norm: Order %s not supported." % p)
+        if p == "nuc":
+            raise NotImplementedError("minigrad does not implement the nuclear norm (p='nuc')")
         p = 2 if p in ("fro", None) else p
         return R.Norm.apply(self, float(p), dim, keepdim)
 
@@ -566,6 +648,9 @@ class TensorOps:
         return L.matmul(self, other)
 
     def outer(self, other):
+        for name, t in (("self", self), ("vec2", _checks.tensor_arg(other, "outer", "vec2"))):
+            if t.ndim != 1:
+                raise RuntimeError("outer: Expected 1-D argument %s, but got %d-D" % (name, t.ndim))
         return self.reshape(-1, 1) * other
 
     ger = outer
@@ -577,13 +662,18 @@ class TensorOps:
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
             raise NotImplementedError("view(dtype) is not supported by minigrad")
-        return S.View.apply(self, _shape_arg(shape))
+        if not shape or (not _checks.is_int(shape[0]) and not isinstance(shape[0], (tuple, list))):
+            notes = (_checks.bad_types(shape),) * 2 if len(shape) == 1 else None
+            raise TypeError(_checks.invalid_args("view", shape, {}, ("torch.dtype dtype", "tuple of ints size"), notes))
+        return S.View.apply(self, _shape_arg(shape, "view", "size"))
 
     def view_as(self, other):
         return self.view(other.shape)
 
     def reshape(self, *shape):
-        shape = S.infer_shape(_shape_arg(shape), self.numel())
+        if not shape:
+            raise TypeError('reshape() missing 1 required positional arguments: "shape"')
+        shape = S.infer_shape(_shape_arg(shape, "reshape", "shape"), self.numel())
         if S.view_array(self._data, shape) is None:
             return S.UnsafeView.apply(E.Clone.apply(self), shape)     # a copy, recorded as PyTorch does
         return (S.View if self._data.flags.c_contiguous else S.ReshapeAlias).apply(self, shape)
@@ -592,9 +682,10 @@ class TensorOps:
         return self.reshape(other.shape)
 
     def flatten(self, start_dim=0, end_dim=-1):
+        s = wrap_dim(_checks.int_arg(start_dim, "flatten", "start_dim", 1), self.ndim)
+        e = wrap_dim(_checks.int_arg(end_dim, "flatten", "end_dim", 2), self.ndim)
         if self.ndim == 0:
             return self.reshape(1)
-        s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
         if s > e:
             raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
         if s == e:
@@ -634,6 +725,7 @@ class TensorOps:
     moveaxis = movedim
 
     def transpose(self, dim0, dim1):
+        dim0, dim1 = _checks.int_arg(dim0, "transpose", "dim0"), _checks.int_arg(dim1, "transpose", "dim1", 2)
         return S.Transpose.apply(self, dim0, dim1)
 
     swapaxes = transpose
@@ -655,28 +747,30 @@ class TensorOps:
     def permute(self, *dims):
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
-        return S.Permute.apply(self, _shape_arg(dims))
+        return S.Permute.apply(self, _shape_arg(dims, "permute", "dims"))
 
     @numpy_names
     def unsqueeze(self, dim):
-        return S.Unsqueeze.apply(self, dim)
+        return S.Unsqueeze.apply(self, _checks.int_arg(dim, "unsqueeze", "dim"))
 
     @numpy_names
     def squeeze(self, dim=None):
         if dim is None:
             return S.Squeeze.apply(self)
         if isinstance(dim, (tuple, list)):
-            return S.SqueezeDims.apply(self, tuple(dim))
+            return S.SqueezeDims.apply(self, _checks.int_list(dim, "squeeze", "dim"))
+        if not _checks.is_int(dim):
+            raise TypeError(_checks.invalid_args("squeeze", (dim,), {}, ("", "int dim", "tuple of ints dim"),
+                                                 (_checks.bad_types((dim,)),) * 3))
         return S.SqueezeDim.apply(self, dim)
 
     def flip(self, *dims):
-        dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
-        return S.Flip.apply(self, tuple(dims))
+        return S.Flip.apply(self, _checks.int_varargs(dims, "flip", "dims"))
 
     def roll(self, shifts, dims=None):
         """Rotate by ``shifts`` along ``dims`` (ints or sequences); without dims, the flattened tensor."""
-        shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-        dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+        shifts = _checks.int_list(shifts, "roll", "shifts")
+        dims = () if dims is None else _checks.int_list(dims, "roll", "dims", 2)
         return S.Roll.apply(self, shifts, dims)
 
     def diag(self, diagonal=0):
@@ -700,7 +794,9 @@ class TensorOps:
         return S.Triu.apply(self, diagonal)
 
     def expand(self, *sizes):
-        return S.Expand.apply(self, _shape_arg(sizes))
+        if not sizes:
+            raise TypeError('expand() missing 1 required positional arguments: "size"')
+        return S.Expand.apply(self, _shape_arg(sizes, "expand", "size"))
 
     def expand_as(self, other):
         return self.expand(other.shape)
@@ -709,7 +805,7 @@ class TensorOps:
         return self.expand(shape)
 
     def repeat(self, *sizes):
-        return S.Repeat.apply(self, _shape_arg(sizes))
+        return S.Repeat.apply(self, _shape_arg(sizes, "repeat", "repeats"))
 
     @numpy_names
     def split(self, split_size, dim=0):
@@ -717,6 +813,8 @@ class TensorOps:
             raise RuntimeError("split expects at least a 1-dimensional tensor")
         d = wrap_dim(dim, self.ndim)
         n = self.shape[d]
+        if not _checks.is_int(split_size):
+            split_size = _checks.int_list(split_size, "split_with_sizes", "split_sizes", 2)
         if isinstance(split_size, int):
             if split_size < 0:
                 raise RuntimeError("split expects split_size be non-negative, but got split_size=%d" % split_size)
@@ -734,6 +832,7 @@ class TensorOps:
 
     @numpy_names
     def chunk(self, chunks, dim=0):
+        chunks = _checks.int_arg(chunks, "chunk", "chunks")
         if self.ndim == 0:
             raise RuntimeError("chunk expects at least a 1-dimensional tensor")
         if chunks <= 0:
@@ -745,7 +844,9 @@ class TensorOps:
 
     @numpy_names
     def unbind(self, dim=0):
+        dim = _checks.int_arg(dim, "unbind", "dim")
         if self.ndim == 0:
+            wrap_dim(dim, 0)
             raise IndexError("Dimension specified as %d but tensor has no dimensions" % dim)
         return S.Unbind.apply(self, dim)
 
@@ -767,6 +868,7 @@ class TensorOps:
 
     @numpy_names
     def select(self, dim, index):
+        dim, index = _checks.int_arg(dim, "select", "dim"), _checks.int_arg(index, "select", "index", 2)
         if self.ndim == 0:
             raise IndexError("select() cannot be applied to a 0-dim tensor.")
         d = wrap_dim(dim, self.ndim)
@@ -778,12 +880,14 @@ class TensorOps:
 
     @numpy_names
     def gather(self, dim, index):
+        dim = _checks.int_arg(dim, "gather", "dim")
+        _checks.tensor_arg(index, "gather", "index", 2)
         return I.TakeAlongDim.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     @numpy_names
     def scatter(self, dim, index, src=None, *, value=None):
         """A copy with ``src``'s values (or the number ``value``) written at ``index`` along ``dim``."""
-        dim = wrap_dim(dim, max(self.ndim, 1))
+        dim = wrap_dim(_checks.int_arg(dim, "scatter", "dim"), max(self.ndim, 1))
         if isinstance(src, TensorOps):
             return I.Scatter.apply(self, src, dim, index._data)
         return I.ScatterValue.apply(self, dim, index._data, value if src is None else src)
@@ -797,6 +901,7 @@ class TensorOps:
     @numpy_names
     def scatter_add(self, dim, index, src):
         """A copy with ``src``'s values added at ``index`` along ``dim`` (repeated indices add up)."""
+        dim = _checks.int_arg(dim, "scatter_add", "dim")
         return I.ScatterAdd.apply(self, src, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     @numpy_names
@@ -805,6 +910,8 @@ class TensorOps:
 
     @numpy_names
     def index_select(self, dim, index):
+        dim = _checks.int_arg(dim, "index_select", "dim")
+        _checks.tensor_arg(index, "index_select", "index", 2)
         return I.IndexSelect.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     def masked_select(self, mask):
@@ -838,7 +945,10 @@ class TensorOps:
         if dtype is None:
             return "torch.%sTensor" % self.dtype._legacy
         if isinstance(dtype, str):
-            dtype = next(d for d in _dtype._ALL if "torch.%sTensor" % d._legacy == dtype)
+            dtype = next((d for d in _dtype._ALL if "torch.%sTensor" % d._legacy == dtype), None) or \
+                _invalid_type(dtype)
+        elif not isinstance(dtype, (_dtype.dtype, type)):
+            raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(getattr(dtype, "dtype", dtype))
 
     # -- new tensors with this one's dtype ------------------------------------------------------
@@ -959,7 +1069,9 @@ class TensorOps:
     def pow_(self, exponent):
         return self._inplace(lambda x: x ** exponent)
 
+    @numpy_names
     def clamp_(self, min=None, max=None):
+        _clamp_args(min, max, "clamp_")
         return self._inplace(lambda x: E.Clamp.apply(x, min, max))
 
     clip_ = clamp_
@@ -989,6 +1101,11 @@ class TensorOps:
         return self._inplace(lambda x, a, b: x + value * a / b, operand(t1), operand(t2))
 
     def lerp_(self, end, weight):
+        _checks.tensor_arg(end, "lerp_", "end")
+        for name, t in (("end", end), ("weight", weight)):
+            if isinstance(t, TensorOps) and t.dtype is not self.dtype:
+                raise RuntimeError("expected dtype %s for `%s` but got dtype %s"
+                                   % (_c_type(self.dtype), name, _c_type(t.dtype)))
         return self._inplace(lambda x, e: x + weight * (e - x), operand(end))
 
     def masked_fill_(self, mask, value):
@@ -1005,7 +1122,12 @@ class TensorOps:
         return self._inplace(lambda x: P.Fill.apply(x, value), fill=True)
 
     def copy_(self, src, non_blocking=False):
-        src = operand(src)
+        src = _checks.tensor_arg(src, "copy_", "other")
+        if src.shape != self.shape:
+            shape = broadcast_shape(self.shape, src.shape)
+            if shape != tuple(self.shape):
+                raise RuntimeError("output with shape [%s] doesn't match the broadcast shape [%s]"
+                                   % (", ".join(map(str, self.shape)), ", ".join(map(str, shape))))
         return self._inplace(lambda x, s: P.Copy.apply(x, s), src)
 
     def __iadd__(self, other):
@@ -1066,6 +1188,19 @@ class TensorOps:
 
 # -- helpers ------------------------------------------------------------------------------------------
 
+# Python names a method in its argument errors by ``__qualname__``: ``flatten() got an unexpected keyword
+# argument 'start'``, as PyTorch's parser says (its methods written in Python say ``Tensor.unique()``).
+_PYTHON_IN_TORCH = {"norm", "split", "unflatten", "unique"}
+for _name, _method in list(vars(TensorOps).items()):
+    _fn = getattr(_method, "__wrapped__", _method)
+    if getattr(_fn, "__qualname__", None) == "TensorOps." + _name:
+        _q = ("Tensor." if _name in _PYTHON_IN_TORCH else "") + _name
+        _fn.__qualname__ = _q
+        if _method is not _fn:
+            _method.__qualname__ = _q
+del _name, _method, _fn
+
+
 class _Pair(tuple):
     """``torch.return_types.max(values=..., indices=...)``."""
 
@@ -1119,12 +1254,13 @@ def _int_div(fn, x, y):
         return Tensor._make(np.asarray(fn(a, b)))
 
 
-def _arg(t, fn, dim, keepdim):
+def _arg(t, fn, dim, keepdim, name):
     if dim is None:
         return type(t)._make(np.asarray(fn(t._data), dtype=np.int64))
-    out = fn(t._data, axis=wrap_dim(dim, t.ndim))
+    dim = wrap_dim(_checks.int_arg(dim, name, "dim", None), t.ndim)
+    out = fn(t._data, axis=dim)
     if keepdim:
-        out = np.expand_dims(out, wrap_dim(dim, t.ndim))
+        out = np.expand_dims(out, dim)
     return type(t)._make(np.asarray(out, dtype=np.int64))
 
 
@@ -1132,16 +1268,55 @@ def _is_number(value):
     return isinstance(value, (bool, int, float, np.number, np.bool_, np.ndarray))
 
 
-def _correction(unbiased, correction):
+_VAR_SIGNATURES = ("tuple of ints dim, bool unbiased = True, bool keepdim = False",
+                   "tuple of ints dim = None, *, Number correction = None, bool keepdim = False",
+                   "bool unbiased = True")
+
+
+def _correction(unbiased, correction, name="var", dim=None):
     if correction is not None:
+        if unbiased is not None:
+            raise TypeError(_checks.invalid_args(name, () if dim is None else (dim,),
+                                                 {"unbiased": unbiased, "correction": correction}, _VAR_SIGNATURES,
+                                                 ("keywords were incorrect: correction, unbiased", None, None)))
         return correction
     return 0 if unbiased is False else 1
 
 
-def _shape_arg(shape):
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        return tuple(shape[0])
-    return tuple(int(s) for s in shape)
+_MASK_BAD = "arguments have invalid types: (Tensor, !%s!)"
+
+
+def _reduce_dims(name, dim):
+    """``sum``/``mean``'s ``dim``: None, an int or a sequence of ints."""
+    if dim is None or type(dim) is int:
+        return
+    if isinstance(dim, (tuple, list)):
+        _checks.int_list(dim, name, "dim")
+    elif not _checks.is_int(dim):
+        raise TypeError(_checks.invalid_args(name, (dim,), {}, _SUM_SIGNATURES))
+
+
+def _clamp_args(min, max, name="clamp"):
+    """(given positionally: the keyword forms are checked by ``numpy_names``)"""
+    for v in (min, max):
+        if v is not None and not isinstance(v, TensorOps) and not _is_number(v):
+            given = (min,) if max is None else (min, max)
+            notes = (_checks.bad_types(given),) * 2 if len(given) == 2 else None
+            raise TypeError(_checks.invalid_args(name, given, {}, _CLAMP_SIGNATURES, notes))
+
+
+def _invalid_type(name):
+    raise ValueError("invalid type: '%s'" % name)
+
+
+def _c_type(d):
+    """A dtype as ATen's C++ scalar type: ``float``, ``double``, ``long int``."""
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+            "bool": "bool", "uint8": "unsigned char"}.get(d.name, d.name)
+
+
+def _shape_arg(shape, fn, name):
+    return _checks.int_varargs(shape, fn, name)
 
 
 _alias = P.alias

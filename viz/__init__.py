@@ -74,7 +74,7 @@ __all__ = [
 _LAZY_NAMES = {"step_backward": "stepper", "Stepper": "stepper", "live": "live_graph",
                "StepperWidget": "widget", "LiveGraphWidget": "live_graph"}
 #: Submodules reachable as attributes (``viz.plots``) without an explicit import.
-_SUBMODULES = ("plots", "demos", "widget", "live_graph", "stepper", "gallery", "formulas", "export", "diagram",
+_SUBMODULES = ("plots", "demos", "widget", "live_graph", "stepper", "gallery", "export", "diagram",
                "capture", "model", "render", "style", "fold", "text", "chain", "i18n")
 
 

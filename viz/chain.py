@@ -8,8 +8,7 @@ saved when it ran, then what it really sent on (the recorded gradient, never rec
 Everything here works on plain data: the :class:`~viz.model.GraphSnapshot`, the steps'
 arrays and the saved values the capture read before backward freed them.  The formulas
 come from ``minigrad.autograd.derivative_formula`` (through :func:`viz.capture.derivative_formula`,
-keyed by class name, so PyTorch's nodes get them too); until minigrad has that API, a small
-table here in the same shape stands in (``FALLBACK``).
+keyed by class name, so PyTorch's nodes get them too): viz keeps no copy of the table.
 """
 
 from __future__ import annotations
@@ -44,75 +43,15 @@ class Formula:
     words: str
 
 
-def _f(name: str, inputs: tuple[str, ...], grads: tuple[str | None, ...], saved: tuple[str, ...],
-       words: str) -> Formula:
-    return Formula(name, inputs, grads, saved, words)
-
-
-#: Stand-in for minigrad's table while it has no ``derivative_formula`` (same names as PyTorch).
-FALLBACK: dict[str, Formula] = {f.node_name: f for f in (
-    _f("AddBackward0", ("self", "other"), ("g", "g"), (), "A sum passes the gradient on unchanged."),
-    _f("AddBackward1", ("self",), ("g",), (), "Adding a constant passes the gradient on unchanged."),
-    _f("SubBackward0", ("self", "other"), ("g", "−g"), (),
-       "A difference passes g to the first input, −g to the second."),
-    _f("SubBackward1", ("self",), ("g",), (), "Subtracting a constant passes the gradient on."),
-    _f("RsubBackward1", ("self",), ("−g",), (), "c − x flips the sign of the gradient."),
-    _f("MulBackward0", ("self", "other"), ("g · other", "g · self"), ("self", "other"),
-       "Product rule: each input gets the gradient times the other input."),
-    _f("MulBackward1", ("self",), ("g · other",), ("other",), "Multiplying by a constant scales the gradient by it."),
-    _f("DivBackward0", ("self", "other"), ("g / other", "−g · self / other²"), ("self", "other"),
-       "Quotient rule."),
-    _f("DivBackward1", ("self",), ("g / other",), ("other",), "Dividing by a constant divides the gradient by it."),
-    _f("NegBackward0", ("self",), ("−g",), (), "Negation flips the sign of the gradient."),
-    _f("PowBackward0", ("self",), ("g · exponent · self^(exponent − 1)",), ("self", "exponent"), "Power rule."),
-    _f("ExpBackward0", ("self",), ("g · result",), ("result",), "The exponential is its own derivative."),
-    _f("LogBackward0", ("self",), ("g / self",), ("self",), "The derivative of ln x is 1/x."),
-    _f("SqrtBackward0", ("self",), ("g / (2 · result)",), ("result",), "The derivative of √x is 1/(2√x)."),
-    _f("SinBackward0", ("self",), ("g · cos(self)",), ("self",), "The derivative of sin is cos."),
-    _f("CosBackward0", ("self",), ("−g · sin(self)",), ("self",), "The derivative of cos is −sin."),
-    _f("TanhBackward0", ("self",), ("g · (1 − result²)",), ("result",), "tanh′ = 1 − tanh², from the output."),
-    _f("SigmoidBackward0", ("self",), ("g · result · (1 − result)",), ("result",), "σ′ = σ·(1 − σ), from the output."),
-    _f("ReluBackward0", ("self",), ("g · [result > 0]",), ("result",),
-       "ReLU lets g through where the output is positive."),
-    _f("SumBackward0", ("self",), ("g",), (), "A sum gives every element the same gradient g."),
-    _f("MeanBackward0", ("self",), ("g / numel(self)",), (), "A mean of n elements gives each g/n."),
-    _f("MmBackward0", ("self", "mat2"), ("g @ mat2ᵀ", "selfᵀ @ g"), ("self", "mat2"),
-       "Matrix product: the gradient times the other factor, transposed."),
-    _f("AddmmBackward0", ("self", "mat1", "mat2"), ("sum(g) over the batch", "g @ mat2ᵀ", "mat1ᵀ @ g"),
-       ("mat1", "mat2"), "bias + mat1 @ mat2 (nn.Linear): the bias gets g summed over the batch."),
-    _f("TBackward0", ("self",), ("gᵀ",), (), "A transpose sends the gradient back transposed."),
-    _f("TransposeBackward0", ("self",), ("transpose(g)",), (), "A transpose sends the gradient back transposed."),
-    _f("PermuteBackward0", ("self",), ("permute(g) back",), (), "A permutation sends g back permuted the other way."),
-    _f("ViewBackward0", ("self",), ("reshape(g)",), (), "A view only changes the shape: g is reshaped back."),
-    _f("ReshapeAliasBackward0", ("self",), ("reshape(g)",), (), "A reshape: g is reshaped back."),
-    _f("UnsafeViewBackward0", ("self",), ("reshape(g)",), (), "A reshape: g is reshaped back."),
-    _f("ExpandBackward0", ("self",), ("sum(g) over the expanded dims",), (),
-       "expand repeats the input: the copies' gradients are added."),
-    _f("SqueezeBackward0", ("self",), ("unsqueeze(g)",), (), "squeeze: the dimension is put back into g."),
-    _f("UnsqueezeBackward0", ("self",), ("squeeze(g)",), (), "unsqueeze: the dimension is taken out of g."),
-    _f("CloneBackward0", ("self",), ("g",), (), "A copy passes the gradient on unchanged."),
-    _f("SumBackward1", ("self",), ("expand(g)",), (), "A sum over dims: g is copied back along them."),
-    _f("MeanBackward1", ("self",), ("expand(g) / n",), (), "A mean over n elements: g/n copied back along them."),
-    _f("LogSoftmaxBackward0", ("self",), ("g − exp(result) · sum(g)",), ("result",),
-       "log-softmax: g minus the softmax times the sum of g."),
-    _f("SoftmaxBackward0", ("self",), ("result · (g − sum(g · result))",), ("result",),
-       "softmax: its Jacobian is diag(s) − s sᵀ."),
-    _f("NllLossBackward0", ("self", "target", "weight"), ("−g · [class = target] / N", None, None), ("target",),
-       "Negative log-likelihood: −1 (÷ N for the mean) at each target class, 0 elsewhere."),
-    _f("MseLossBackward0", ("self", "target"), ("g · 2 · (self − target) / N", "−g · 2 · (self − target) / N"),
-       ("self", "target"), "Mean squared error."),
-)}
-
-
 _CACHE: dict[str, Formula | None] = {}
 
 
 def formula_for(name: str, lookup: Callable[[str], Any] | None = None) -> Formula | None:
-    """The derivative rule of a node class (minigrad's API, else :data:`FALLBACK`), or None.
+    """The derivative rule of a node class (``minigrad.autograd.derivative_formula``), or None.
 
     Examples
     --------
-    >>> formula_for("MulBackward0", lookup=lambda name: None).grads
+    >>> formula_for("MulBackward0").grads
     ('g · other', 'g · self')
     """
     if lookup is None:
@@ -122,10 +61,10 @@ def formula_for(name: str, lookup: Callable[[str], Any] | None = None) -> Formul
             _CACHE[name] = formula_for(name, derivative_formula)
         return _CACHE[name]
     found = lookup(name) if name != "AccumulateGrad" else None
-    if found is not None:
-        return Formula(str(found.node_name), tuple(found.inputs), tuple(found.grads), tuple(found.saved),
-                       str(found.words))
-    return FALLBACK.get(name)
+    if found is None:
+        return None
+    return Formula(str(found.node_name), tuple(found.inputs), tuple(found.grads), tuple(found.saved),
+                   str(found.words))
 
 
 # --------------------------------------------------------------------------

@@ -24,7 +24,12 @@ _warned_create_graph = [False]
 def _tensors(value, what):
     if isinstance(value, _tensor.Tensor):
         return (value,)
-    return tuple(value)
+    value = tuple(value)
+    if what == "inputs":
+        for t in value:
+            if not isinstance(t, _tensor.Tensor):
+                raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got %s" % type(t).__name__)
+    return value
 
 
 def _make_grads(outputs, grad_outputs, is_grads_batched=False):
@@ -78,6 +83,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if len(grad_tensors) != len(tensors):
         raise RuntimeError("got %d tensors and %d gradients" % (len(tensors), len(grad_tensors)))
     _check_roots(tensors)
+    for t in inputs or ():
+        if not t.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if create_graph and not _warned_create_graph[0]:
         _warned_create_graph[0] = True
         warnings.warn(

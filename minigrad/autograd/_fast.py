@@ -45,4 +45,11 @@ def stealable(grad, var):
     if (base._base is None and data.base is owner and owner.base is None and sys.getrefcount(base) == 3
             and sys.getrefcount(data) == 3 and sys.getrefcount(owner) == 4):     # base._data, data.base, `owner`
         return _tensor.Tensor._make(data, False)
+    # The same when the tensor it views holds a transposed view of the product (a rule's plain backward,
+    # ``(gᵀ @ x)ᵀ`` on arrays): the product is referenced by the two views' ``.base`` only.
+    root = owner.base
+    if (base._base is None and root is not None and data.base is root and root.base is None
+            and sys.getrefcount(base) == 3 and sys.getrefcount(data) == 3 and sys.getrefcount(owner) == 3
+            and sys.getrefcount(root) == 4):                                  # owner.base, data.base, `root`
+        return _tensor.Tensor._make(data, False)
     return None

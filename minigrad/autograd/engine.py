@@ -68,6 +68,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     state.grad_enabled = create_graph            # the backward formulas are recorded only under create_graph
     tagger = _tag_derivative_nodes() if create_graph else None
     heappop, heappush = heapq.heappop, heapq.heappush
+    plain = run.targets is None and not observe              # no autograd.grad inputs=, nobody watching
     _current_runs.append((root_nodes, dependencies, run))   # popped in `finally` (for graph.register_multi_grad_hook)
     try:
         while ready:
@@ -82,16 +83,21 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
                 continue
             if node._released and "_input_meta" not in node.__dict__:     # forgotten (_forget): cannot run again
                 raise RuntimeError(_FREED)
-            grad_inputs = _execute(node, grads, run)
-            if not retain_graph and node._release():
-                _forget(node)
-                if observe:
-                    _emit("release", node)
+            if plain and len(grads) == 1 and grads[0] is not None and node._tensor_pre_hooks is None \
+                    and node._retain_grad is None and node._pre_hooks is None and node._post_hooks is None:
+                grad_inputs = node._apply((grads[0],))           # ``_execute`` for a node without hooks
+            else:
+                grad_inputs = _execute(node, grads, run)
+            if not retain_graph and node._release() and observe:  # frees what the node saved (and _forget)
+                _emit("release", node)
             for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
                 if next_node is None:
                     continue
                 if grad is not None:
-                    _add_to_buffer(buffers, next_node, nr, grad)
+                    if nr == 0 and next_node not in buffers and next_node._n_outputs == 1:
+                        buffers[next_node] = [grad]              # ``_add_to_buffer``: the first gradient
+                    else:
+                        _add_to_buffer(buffers, next_node, nr, grad)
                 remaining = dependencies[next_node] - 1
                 dependencies[next_node] = remaining
                 if remaining == 0:
@@ -336,7 +342,8 @@ def _accumulate_into(var, grad, create_graph):
     elif create_graph or var._grad.requires_grad:
         var._grad = var._grad + grad
     else:
-        np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
+        with np.errstate(all="ignore"):            # inf + -inf is nan, without numpy's warning
+            np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
         var._grad._version_counter[0] += 1
 
 
@@ -354,35 +361,6 @@ def _retain(tensor, grad, create_graph):
             tensor._grad = _tensor.Tensor._make(np.array(grad._data, copy=True, order="C"), False)
     else:
         tensor._grad = tensor._grad + grad
-
-
-# What a node keeps after a backward freed it: its place in the graph (PyTorch keeps next_functions
-# too), its identity and the values ``_saved_<name>`` shows.  The rest -- what forward stashed for
-# backward, the shapes its gradients must have -- is dropped, so that a loss kept after backward
-# holds almost nothing of the graph's memory.
-_KEPT_AFTER_RELEASE = frozenset(("next_functions", "_seq", "_released", "needs_input_grad", "_outputs", "_metadata",
-                                 "_pre_hooks", "_post_hooks", "_tensor_pre_hooks", "_retain_grad", "_n_outputs",
-                                 "_materialize_grads"))
-
-
-def _forget(node):
-    state = node.__dict__
-    keep = type(node)._value_fields
-    for name in [n for n in state if n not in _KEPT_AFTER_RELEASE and n not in keep]:
-        del state[name]
-    outputs = state.get("_outputs")
-    if outputs and all(ref is None or ref() is None for ref in outputs):
-        state["_outputs"] = _shared((None,) * len(outputs))          # collected: no weak reference to keep
-    if "needs_input_grad" in state:
-        state["needs_input_grad"] = _shared(state["needs_input_grad"])
-
-
-_SHARED: dict = {}
-
-
-def _shared(value: tuple) -> tuple:
-    """One copy of each small tuple of flags (``(True, False)``...) for all forgotten nodes."""
-    return _SHARED.setdefault(value, value) if len(_SHARED) < 1024 else value
 
 
 def _materialize(node, grads):

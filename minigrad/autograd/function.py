@@ -40,10 +40,12 @@ class SavedTensor:
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
 
     def __init__(self, tensor, output_nr=None):
-        self.hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
-        if self.hooks is not None:       # saved_tensors_hooks: keep what pack returns, nothing else
+        hooks = _saved_tensors_hooks_stack.items
+        if hooks:                        # saved_tensors_hooks: keep what pack returns, nothing else
+            self.hooks = hooks[-1]
             self.tensor, self.output_nr = self.hooks[0](tensor), None
             return
+        self.hooks = None
         if tensor._is_inference and not grad_mode._state.inference:
             raise RuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
@@ -164,6 +166,7 @@ class BackwardCFunction(Node, FunctionCtx):
             return False
         self._released = True
         self._packed = ()
+        _forget(self)
         return True
 
     # `_saved_<name>`: what torchviz-style tools read (see graph docs).
@@ -182,6 +185,37 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | {"_saved_" + n for n in self._tensor_fields + self._value_fields})
+
+
+# What a node keeps after a backward freed it: its place in the graph (PyTorch keeps next_functions
+# too), its identity and the values ``_saved_<name>`` shows.  The rest -- what forward stashed for
+# backward, the shapes its gradients must have -- is dropped, so that a loss kept after backward
+# holds almost nothing of the graph's memory.
+_KEPT_AFTER_RELEASE = frozenset(("next_functions", "_seq", "_released", "needs_input_grad", "_outputs", "_metadata",
+                                 "_pre_hooks", "_post_hooks", "_tensor_pre_hooks", "_retain_grad", "_n_outputs",
+                                 "_materialize_grads"))
+
+
+def _forget(node):
+    """After a backward without retain_graph: drop all but what ``_KEPT_AFTER_RELEASE`` names."""
+    state = node.__dict__
+    keep = type(node)._value_fields
+    for name in [n for n in state if n not in _KEPT_AFTER_RELEASE and n not in keep]:
+        del state[name]
+    outputs = state.get("_outputs")
+    if outputs and all(ref is None or ref() is None for ref in outputs):
+        state["_outputs"] = _shared((None,) * len(outputs))          # collected: no weak reference to keep
+    if "needs_input_grad" in state:
+        state["needs_input_grad"] = _shared(state["needs_input_grad"])
+
+
+_SHARED: dict = {}
+
+
+def _shared(value: tuple) -> tuple:
+    """One copy of each small tuple of flags (``(True, False)``...) for all forgotten nodes."""
+    return _SHARED.setdefault(value, value) if len(_SHARED) < 1024 else value
+
 
 
 def _check_grads(node, grads):

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype, _random
+from .. import _checks, _dtype, _random
 from .._creation import _rng
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -104,6 +104,16 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``y[..., o] = input1 · weight[o] · input2 + bias[o]`` (``TrilinearBackward0``)."""
+    for k, (x, expected) in enumerate(((input1, weight.shape[1]), (input2, weight.shape[2]))):
+        if x.shape[-1] != expected:
+            raise RuntimeError("bilinear(): input%d size does not match weight size: got %d but expected %d"
+                               % (k + 1, x.shape[-1], expected))
+    for d, (n1, n2) in enumerate(zip(input1.shape[:-1], input2.shape[:-1])):
+        if n1 != n2:
+            raise RuntimeError("bilinear(): input batch dimensions do not match at dim %d: got %d and %d" % (d, n1, n2))
+    if bias is not None and tuple(bias.shape) != (weight.shape[0],):
+        raise RuntimeError("bilinear(): bias size does not match weight size: got %d but expected %d"
+                           % (bias.shape[-1], weight.shape[0]))
     out = N.Trilinear.apply(
         input1.reshape(-1, input1.shape[-1]), weight, input2.reshape(-1, input2.shape[-1])
     )
@@ -155,6 +165,21 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
             "dimensions, but got stride=%s" % (weight.ndim - 2, list(_pair(stride)))
         )
     stride, dilation = _pair(stride), _pair(dilation, "dilation")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got %s" % list(dilation))
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if weight.shape[0] < groups:
+        raise RuntimeError("Given groups=%d, expected weight to be at least %d at dimension 0, but got weight of size "
+                           "%s instead" % (groups, groups, list(weight.shape)))
+    if weight.shape[0] % groups:
+        raise RuntimeError("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of "
+                           "size %s instead" % (groups, groups, list(weight.shape)))
+    if bias is not None and tuple(bias.shape) != (weight.shape[0],):
+        raise RuntimeError("Given weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias "
+                           "of size %s instead" % (list(weight.shape), weight.shape[0], list(bias.shape)))
     kernel = tuple(weight.shape[2:])
     if isinstance(padding, str):
         if padding == "valid":
@@ -171,6 +196,8 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
             raise RuntimeError("Invalid padding string: '%s'" % padding)
     else:
         padding = _pair(padding, "padding")
+        if min(padding) < 0:
+            raise RuntimeError("negative padding is not supported")
     if input.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(
             "Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead"
@@ -188,6 +215,9 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
 def _pool_args(input, kernel_size, stride, padding, dilation):
     """Pooling's checked geometry, and the stride to save (``()`` when defaulted, as PyTorch)."""
+    for value in (kernel_size, stride):
+        if value is not None and 0 in ((value,) if isinstance(value, int) else tuple(value)):
+            raise RuntimeError("stride should not be zero")
     if input.ndim not in (3, 4) or input.numel() == 0:
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     kernel = _pair(kernel_size, "kernel_size")
@@ -393,6 +423,8 @@ def pad(
             "Padding length should be less than or equal to two times the input dimension but got "
             "padding length %d and input of dimension %d" % (len(pad), input.ndim)
         )
+    if value is not None and not isinstance(value, (int, float, np.number)):
+        raise TypeError("pad(): argument 'value' (position 4) must be float, not %s" % type(value).__name__)
     return N.ConstantPadNd.apply(input, tuple(int(p) for p in pad), 0 if value is None else value)
 
 
@@ -451,6 +483,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` (``ReluBackward0``)."""
+    _checks.tensor_arg(input, "relu", "input")
     return input.relu_() if inplace else E.Relu.apply(input)
 
 
@@ -466,6 +499,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     >>> F.leaky_relu(torch.tensor([-1., 2.]), 0.1)
     tensor([-0.1000,  2.0000])
     """
+    _checks.number_arg(negative_slope, "leaky_relu", "negative_slope", 2)
     if inplace:
         return input._inplace(lambda x: N.LeakyReluInplace.apply(x, negative_slope))
     return N.LeakyRelu.apply(input, negative_slope)
@@ -473,6 +507,8 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     """``clamp(x, min_val, max_val)`` with zero gradient at the bounds (``HardtanhBackward0``)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
     if inplace:
         return input._inplace(lambda x: N.Hardtanh.apply(x, min_val, max_val))
     return N.Hardtanh.apply(input, min_val, max_val)
@@ -486,6 +522,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     >>> F.gelu(torch.tensor([-1., 0., 1.]))
     tensor([-0.1587,  0.0000,  0.8413])
     """
+    _checks.tensor_arg(input, "gelu", "input")
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     return N.Gelu.apply(input, approximate)
@@ -498,11 +535,14 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere (``EluBackward0``)."""
+    _checks.number_arg(alpha, "elu", "alpha", 2)
     return N.Elu.apply(input, alpha)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + e^(βx)) / β``, a smooth ReLU (``SoftplusBackward0``)."""
+    _checks.number_arg(beta, "softplus", "beta", 2)
+    _checks.number_arg(threshold, "softplus", "threshold", 3)
     return N.Softplus.apply(input, beta, threshold)
 
 
@@ -634,6 +674,9 @@ def layer_norm(
             "Given normalized_shape=%s, expected input with shape [*, %s], but got input of size%s"
             % (list(normalized_shape), ", ".join(map(str, normalized_shape)), list(input.shape))
         )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None:
+            _checks.same_shape(name, t.shape, normalized_shape, "normalized_shape")
     return N.NativeLayerNorm.apply(input, normalized_shape, _or_undefined(weight), _or_undefined(bias), eps)
 
 

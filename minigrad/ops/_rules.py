@@ -17,6 +17,10 @@ the gradient twice: as Unicode math for people and as one expression for the mac
   :data:`T`, the expression runs on Tensors and records the derivative graph.  Where PyTorch
   records one fused node for a derivative (``tanh_backward`` → ``TanhBackwardBackward0``), that
   derivative is itself a rule, bound into both namespaces (:func:`fused`).
+* ``values={"self_sym_sizes": lambda self: self.shape}``: saved values computed from the
+  arguments (on arrays) when the node is recorded, e.g. the input's shape for ``sum``; a value
+  may replace an argument's raw value (``dim`` normalized to a tuple).  The gradient expressions
+  name them like attributes.
 * The row's formula is registered for :func:`minigrad.autograd.derivative_formula`, so docs, viz
   and the tests read the same table the engine runs.
 
@@ -27,6 +31,7 @@ A masking rule writes exact zeros (``xp.where(mask, g, 0)``): ``g * mask`` would
 from __future__ import annotations
 
 import inspect
+import itertools
 import sys
 import weakref
 
@@ -42,6 +47,17 @@ from ._util import fmath
 __all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
 
 _NO_EDGE = (None, 0)
+_new_tensor = object.__new__
+_SHARED_NEEDS = {flags: flags for n in (1, 2, 3) for flags in itertools.product((False, True), repeat=n)}
+
+
+def _any_needed(needs, users):
+    """Whether one of the inputs ``users`` (indices) requires grad: then the saved value is needed."""
+    for i in users:  # noqa: SIM110  (a loop: any() with a generator costs a frame per call)
+        if needs[i]:
+            return True
+    return False
+
 try:  # the context variable behind np.errstate, set directly (see function._ignore_fp_errors)
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
     _QUIET, _quiet_set, _quiet_reset = _make_extobj(all="ignore"), _extobj_contextvar.set, _extobj_contextvar.reset
@@ -94,6 +110,10 @@ class NP:
         return np.minimum(a, 0)
 
     @staticmethod
+    def clamp_min(a, low):
+        return np.maximum(a, low)
+
+    @staticmethod
     def expand(a, shape):
         return np.broadcast_to(a, shape)
 
@@ -105,6 +125,57 @@ class NP:
     def mask(condition):
         """A condition as a constant (a bool array here, a bool tensor in :data:`T`)."""
         return condition
+
+    @staticmethod
+    def value(a):
+        """The numbers of a saved tensor, as an array (for masks and counts, which are constants)."""
+        return a
+
+    @staticmethod
+    def const(a):
+        """An array of numbers computed from the values (a constant tensor in :data:`T`)."""
+        return a
+
+    @staticmethod
+    def by_tensors(fn, *args):
+        """Run ``fn(T, *args)`` on constant tensors and return its array: a rare case written once, in Tensor ops."""
+        Tensor = _tensor.Tensor
+        return fn(T, *[Tensor._make(a, False) if type(a) is np.ndarray else a for a in args])._data
+
+    @staticmethod
+    def restore(g, dims, keepdim):
+        """Put back reduced ``dims`` (sorted, non-negative) as size 1, unless ``keepdim`` kept them."""
+        return g if keepdim or not dims else np.expand_dims(g, dims)
+
+    @staticmethod
+    def mean(a, dims, keepdim=False):
+        if a.size == 0:       # numpy warns "Mean of empty slice"; PyTorch's value is the same 0 / 0 = nan
+            count = a.size if dims is None else int(np.prod([a.shape[d] for d in np.atleast_1d(dims)]))
+            with np.errstate(all="ignore"):
+                return np.sum(a, axis=dims, keepdims=keepdim) / a.dtype.type(count)
+        return np.mean(a, axis=dims, keepdims=keepdim)
+
+    @staticmethod
+    def mm(a, b):
+        return a @ b
+
+    mv = bmm = mm
+
+    @staticmethod
+    def t(a):
+        return a.T
+
+    @staticmethod
+    def transpose(a, d0, d1):
+        return np.swapaxes(a, d0, d1)
+
+    @staticmethod
+    def flip(a, dim):
+        return np.flip(a, dim)
+
+    @staticmethod
+    def cumsum(a, dim):
+        return np.cumsum(a, axis=dim)
 
 
 class T:
@@ -127,6 +198,7 @@ class T:
     zeros_like = staticmethod(lambda t: t * 0)
     sigmoid = staticmethod(lambda t: t.sigmoid())
     minimum0 = staticmethod(lambda t: t.clamp_max(0))
+    clamp_min = staticmethod(lambda t, low: t.clamp_min(low))
     expand = staticmethod(lambda t, shape: t.expand(shape))
 
     @staticmethod
@@ -143,6 +215,28 @@ class T:
         Tensor = _tensor.Tensor
         return condition if isinstance(condition, Tensor) else Tensor._make(np.asarray(condition), False)
 
+    value = staticmethod(lambda t: t._data)
+    by_tensors = staticmethod(lambda fn, *args: fn(T, *args))
+
+    @staticmethod
+    def const(a):
+        return T.mask(a)
+    mean = staticmethod(lambda t, dims, keepdim=False: t.mean(dims, keepdim=keepdim))
+    mm = staticmethod(lambda a, b: a.mm(b))
+    mv = staticmethod(lambda a, b: a.mv(b))
+    bmm = staticmethod(lambda a, b: a.bmm(b))
+    t = staticmethod(lambda a: a.t())
+    transpose = staticmethod(lambda a, d0, d1: a.transpose(d0, d1))
+    flip = staticmethod(lambda a, dim: a.flip(dim))
+    cumsum = staticmethod(lambda a, dim: a.cumsum(dim))
+
+    @staticmethod
+    def restore(g, dims, keepdim):
+        if not keepdim:
+            for d in dims:
+                g = g.unsqueeze(d)
+        return g
+
 
 class RuleNode(BackwardCFunction):
     """The node of a rule: its formula runs on arrays, or on Tensors under ``create_graph``."""
@@ -155,22 +249,52 @@ class RuleNode(BackwardCFunction):
         cls = self._forward_cls
         grad = grad_outputs[0]
         g = grad._data
-        packed = self._packed
-        values = [s.unpack_data(self) if s is not None else None for s in packed] if packed else []
+        values = []                                      # what the formulas use: saved arrays, then attributes
+        for s in self._packed:
+            if s is None:
+                values.append(None)
+            elif s.hooks is None and s.version_counter[0] == s.version:     # ``s.unpack_data(self)``, inlined
+                values.append(s.tensor._data if s.output_nr is None else s.data)
+            else:
+                values.append(s.unpack_data(self))
         if cls._attr_names:
             d = self.__dict__
             values += [d[a] for a in cls._attr_names]
-        needs = self.needs_input_grad
+        every = cls._all_uses                            # a formula that uses all the values, in order
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
-            if cls._unary:
+            if cls._unary:                               # one input: no loop, and usually nothing to fix up
                 fn, uses = cls._plan[0]
-                return _finish_arrays(self, (fn(NP, g, *[values[j] for j in uses]),), grad)
-            grads = [fn(NP, g, *[values[j] for j in uses]) if fn is not None and needs[i] else None
-                     for i, (fn, uses) in enumerate(cls._plan)]
-            return _finish_arrays(self, grads, grad)     # quiet too: summing a broadcast inf + -inf warns
+                r = fn(NP, g, *(values if uses == every else [values[j] for j in uses]))
+            else:
+                needs = self.needs_input_grad
+                grads = [fn(NP, g, *(values if uses == every else [values[j] for j in uses]))
+                         if fn is not None and needs[i] else None for i, (fn, uses) in enumerate(cls._plan)]
         finally:
             _quiet_reset(token)
+        if cls._unary:
+            shape, dtype = self._input_meta[0]
+            if type(r) is np.ndarray and r is not g and r.shape == shape and r.dtype == dtype:
+                out = _new_tensor(_tensor.Tensor)        # ``_finish_arrays`` for the common case
+                out._init(r, False)
+                return (out,)
+            grads = (r,)
+        return _finish_arrays(self, grads, grad)
+
+    def _release(self) -> bool:
+        """Free what was saved and what only backward needed (the shapes of the gradients): a loss kept
+        after backward holds almost nothing of the graph (``BackwardCFunction._release`` in general)."""
+        if not self._packed:
+            return False
+        d = self.__dict__
+        d["_released"], d["_packed"] = True, ()
+        del d["_input_meta"], d["_output_meta"]
+        if d["_outputs"][0]() is None:
+            d["_outputs"] = _DEAD_OUTPUT                  # collected: no weak reference to keep
+        return True
+
+
+_DEAD_OUTPUT = (None,)
 
 
 def _finish_arrays(node, grads, grad):
@@ -195,7 +319,9 @@ def _finish_arrays(node, grads, grad):
             r = _sum_to_array(r, shape, node, len(out))
         if r.dtype != dtype:
             r = r.astype(dtype)
-        out.append(Tensor._make(r, False))
+        t = _new_tensor(Tensor)
+        t._init(r, False)
+        out.append(t)
     return tuple(out)
 
 
@@ -207,10 +333,14 @@ def _sum_to_array(a, shape, node, index):
                            "compatible with [%s]" % (node.name(), index, ", ".join(map(str, have)),
                                                      ", ".join(map(str, shape))))
     stretched = tuple(i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
-    if lead:
-        a = a.sum(axis=tuple(range(lead)))
-    if stretched:
-        a = a.sum(axis=stretched, keepdims=True)
+    token = _quiet_set(_QUIET)                   # summing inf and -inf is nan, without numpy's warning
+    try:
+        if lead:
+            a = a.sum(axis=tuple(range(lead)))
+        if stretched:
+            a = a.sum(axis=stretched, keepdims=True)
+    finally:
+        _quiet_reset(token)
     return a.reshape(shape)
 
 
@@ -222,54 +352,64 @@ class Rule(Function):
     _fn = None
     _plan = ()                  # per argument: (gradient expression or None, indices of what it uses)
     _saves = ()                 # per saved tensor: (argument index or -1 for the result, arguments needing it)
-    _attr_names = ()
+    _attr_names = ()            # every saved value the expressions use (the plain ones, then ``values=``)
+    _attr_plain = ()            # the saved values that are arguments, with their index and default
     _attr_index = ()
     _attr_default = ()
+    _derived = ()               # per ``values=`` entry: (name, function, argument indices, defaults)
     _unary = False              # one argument, and it has a gradient: the common case
+    _all_uses = ()              # (0, 1, ..., n-1): a formula that uses every saved value, in order
     formula = None
 
     @classmethod
     def apply(cls, *args):
         """``Function.apply`` for a rule (one output, never a view): the same steps, inlined.
 
-        The plain version is ``Function.apply``: ``forward`` then ``_record_one``.  A rule's forward is
-        numpy code, so it needs no grad-mode switch; inf and nan come out as values, without numpy
-        warnings (``_quiet``).
+        The plain version is ``Function.apply``: ``forward`` on the arrays, then ``_record_one`` links
+        the node.  A rule's forward is numpy code, so it needs no grad-mode switch; inf and nan come
+        out as values, without numpy warnings (``quiet``).
         """
         Tensor = _tensor.Tensor
-        needs = None
-        if grad_mode._state.grad_enabled:
-            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
-            if True not in needs:
-                needs = None
-        token = _quiet_set(_QUIET)
+        fn = cls._fn
+        token = _quiet_set(_QUIET) if cls.quiet else None
         try:
             if not cls._arrays:
-                out = cls._fn(*args)
+                out = fn(*args)
             elif len(args) == 1:
-                out = cls._fn(args[0]._data)
+                out = fn(args[0]._data)
             else:
-                out = cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args])
+                out = fn(*[a._data if isinstance(a, Tensor) else a for a in args])
         finally:
-            _quiet_reset(token)
+            if token is not None:
+                _quiet_reset(token)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
-        result = Tensor._make(out, False)
-        if needs is None or out.dtype.kind != "f":           # nothing to record (integer outputs get no grad_fn)
+        result = _new_tensor(Tensor)
+        result._init(out, False)
+        if not grad_mode._state.grad_enabled or out.dtype.kind != "f":
+            return result                                    # nothing to record (integer outputs get no grad_fn)
+        # which inputs require grad; with none, nothing is recorded
+        if len(args) == 2:
+            a, b = args
+            needs = (isinstance(a, Tensor) and a._requires_grad, isinstance(b, Tensor) and b._requires_grad)
+        else:
+            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        if True not in needs:
             return result
+        needs = _SHARED_NEEDS.get(needs, needs)             # one tuple of flags for all nodes alike (memory)
         node = cls._node_cls()
         node.needs_input_grad = needs
         node._seq = next(_sequence)                          # ``_link_inputs``, inlined
         metas, edges = [], []
         for a in args:
             if isinstance(a, Tensor):
-                metas.append((a._data.shape, a._data.dtype))
+                data = a._data
+                metas.append((data.shape, data.dtype))
                 if not a._requires_grad:
                     edges.append(_NO_EDGE)
-                elif a.grad_fn is not None:
-                    edges.append((a.grad_fn, a._output_nr))
-                else:
-                    edges.append(a._gradient_edge())
+                    continue
+                grad_fn = a._grad_fn if a._base is None else a.grad_fn    # (a view may regenerate its grad_fn)
+                edges.append((grad_fn, a._output_nr) if grad_fn is not None else a._gradient_edge())
             else:
                 metas.append(None)
         node._input_meta, node.next_functions = tuple(metas), tuple(edges)
@@ -277,12 +417,14 @@ class Rule(Function):
         result._grad_fn, result._requires_grad = node, True
         if cls._saves:
             node._packed = tuple([(SavedTensor(result, 0) if src < 0 else SavedTensor(args[src]))
-                                  if True in [needs[i] for i in users] else None for src, users in cls._saves])
+                                  if _any_needed(needs, users) else None for src, users in cls._saves])
         if cls._attr_names:
             n = len(args)
             d = node.__dict__
-            for name, i, default in zip(cls._attr_names, cls._attr_index, cls._attr_default):
+            for name, i, default in zip(cls._attr_plain, cls._attr_index, cls._attr_default):
                 d[name] = args[i] if i < n else default
+            if cls._derived:
+                _derive(cls, d, args)
         if _node_created_hooks:
             _notify_node_created(node)
         return result
@@ -300,8 +442,10 @@ class Rule(Function):
                 ctx._to_save = tuple([(out if src < 0 else args[src]) if True in [needs[i] for i in users] else None
                                       for src, users in cls._saves])
             n = len(args)
-            for name, i, default in zip(cls._attr_names, cls._attr_index, cls._attr_default):
+            for name, i, default in zip(cls._attr_plain, cls._attr_index, cls._attr_default):
                 setattr(ctx, name, args[i] if i < n else default)
+            if cls._derived:
+                _derive(cls, ctx.__dict__, args)
         return out
 
     @classmethod
@@ -313,19 +457,30 @@ class Rule(Function):
                      for i, (fn, uses) in enumerate(cls._plan))
 
 
-def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, **grads):
+def _derive(cls, d, args):
+    """Compute a node's ``values=`` entries from the op's arguments (their arrays)."""
+    Tensor = _tensor.Tensor
+    n = len(args)
+    for name, fn, index, defaults in cls._derived:
+        d[name] = fn(*[(args[i]._data if isinstance(args[i], Tensor) else args[i]) if i < n else default
+                       for i, default in zip(index, defaults)])
+
+
+def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, values=None, **grads):
     """Define an op from one row of the derivative table; returns its ``Function`` class.
 
     ``grads[input] = (formula text, lambda xp, g, *uses: expression)``, or ``None`` for an input
-    that gets no gradient.  See the module docstring.
+    that gets no gradient.  ``values``: saved values computed from the arguments.  See the module
+    docstring.
     """
     signature = inspect.signature(forward).parameters
     params = list(signature)
     unknown = set(grads) - set(params)
     if unknown:
         raise TypeError("%s: gradients for %s, which forward does not take" % (node_name, sorted(unknown)))
+    values = dict(values or {})
     inputs = [p for p in params if p in grads]
-    attrs = [p for p in params if p not in grads]
+    attrs = [p for p in params if p not in grads] + [v for v in values if v not in params]
     saved, attr_used, plan_uses = [], [], []
     for p in params:
         entry = grads.get(p)
@@ -346,6 +501,17 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
                 raise TypeError("%s: the gradient of %s uses %r, which is neither an argument nor 'result'"
                                 % (node_name, p, u))
         plan_uses.append(uses)
+    plain = [a for a in attr_used if a not in values]
+    attr_used = plain + [a for a in attr_used if a in values]
+    derived = []
+    for v in attr_used[len(plain):]:
+        fn = values[v]
+        arg_names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+        if not set(arg_names) <= set(params):
+            raise TypeError("%s: value %r uses %s, which forward does not take" % (node_name, v, arg_names))
+        derived.append((v, fn, tuple(params.index(a) for a in arg_names),
+                        tuple(None if signature[a].default is inspect.Parameter.empty else signature[a].default
+                              for a in arg_names)))
     names = saved + attr_used
     plan = tuple((None, ()) if uses is None else (grads[p][1], tuple(names.index(u) for u in uses))
                  for p, uses in zip(params, plan_uses))
@@ -358,11 +524,13 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
     cls = type(cls_name, (Rule,), {
         "node_name": node_name, "saved_names": tuple(saved), "saved_attrs": tuple(attr_used),
         "_fn": staticmethod(forward), "_arrays": arrays, "_plan": plan, "_saves": saves,
-        "_attr_names": tuple(attr_used), "_attr_index": tuple(params.index(a) for a in attr_used),
+        "_attr_names": tuple(attr_used), "_attr_plain": tuple(plain),
+        "_attr_index": tuple(params.index(a) for a in plain),
         "_attr_default": tuple(None if signature[a].default is inspect.Parameter.empty else signature[a].default
-                               for a in attr_used),
+                               for a in plain),
+        "_derived": tuple(derived),
         "quiet": quiet, "formula": formula, "__module__": module,
-        "_unary": len(params) == 1 and plan[0][0] is not None,
+        "_unary": len(params) == 1 and plan[0][0] is not None, "_all_uses": tuple(range(len(names))),
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
                                                          zip(formula.inputs, formula.grads) if t)),
     })

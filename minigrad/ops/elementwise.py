@@ -42,7 +42,7 @@ def _add(self, other, alpha=1):
     return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
 
 
-Add = rule("AddBackward0", _add, arrays=False, quiet=False,
+Add = rule("AddBackward0", _add, arrays=False,
            self=("g", lambda xp, g: g),
            other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else g * alpha),
            words="Addition passes the gradient through to both inputs (scaled by alpha for the second).")
@@ -55,7 +55,7 @@ def _sub(self, other, alpha=1):
     return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
 
 
-Sub = rule("SubBackward0", _sub, arrays=False, quiet=False,
+Sub = rule("SubBackward0", _sub, arrays=False,
            self=("g", lambda xp, g: g),
            other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else g * -alpha),
            words="Subtraction passes the gradient to the first input and its negative to the second.")
@@ -68,7 +68,7 @@ def _rsub(self, other):
     return b - a
 
 
-Rsub = rule("RsubBackward1", _rsub, arrays=False, quiet=False,
+Rsub = rule("RsubBackward1", _rsub, arrays=False,
             self=("−g", lambda xp, g: -g),
             words="other − self for a number other: the gradient changes sign.")
 
@@ -79,7 +79,7 @@ def _mul(self, other):
     return a * b
 
 
-Mul = rule("MulBackward0", _mul, arrays=False, quiet=False,
+Mul = rule("MulBackward0", _mul, arrays=False,
            self=("g · other", lambda xp, g, other: g * other),
            other=("g · self", lambda xp, g, self: g * self),
            words="Product rule: each input gets the gradient times the other input.")

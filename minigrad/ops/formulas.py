@@ -113,65 +113,18 @@ if hasattr(IP, "Copy"):
     _row(IP.Copy, ("self", "src"), ("0", "g"), "copy_ overwrites self: self gets 0, src gets the gradient.")
 
 # -- linear algebra ------------------------------------------------------------------------------------
-_row(L.Mm, ("self", "mat2"), ("g @ mat2ᵀ", "selfᵀ @ g"),
-     "Matrix product: each factor gets g multiplied by the other, transposed.")
-_row(L.Mv, ("self", "vec"), ("outer(g, vec)", "selfᵀ @ g"),
-     "Matrix times vector: the matrix gets the outer product g vecᵀ.")
-_row(L.Dot, ("self", "tensor"), ("g · tensor", "g · self"), "Dot product: each vector gets g times the other.")
-_row(L.Bmm, ("self", "mat2"), ("g @ mat2ᵀ", "selfᵀ @ g"), "Batched matrix product: per batch, as mm.")
-_row(L.Addmm, ("self", "mat1", "mat2"), ("beta · g", "alpha · g @ mat2ᵀ", "alpha · mat1ᵀ @ g"),
-     "beta · self + alpha · mat1 @ mat2 (nn.Linear): the bias gets beta · g, the factors as in mm.")
 _row(L.Einsum, ("operands",), ("einsum of g with the other operands",),
      "einsum: each operand gets g contracted with all the other operands.")
 
 # -- reductions ----------------------------------------------------------------------------------------
-_row(R.Sum, _SELF, ("g",), "Sum of all elements: every element gets the same gradient g (expanded to self's shape).")
-_row(R.SumDim, _SELF, ("g.unsqueeze(dim).expand(self_sym_sizes)",), "Sum over dim: g is broadcast back along dim.")
-_row(R.Mean, _SELF, ("g.expand(self_sym_sizes) / self_sym_numel",), "Mean of n elements: each gets g / n.")
-_row(R.MeanDim, _SELF, ("g.unsqueeze(dim).expand(self_sym_sizes) / n",),
-     "Mean over dim: g / n broadcast back along dim.")
-_row(R.MaxAll, _SELF, ("g · [self = result] / count(self = result)",),
-     "Max: the gradient goes to the largest element (ties share it).")
-_row(R.MinAll, _SELF, ("g · [self = result] / count(self = result)",),
-     "Min: the gradient goes to the smallest element (ties share it).")
 _row(R.MaxDim, _SELF, ("zeros(self_sym_sizes) with g at indices along dim",),
      "max(dim): each slice's max gets its gradient.")
 _row(R.MinDim, _SELF, ("zeros(self_sym_sizes) with g at indices along dim",),
      "min(dim): each slice's min gets its gradient.")
-_row(R.Amax, _SELF, ("g · [self = result] / count(self = result)",),
-     "amax: the gradient is shared evenly among the tied maxima.")
-_row(R.Amin, _SELF, ("g · [self = result] / count(self = result)",),
-     "amin: the gradient is shared evenly among the tied minima.")
-_row(R.Median, _SELF, ("g · [self = result] / count(self = result)",),
-     "Median: the gradient goes to the median element.")
 _row(R.MedianDim, _SELF, ("zeros(self_sym_sizes) with g at indices along dim",),
      "median(dim): each slice's median gets its gradient.")
 _row(R.ModeDim, _SELF, ("zeros(self_sym_sizes) with g at indices along dim",),
      "mode(dim): the gradient goes to each slice's mode.")
-_row(R.LogSumExp, _SELF, ("g · exp(self − result)",), "log Σ eˣ: each element gets g times its softmax weight.")
-_row(R.Softmax, _SELF, ("result · (g − sum(g · result, dim))",),
-     "Softmax, from its output y: y · (g − Σ g·y) — the outputs compete, so the gradients sum to 0.")
-_row(R.SoftmaxBackwardData, ("grad_output", "output"),
-     ("output · (g − sum(g · output, dim))", "g · grad_output − output · sum(g · grad_output) − ..."),
-     "Softmax's backward as one op (create_graph): linear in grad_output, and differentiable in the saved output.")
-_row(R.LogSoftmax, _SELF, ("g − exp(result) · sum(g, dim)",), "Log-softmax, from its output y: g − eʸ · Σ g.")
-_row(R.LogSoftmaxBackwardData, ("grad_output", "output"), ("g − exp(output) · sum(g, dim)",
-     "−g · exp(output) · sum(grad_output, dim)"),
-     "Log-softmax's backward as one op (create_graph).")
-_row(R.Var, _SELF, ("g · 2 · (self − mean(self)) / (N − correction)",),
-     "Variance: each element gets g times twice its distance from the mean, over N − correction.")
-_row(R.Std, _SELF, ("g · (self − mean(self)) / ((N − correction) · result)  (0 where result = 0)",),
-     "Standard deviation: the variance's gradient divided by 2·std (0 for a constant input).")
-_row(R.Prod, _SELF, ("g · result / self  (the product of the others, also at zeros)",),
-     "Product: each element gets g times the product of all the other elements.")
-_row(R.ProdDim, _SELF, ("g · result / self along dim",),
-     "Product over dim: each element gets g times the product of the others.")
-_row(R.Norm, _SELF, ("g · self · |self|^(ord − 2) / result^(ord − 1)  (0 where result = 0)",),
-     "The p-norm: for p = 2, g · self / ‖self‖ (0 at the origin).")
-_row(R.Cumsum, _SELF, ("reverse cumsum of g along dim",),
-     "Running sum: element k gets the sum of g over every position j ≥ k.")
-_row(R.Cumprod, _SELF, ("sum over j ≥ k of g_j · result_j / self_k",),
-     "Running product: element k gets Σ_{j≥k} g_j · y_j / x_k.")
 _row(R.Sort, _SELF, ("zeros(self_sym_sizes) with g put back at indices",),
      "Sorting moves elements: the gradient is moved back.")
 _row(R.Topk, _SELF, ("zeros(self_sym_sizes) with g put back at indices",),

@@ -241,7 +241,9 @@ class IndexSelect(Function):
         size = x.shape[dim] if x.ndim else 1
         bad = index[(index >= size) | (index < -size)]
         if bad.size:
-            raise IndexError("index out of range in self")
+            if dim == 0 or x.ndim <= 1:
+                raise IndexError("index out of range in self")
+            raise RuntimeError("INDICES element is out of DATA bounds, id=%d axis_dim=%d" % (bad[0], size))
         ctx.dim, ctx.index, ctx.self_sym_sizes = dim, index, tuple(x.shape)
         if x.ndim == 0:
             return x._data.copy()
@@ -334,6 +336,8 @@ def normalize_key(key, shape):
             advanced = True
         elif isinstance(item, bool):
             advanced = True
+        elif isinstance(item, str):
+            raise TypeError("new(): invalid data type 'str'")
         elif not isinstance(item, (int, np.integer, slice)) and item is not None and item is not Ellipsis:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                              "valid indices (got %s)" % type(item).__name__)

@@ -42,7 +42,8 @@ def inplace(t, compute, others=(), leaf_message=LEAF_INPLACE, ufunc=None, fill=F
     recording = state.grad_enabled and (t._requires_grad or any(getattr(o, "requires_grad", False) for o in others))
     if not recording:                       # (then `compute` records nothing either)
         if ufunc is not None and _same_layout(t, others[0]):
-            ufunc(t._data, others[0]._data, out=t._data)
+            with np.errstate(all="ignore"):    # inf - inf is nan, without numpy's warning
+                ufunc(t._data, others[0]._data, out=t._data)
             t._version_counter[0] += 1
         else:
             _write(t, compute(t, *others), fill)

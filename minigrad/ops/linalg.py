@@ -6,9 +6,10 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _checks, _dtype
 from .._dtype import cpp_type_name
 from ..autograd.function import Function
+from ._rules import rule
 from .shape import UnsafeView
 
 
@@ -38,153 +39,128 @@ def _same_dtype(x, y, op):
         raise RuntimeError(_DTYPE_MESSAGES[op].format(x=_Names(x.dtype), y=_Names(y.dtype)))
 
 
-def _column_major(t):
+def _strides(a):
+    """An array's strides in elements, as PyTorch's ``_saved_<name>_sym_strides`` show them."""
+    return tuple(s // a.itemsize for s in a.strides)
+
+
+def _column_major(sizes, strides):
     """True for a transposed row-major matrix, such as ``weight.t()`` in ``nn.Linear``."""
-    return t._data.flags.f_contiguous and not t._data.flags.c_contiguous
+    return len(sizes) == 2 and sizes[0] > 1 and sizes[1] > 1 and strides == (1, sizes[0])
 
 
-def _mat2_grad(mat1, grad, column_major):
-    """``mat1ᵀ @ grad`` laid out like mat2, as PyTorch's ``mm_mat2_backward`` does: for ``weight.t()`` it is the
+def _mat2_grad(xp, g, mat1, mat2_sym_sizes, mat2_sym_strides):
+    """``mat1ᵀ @ g`` laid out like mat2, as PyTorch's ``mm_mat2_backward`` does: for ``weight.t()`` it is the
     transpose of a row-major product, so the weight's own gradient is row-major (no transposing copy later)."""
-    return grad.t().mm(mat1).t() if column_major else mat1.t().mm(grad)
+    if _column_major(mat2_sym_sizes, mat2_sym_strides):
+        return xp.t(xp.mm(xp.t(g), mat1))
+    return xp.mm(xp.t(mat1), g)
 
 
-class Mm(Function):
-    """Matrix product of 2-D tensors.  Backward: d/dx = grad @ yᵀ, d/dy = xᵀ @ grad."""
+# -- the derivative table: matrix products -------------------------------------------------------------
 
-    node_name = "MmBackward0"
-    saved_names = ("self", "mat2")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        a, b = x._data, y._data
-        if a.ndim != 2 or b.ndim != 2:
-            raise RuntimeError("self must be a matrix" if a.ndim != 2 else "mat2 must be a matrix")
-        if a.shape[1] != b.shape[0]:
-            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)"
-                               % (_dims(a.shape), _dims(b.shape)))
-        if a.dtype != b.dtype:
-            _same_dtype(x, y, "mm")
-        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
-        ctx.mat2_column_major = _column_major(y)
-        return a @ b
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        return (grad.mm(y.t()) if ctx.needs_input_grad[0] else None,
-                _mat2_grad(x, grad, ctx.mat2_column_major) if ctx.needs_input_grad[1] else None)
+def _mm(self, mat2):
+    a, b = self._data, mat2._data
+    if a.ndim != 2 or b.ndim != 2:
+        raise RuntimeError("self must be a matrix" if a.ndim != 2 else "mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
+    if a.dtype != b.dtype:
+        _same_dtype(self, mat2, "mm")
+    return a @ b
 
 
-class Mv(Function):
-    """Matrix @ vector.  Backward: d/dM = outer(grad, v), d/dv = Mᵀ @ grad."""
+# The products are quiet rules (the default): numpy's matmul warns "invalid value encountered in matmul"
+# for inf * 0 in a product, where PyTorch just gives nan.
+_MAT2 = {"mat2_sym_sizes": lambda mat2: mat2.shape, "mat2_sym_strides": lambda mat2: _strides(mat2)}
 
-    node_name = "MvBackward0"
-    saved_names = ("self", "vec")
-
-    @staticmethod
-    def forward(ctx, m, v):
-        if m.shape[1] != v.shape[0]:
-            raise RuntimeError("size mismatch, got input (%d), mat (%s), vec (%d)"
-                               % (m.shape[0], _dims(m.shape), v.shape[0]))
-        _same_dtype(m, v, "mv")
-        ctx.save_for_backward(m, v)
-        return m._data @ v._data
-
-    @staticmethod
-    def backward(ctx, grad):
-        m, v = ctx.saved_tensors
-        return (grad.unsqueeze(1) * v.unsqueeze(0) if ctx.needs_input_grad[0] else None,
-                m.t().mv(grad) if ctx.needs_input_grad[1] else None)
+Mm = rule("MmBackward0", _mm, arrays=False, values=_MAT2,
+          self=("g @ mat2ᵀ", lambda xp, g, mat2: xp.mm(g, xp.t(mat2))),
+          mat2=("selfᵀ @ g", lambda xp, g, self, mat2_sym_sizes, mat2_sym_strides:
+                _mat2_grad(xp, g, self, mat2_sym_sizes, mat2_sym_strides)),
+          words="Matrix product: each factor gets g multiplied by the other, transposed.")
 
 
-class Dot(Function):
-    """Inner product of 1-D tensors.  Backward: d/dx = grad * y, d/dy = grad * x."""
-
-    node_name = "DotBackward0"
-    saved_names = ("self", "tensor")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        if x.ndim != 1 or y.ndim != 1:
-            raise RuntimeError("1D tensors expected, but got %dD and %dD tensors" % (x.ndim, y.ndim))
-        if x.shape[0] != y.shape[0]:
-            raise RuntimeError("inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number "
-                               "of elements, but got %d and %d elements respectively"
-                               % (x.shape[0], y.shape[0], x.shape[0], y.shape[0]))
-        _same_dtype(x, y, "dot")
-        ctx.save_for_backward(x, y)
-        return np.asarray(x._data @ y._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        return grad * y, grad * x
+def _mv(self, vec):
+    if self.shape[1] != vec.shape[0]:
+        raise RuntimeError("size mismatch, got input (%d), mat (%s), vec (%d)"
+                           % (self.shape[0], _dims(self.shape), vec.shape[0]))
+    _same_dtype(self, vec, "mv")
+    return self._data @ vec._data
 
 
-class Bmm(Function):
-    """Batched matrix product of 3-D tensors.  Backward: grad @ yᵀ, xᵀ @ grad per batch."""
-
-    node_name = "BmmBackward0"
-    saved_names = ("self", "mat2")
-
-    @staticmethod
-    def forward(ctx, x, y):
-        if x.ndim != 3 or y.ndim != 3:
-            raise RuntimeError("batch1 must be a 3D tensor" if x.ndim != 3 else "batch2 must be a 3D tensor")
-        if x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
-            raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: "
-                               "[%d, %d]." % (x.shape[0], x.shape[2], y.shape[0], y.shape[1]))
-        _same_dtype(x, y, "bmm")
-        ctx.save_for_backward(x, y)
-        return np.matmul(x._data, y._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y = ctx.saved_tensors
-        return grad.bmm(y.transpose(1, 2)), x.transpose(1, 2).bmm(grad)
+Mv = rule("MvBackward0", _mv, arrays=False,
+          self=("outer(g, vec)", lambda xp, g, vec: xp.restore(g, (1,), False) * vec),
+          vec=("selfᵀ @ g", lambda xp, g, self: xp.mv(xp.t(self), g)),
+          words="Matrix times vector: the matrix gets the outer product g vecᵀ, the vector selfᵀ g.")
 
 
-class Addmm(Function):
-    """``beta * bias + alpha * (x @ w)``, what ``nn.Linear`` records.
+def _dot(self, tensor):
+    if self.ndim != 1 or tensor.ndim != 1:
+        raise RuntimeError("1D tensors expected, but got %dD and %dD tensors" % (self.ndim, tensor.ndim))
+    if self.shape[0] != tensor.shape[0]:
+        raise RuntimeError("inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number "
+                           "of elements, but got %d and %d elements respectively"
+                           % (self.shape[0], tensor.shape[0], self.shape[0], tensor.shape[0]))
+    _same_dtype(self, tensor, "dot")
+    return np.asarray(self._data @ tensor._data)
 
-    Backward: bias ← grad, x ← grad @ wᵀ, w ← xᵀ @ grad.
-    """
 
-    node_name = "AddmmBackward0"
-    saved_names = ("mat1", "mat2")
-    saved_attrs = ("alpha", "beta")
+Dot = rule("DotBackward0", _dot, arrays=False,
+           self=("g · tensor", lambda xp, g, tensor: g * tensor),
+           tensor=("g · self", lambda xp, g, self: g * self),
+           words="Dot product: each vector gets g times the other.")
 
-    @staticmethod
-    def forward(ctx, bias, x, w, beta=1, alpha=1):
-        a, b = x._data, w._data
-        if a.shape[1] != b.shape[0]:
-            raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)"
-                               % (_dims(a.shape), _dims(b.shape)))
-        if bias._data.dtype != b.dtype or a.dtype != b.dtype:
-            _same_dtype(bias, w, "addmm_bias")
-            _same_dtype(x, w, "addmm")
-        ctx.alpha, ctx.beta = alpha, beta
-        ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
-        ctx.mat2_column_major = _column_major(w)
-        out = a @ b
-        if alpha != 1:
-            out = out * alpha
-        if beta == 0:                                  # PyTorch: input is ignored, nan and inf in it too
-            return out
-        term = bias._data if beta == 1 else beta * bias._data
-        if term.dtype == out.dtype and (term.shape == out.shape[1:] or term.shape == out.shape):
-            out += term                                # in place: the product is a fresh array
-            return out
-        return out + term
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, w = ctx.saved_tensors
-        g = grad if ctx.alpha == 1 else grad * ctx.alpha
-        return (grad if ctx.beta == 1 else grad * ctx.beta) if ctx.needs_input_grad[0] else None, \
-            g.mm(w.t()) if ctx.needs_input_grad[1] else None, \
-            _mat2_grad(x, g, ctx.mat2_column_major) if ctx.needs_input_grad[2] else None, None, None
+def _bmm(self, mat2):
+    if self.ndim != 3 or mat2.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor" if self.ndim != 3 else "batch2 must be a 3D tensor")
+    if self.shape[0] != mat2.shape[0] or self.shape[2] != mat2.shape[1]:
+        raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: "
+                           "[%d, %d]." % (self.shape[0], self.shape[2], mat2.shape[0], mat2.shape[1]))
+    _same_dtype(self, mat2, "bmm")
+    return np.matmul(self._data, mat2._data)
+
+
+Bmm = rule("BmmBackward0", _bmm, arrays=False,
+           self=("g @ mat2ᵀ", lambda xp, g, mat2: xp.bmm(g, xp.transpose(mat2, 1, 2))),
+           mat2=("selfᵀ @ g", lambda xp, g, self: xp.bmm(xp.transpose(self, 1, 2), g)),
+           words="Batched matrix product: per batch, as mm.")
+
+
+def _addmm(self, mat1, mat2, beta=1, alpha=1):
+    a, b = mat1._data, mat2._data
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
+    if self._data.dtype != b.dtype or a.dtype != b.dtype:
+        _same_dtype(self, mat2, "addmm_bias")
+        _same_dtype(mat1, mat2, "addmm")
+    if self._data.shape != (a.shape[0], b.shape[1]) and self._data.shape != (b.shape[1],):
+        _checks.expandable(self._data.shape, (a.shape[0], b.shape[1]))
+    out = a @ b
+    if alpha != 1:
+        out = out * alpha
+    if beta == 0:                                  # PyTorch: input is ignored, nan and inf in it too
+        return out
+    term = self._data if beta == 1 else beta * self._data
+    if term.dtype == out.dtype and (term.shape == out.shape[1:] or term.shape == out.shape):
+        out += term                                # in place: the product is a fresh array
+        return out
+    return out + term
+
+
+def _scaled(g, alpha):
+    return g if alpha == 1 else g * alpha
+
+
+Addmm = rule("AddmmBackward0", _addmm, arrays=False,
+             values={"mat1_sym_sizes": lambda mat1: mat1.shape, "mat1_sym_strides": lambda mat1: _strides(mat1),
+                     **_MAT2},
+             self=("beta · g", lambda xp, g, beta: _scaled(g, beta)),
+             mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha: xp.mm(_scaled(g, alpha), xp.t(mat2))),
+             mat2=("alpha · mat1ᵀ @ g", lambda xp, g, mat1, alpha, mat2_sym_sizes, mat2_sym_strides:
+                   _mat2_grad(xp, _scaled(g, alpha), mat1, mat2_sym_sizes, mat2_sym_strides)),
+             words="beta · self + alpha · mat1 @ mat2 (nn.Linear): the bias gets beta · g, the factors as in mm.")
 
 
 def matmul(x, y):
@@ -260,10 +236,6 @@ def _batched_matmul(x, y):
     else:
         out = xb.bmm(y.expand((*batch, k2, m)).reshape(count, k2, m))
     return UnsafeView.apply(out, batch + ((n,) if x.ndim > 1 else ()) + ((m,) if y.ndim > 1 else ()))
-
-
-# Mm, Mv, Dot, Bmm and Addmm stay quiet (Function.quiet): numpy's matmul warns "invalid value encountered in
-# matmul" for inf * 0 in a product, where PyTorch just gives nan.
 
 
 # -- einsum ---------------------------------------------------------------------------------------------

@@ -15,10 +15,11 @@ import math
 
 import numpy as np
 
+from .. import _dtype
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd.function import Function
-from ._rules import fused, rule
+from ._rules import NP, fused, rule
 from ._util import fmath, promoted
 
 NONE, MEAN, SUM = 0, 1, 2
@@ -36,89 +37,126 @@ def _reduce(loss, reduction):
 
 
 # -- losses ---------------------------------------------------------------------------------
+# The elementwise losses are rows of the derivative table.  PyTorch records their derivative as one
+# fused node (``mse_loss_backward`` → ``MseLossBackwardBackward0`` under create_graph): a row of its own,
+# bound into ``xp`` by ``fused``.  The target's gradient is the same op with self and target swapped.
 
 
-class MseLoss(Function):
-    """``(x - t)²``, reduced.  Backward: d/dx = 2 (x - t) · grad (÷ N for mean), d/dt = -d/dx."""
-
-    node_name = "MseLossBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("reduction",)
-
-    @staticmethod
-    def forward(ctx, x, target, reduction):
-        ctx.save_for_backward(x, target)
-        ctx.reduction = reduction
-        a, b = promoted(x, target)
-        return _reduce(np.square(a - b), reduction)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, target = ctx.saved_tensors
-        norm = 2.0 / x.numel() if ctx.reduction == MEAN else 2.0
-        g = (x - target) * norm * grad
-        return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None
+def _numel(a):
+    return a.size if isinstance(a, (np.ndarray, np.generic)) else a.numel()     # (numpy makes 0-d results scalars)
 
 
-class SmoothL1Loss(Function):
-    """``½ d²/beta`` where ``|d| < beta``, ``|d| - ½ beta`` elsewhere (``d = x - t``), reduced.
-
-    Backward: d/dx = clamp(d, -beta, beta) / beta · grad (÷ N for mean), d/dt = -d/dx.
-    """
-
-    node_name = "SmoothL1LossBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("beta", "reduction")
-
-    @staticmethod
-    def forward(ctx, x, target, reduction, beta):
-        ctx.save_for_backward(x, target)
-        ctx.reduction, ctx.beta = reduction, beta
-        a, b = promoted(x, target)
-        z = np.abs(a - b)
-        loss = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
-        return _reduce(loss.astype(z.dtype, copy=False), reduction)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, target = ctx.saved_tensors
-        slope = (x - target).clamp(-ctx.beta, ctx.beta) / ctx.beta
-        return _elementwise_loss_grads(ctx, slope * grad, x)
+def _per_element(g, reduction):
+    """The ``1 / N`` of a mean reduction, applied to a per-element gradient ``g``."""
+    return g / _numel(g) if reduction == MEAN else g
 
 
-class HuberLoss(Function):
-    """``½ d²`` where ``|d| < delta``, ``delta (|d| - ½ delta)`` elsewhere (``d = x - t``), reduced.
-
-    Backward: d/dx = clamp(d, -delta, delta) · grad (÷ N for mean), d/dt = -d/dx.
-    """
-
-    node_name = "HuberLossBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("delta", "reduction")
-
-    @staticmethod
-    def forward(ctx, x, target, reduction, delta):
-        ctx.save_for_backward(x, target)
-        ctx.reduction, ctx.delta = reduction, delta
-        a, b = promoted(x, target)
-        z = np.abs(a - b)
-        loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
-        return _reduce(loss, reduction).astype(x._data.dtype, copy=False)     # in the input's dtype, as PyTorch
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, target = ctx.saved_tensors
-        if x.dtype is not target.dtype:      # PyTorch's huber_loss_backward does not promote
-            want, other = (x, target) if ctx.needs_input_grad[0] else (target, x)
-            raise RuntimeError("Found dtype %s but expected %s" % (other.dtype._legacy, want.dtype._legacy))
-        return _elementwise_loss_grads(ctx, (x - target).clamp(-ctx.delta, ctx.delta) * grad, x)
+def _mse_loss(self, target, reduction):
+    a, b = promoted(self, target)
+    return _reduce(np.square(a - b), reduction)
 
 
-def _elementwise_loss_grads(ctx, g, x):
-    """The gradients of a loss of ``x - t``, given ``g = dloss/dx`` per element: ÷ N for mean; d/dt = -d/dx."""
-    if ctx.reduction == MEAN:
-        g = g / x.numel()
-    return (g if ctx.needs_input_grad[0] else None), (-g if ctx.needs_input_grad[1] else None), None, None
+def _mse_loss_backward(grad_output, self, target, reduction):
+    d = self - target
+    return _per_element(2 * d * grad_output.astype(d.dtype, copy=False), reduction)
+
+
+MseLossBackward = fused("mse_loss_backward", rule(
+    "MseLossBackwardBackward0", _mse_loss_backward,
+    grad_output=("2 · (self − target) · g  (/ N for mean)",
+                 lambda xp, g, self, target, reduction: _per_element(xp.mse_loss_backward(g, self, target, SUM),
+                                                                     reduction)),
+    self=("2 · g · grad_output  (/ N for mean)",
+          lambda xp, g, grad_output, reduction: _per_element(2 * (g * grad_output), reduction)),
+    target=("−2 · g · grad_output  (/ N for mean)",
+            lambda xp, g, grad_output, reduction: _per_element(-2 * (g * grad_output), reduction)),
+    name="MseLossBackward",
+    words="The squared error's backward, 2 · (self − target) · g, as one op: linear in each input."))
+
+MseLoss = rule("MseLossBackward0", _mse_loss, arrays=False,
+               self=("2 · (self − target) · g  (/ N for mean)",
+                     lambda xp, g, self, target, reduction: xp.mse_loss_backward(g, self, target, reduction)),
+               target=("−2 · (self − target) · g  (/ N for mean)",
+                       lambda xp, g, self, target, reduction: xp.mse_loss_backward(g, target, self, reduction)),
+               words="Squared error: the gradient is twice the difference (divided by N for the mean).")
+
+
+def _smooth_l1_loss(self, target, reduction, beta):
+    a, b = promoted(self, target)
+    z = np.abs(a - b)
+    loss = np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+    return _reduce(loss.astype(z.dtype, copy=False), reduction)
+
+
+def _smooth_l1_loss_backward(grad_output, self, target, reduction, beta):
+    d = self - target
+    return _per_element(np.clip(d, -beta, beta) / beta * grad_output.astype(d.dtype, copy=False), reduction)
+
+
+def _inside(xp, self, target, width):
+    """Where |self − target| < width: the quadratic part of smooth L1 and Huber (a constant mask)."""
+    return xp.mask(np.abs(xp.value(self) - xp.value(target)) < width)
+
+
+SmoothL1LossBackward = fused("smooth_l1_loss_backward", rule(
+    "SmoothL1LossBackwardBackward0", _smooth_l1_loss_backward,
+    grad_output=("g · clamp((self − target) / beta, −1, 1)  (/ N for mean)",
+                 lambda xp, g, self, target, reduction, beta:
+                 xp.smooth_l1_loss_backward(g, self, target, reduction, beta)),
+    self=("g · grad_output / beta · [|self − target| < beta]  (/ N for mean)",
+          lambda xp, g, grad_output, self, target, reduction, beta:
+          _per_element(xp.where(_inside(xp, self, target, beta), g * grad_output / beta, 0), reduction)),
+    target=("−g · grad_output / beta · [|self − target| < beta]  (/ N for mean)",
+            lambda xp, g, grad_output, self, target, reduction, beta:
+            _per_element(xp.where(_inside(xp, self, target, beta), -(g * grad_output) / beta, 0), reduction)),
+    name="SmoothL1LossBackward",
+    words="Smooth L1's backward as one op: its slope is 1/beta inside the quadratic part, exactly 0 outside."))
+
+SmoothL1Loss = rule(
+    "SmoothL1LossBackward0", _smooth_l1_loss, arrays=False,
+    self=("g · clamp((self − target) / beta, −1, 1)  (/ N for mean)",
+          lambda xp, g, self, target, reduction, beta: xp.smooth_l1_loss_backward(g, self, target, reduction, beta)),
+    target=("−g · clamp((self − target) / beta, −1, 1)  (/ N for mean)",
+            lambda xp, g, self, target, reduction, beta: xp.smooth_l1_loss_backward(g, target, self, reduction, beta)),
+    words="Smooth L1: linear in the difference near 0, ±1 beyond beta.")
+
+
+def _huber_loss(self, target, reduction, delta):
+    a, b = promoted(self, target)
+    z = np.abs(a - b)
+    loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+    return _reduce(loss.astype(self._data.dtype, copy=False), reduction)     # in the input's dtype, as PyTorch
+
+
+def _huber_loss_backward(grad_output, self, target, reduction, delta):
+    if self.dtype != target.dtype:       # PyTorch's huber_loss_backward does not promote
+        raise RuntimeError("Found dtype %s but expected %s" % (_dtype.from_numpy_dtype(target.dtype)._legacy,
+                                                                _dtype.from_numpy_dtype(self.dtype)._legacy))
+    d = self - target
+    return _per_element(np.clip(d, -delta, delta) * grad_output.astype(d.dtype, copy=False), reduction)
+
+
+HuberLossBackward = fused("huber_loss_backward", rule(
+    "HuberLossBackwardBackward0", _huber_loss_backward,
+    grad_output=("g · clamp(self − target, −delta, delta)  (/ N for mean)",
+                 lambda xp, g, self, target, reduction, delta:
+                 xp.huber_loss_backward(g, self, target, reduction, delta)),
+    self=("g · grad_output · [|self − target| < delta]  (/ N for mean)",
+          lambda xp, g, grad_output, self, target, reduction, delta:
+          _per_element(xp.where(_inside(xp, self, target, delta), g * grad_output, 0), reduction)),
+    target=("−g · grad_output · [|self − target| < delta]  (/ N for mean)",
+            lambda xp, g, grad_output, self, target, reduction, delta:
+            _per_element(xp.where(_inside(xp, self, target, delta), -(g * grad_output), 0), reduction)),
+    name="HuberLossBackward",
+    words="Huber's backward as one op: slope 1 inside the quadratic part, exactly 0 outside."))
+
+HuberLoss = rule(
+    "HuberLossBackward0", _huber_loss, arrays=False,
+    self=("g · clamp(self − target, −delta, delta)  (/ N for mean)",
+          lambda xp, g, self, target, reduction, delta: xp.huber_loss_backward(g, self, target, reduction, delta)),
+    target=("−g · clamp(self − target, −delta, delta)  (/ N for mean)",
+            lambda xp, g, self, target, reduction, delta: xp.huber_loss_backward(g, target, self, reduction, delta)),
+    words="Huber: the difference itself near 0, ±delta beyond.")
 
 
 class NllLoss(Function):
@@ -200,39 +238,69 @@ class NllLoss2d(NllLoss):
     node_name = "NllLoss2DBackward0"
 
 
-class BinaryCrossEntropy(Function):
-    """``-w [t log x + (1 - t) log(1 - x)]`` with each log clamped at -100, reduced.
+def _bce(self, target, weight, reduction):
+    a, t = self._data, target._data
+    if not ((a >= 0) & (a <= 1)).all():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    loss = (t - 1) * np.maximum(fmath.log1p(-a), -100) - t * np.maximum(fmath.log(a), -100)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
 
-    Backward: d/dx = w (x - t) / max(x (1 - x), 1e-12) · grad, d/dt = -w logit(x) · grad
-    (both ÷ N for mean).  ``weight`` is an ndarray (PyTorch does not differentiate for it).
-    """
 
-    node_name = "BinaryCrossEntropyBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("reduction", "weight")
+def _weight(xp, weight):
+    """A loss's constant weight (saved as a tensor, as PyTorch shows it): its array in a plain backward."""
+    return weight._data if xp is NP and weight is not None else weight
 
-    @staticmethod
-    def forward(ctx, x, target, weight, reduction):
-        a, t = x._data, target._data
-        if not ((a >= 0) & (a <= 1)).all():
-            raise RuntimeError("all elements of input should be between 0 and 1")
-        ctx.save_for_backward(x, target)
-        ctx.reduction, ctx.weight = reduction, _optional_const(weight)
-        with np.errstate(divide="ignore"):
-            loss = (t - 1) * np.maximum(fmath.log1p(-a), -100) - t * np.maximum(fmath.log(a), -100)
-        if weight is not None:
-            loss = loss * weight
-        return _reduce(loss, reduction)
 
-    @staticmethod
-    def backward(ctx, grad):
-        x, target = ctx.saved_tensors
-        grad_x = grad_t = None
-        if ctx.needs_input_grad[0]:
-            grad_x = _weighted(grad * (x - target) / ((1 - x) * x).clamp(min=1e-12), ctx, x)
-        if ctx.needs_input_grad[1]:
-            grad_t = _weighted(((1 - x).log() - x.log()) * grad, ctx, x)
-        return grad_x, grad_t, None, None
+def _times(g, w):
+    return g if w is None else g * w
+
+
+def _bce_backward(grad_output, self, target, weight, reduction):
+    g = grad_output * (self - target) / np.maximum((1 - self) * self, 1e-12)
+    return _per_element(_times(g, weight), reduction)
+
+
+def _bce_grad_self(xp, g, grad_output, self, target, weight, reduction):
+    """PyTorch's binary_cross_entropy_double_backward."""
+    gI = (self * self - 2 * self * target + target) / (xp.pow(self + 1e-12, 2) * xp.pow(1 - self + 1e-12, 2))
+    return _per_element(_times(gI * (g * grad_output), _weight(xp, weight)), reduction)
+
+
+def _bce_grad_target(xp, g, grad_output, self, weight, reduction):
+    """PyTorch's binary_cross_entropy_double_backward_target."""
+    denom = xp.clamp_min((1 - self) * self, 1e-12)
+    return _per_element(_times(-g * grad_output, _weight(xp, weight)) / denom, reduction)
+
+
+def _bce_grad_grad_output(xp, g, self, target, weight, reduction):
+    """PyTorch's binary_cross_entropy_double_backward_grad_output (summed to grad_output's shape by the node)."""
+    ggO = (self - target) / xp.clamp_min((1 - self) * self, 1e-12) * g
+    return _per_element(_times(ggO, _weight(xp, weight)), reduction)
+
+
+BinaryCrossEntropyBackward = fused("binary_cross_entropy_backward", rule(
+    "BinaryCrossEntropyBackwardBackward0", _bce_backward,
+    grad_output=("g · weight · (self − target) / max(self · (1 − self), ε)  (/ N for mean)", _bce_grad_grad_output),
+    self=("g · grad_output · weight · (self² − 2 · self · target + target) / (self² · (1 − self)²)  (/ N for mean)",
+          _bce_grad_self),
+    target=("−g · grad_output · weight / max(self · (1 − self), ε)  (/ N for mean)", _bce_grad_target),
+    name="BinaryCrossEntropyBackward",
+    words="Binary cross-entropy's backward, g · (p − t) / (p (1 − p)), as one op (create_graph)."))
+
+
+def _bce_target_grad(xp, g, self, weight, reduction):
+    return _per_element(_times((xp.log(1 - self) - xp.log(self)) * g, _weight(xp, weight)), reduction)
+
+
+BinaryCrossEntropy = rule(
+    "BinaryCrossEntropyBackward0", _bce, arrays=False, values={"weight": lambda weight: _optional_const(weight)},
+    self=("g · weight · (self − target) / (self · (1 − self))  (/ N for mean)",
+          lambda xp, g, self, target, weight, reduction:
+          xp.binary_cross_entropy_backward(g, self, target, _weight(xp, weight), reduction)),
+    target=("g · weight · (ln(1 − self) − ln(self))  (/ N for mean)", _bce_target_grad),
+    words="Binary cross-entropy on probabilities: (p − t) / (p (1 − p)).")
 
 
 class BinaryCrossEntropyWithLogits(Function):
@@ -895,22 +963,10 @@ from ..autograd.formulas import register_formula  # noqa: E402
 from .formulas import row as _row  # noqa: E402
 
 _SELF = ("self",)
-_row(MseLoss, ("self", "target"), ("2 · (self − target) · g  (/ N for mean)",
-     "−2 · (self − target) · g  (/ N for mean)"),
-     "Squared error: the gradient is twice the difference (divided by N for the mean).")
-_row(SmoothL1Loss, ("self", "target"), ("g · clamp((self − target) / beta, −1, 1)",
-     "−g · clamp((self − target) / beta, −1, 1)"),
-     "Smooth L1: linear in the difference near 0, ±1 beyond beta.")
-_row(HuberLoss, ("self", "target"), ("g · clamp(self − target, −delta, delta)",
-     "−g · clamp(self − target, −delta, delta)"),
-     "Huber: the difference itself near 0, ±delta beyond.")
 _row(NllLoss, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
      "Negative log-likelihood: only the target class's log-probability gets a gradient, −weight.")
 _row(NllLoss2d, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
      "Negative log-likelihood per pixel: only the target class gets a gradient.")
-_row(BinaryCrossEntropy, ("self", "target"), ("g · weight · (self − target) / (self · (1 − self))",
-     "g · weight · (log(1 − self) − log(self))"),
-     "Binary cross-entropy on probabilities: (p − t) / (p (1 − p)).")
 _row(BinaryCrossEntropyWithLogits, ("self", "target"),
      ("g · weight · ((1 + (pos_weight − 1) · target) · sigmoid(self) − pos_weight · target)",
       "g · weight · −self (for pos_weight = 1)"),

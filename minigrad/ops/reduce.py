@@ -1,4 +1,9 @@
-"""Reductions: sum, mean, max/min, logsumexp, softmax/log_softmax, var/std, prod, norm."""
+"""Reductions: sum, mean, max/min, logsumexp, softmax/log_softmax, var/std, prod, norm, cumsum/cumprod.
+
+The single-output reductions are rows of the derivative table (``rule``, see ``_rules.py``); the
+ones that return values *and* indices (``max(dim)``, ``sort``, ``topk``...) stay classes: their
+backward puts the gradient back at the indices (``gather_backward``).
+"""
 
 from __future__ import annotations
 
@@ -6,127 +11,501 @@ import math
 
 import numpy as np
 
-from .._dtype import get_default_dtype
-from ..autograd import grad_mode
+from .._dtype import from_numpy_dtype, get_default_dtype
 from ..autograd.function import Function
+from ._rules import NP, fused, rule
 from ._util import dims_tuple, fmath, wrap_dim
-from .elementwise import _const
-
-
-def _restore(grad, shape, dims, keepdim):
-    """Put back the reduced dims of ``grad`` (as size 1) so it broadcasts against the input."""
-    if not keepdim:
-        for d in dims:
-            grad = grad.unsqueeze(d)
-    return grad
 
 
 def _sum_dtype(x):
     return np.int64 if x.dtype.name in ("bool", "uint8", "int8", "int16", "int32", "int64") else x._data.dtype
 
 
-class Sum(Function):
-    """Sum of all elements.  Backward: grad expanded to the input's shape."""
-
-    node_name = "SumBackward0"
-    saved_attrs = ("self_sym_sizes",)
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.self_sym_sizes = tuple(x.shape)
-        return np.asarray(x._data.sum(dtype=_sum_dtype(x)))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.expand(ctx.self_sym_sizes)
+def _sum_type(a):
+    """The dtype of a sum of the array ``a``: integers and bools add up as int64."""
+    return np.int64 if a.dtype.kind in "biu" else a.dtype
 
 
-class SumDim(Function):
-    """Sum over ``dim``.  Backward: grad with the reduced dims restored, expanded to the input's shape."""
-
-    node_name = "SumBackward1"
-    saved_attrs = ("dim", "keepdim", "self_sym_sizes")
-
-    @staticmethod
-    def forward(ctx, x, dim, keepdim):
-        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dims_tuple(dim, x.ndim), keepdim, tuple(x.shape)
-        return np.asarray(x._data.sum(axis=ctx.dim, keepdims=keepdim, dtype=_sum_dtype(x)))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return _restore(grad, ctx.self_sym_sizes, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes), None, None
+def _legacy(a):
+    return from_numpy_dtype(a.dtype)._legacy
 
 
-def _check_mean_dtype(x):
-    if not x.dtype.is_floating_point:
+def _f(a):
+    """Float data for reductions whose result is floating point even for integers (logsumexp)."""
+    return a if a.dtype.kind == "f" else a.astype(get_default_dtype().numpy)
+
+
+def _count(sizes, dims):
+    """How many elements a reduction over ``dims`` of a tensor of ``sizes`` combines."""
+    return math.prod(sizes[d] for d in dims) if sizes else 1
+
+
+# -- the derivative table: reductions ------------------------------------------------------------------
+
+Sum = rule("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_type(self))),
+           values={"self_sym_sizes": lambda self: self.shape},
+           self=("g", lambda xp, g, self_sym_sizes: xp.expand(g, self_sym_sizes)),
+           words="Sum of all elements: every element gets the same gradient g (expanded to self's shape).")
+
+
+def _sum_dim(self, dim, keepdim):
+    return np.asarray(self.sum(axis=dims_tuple(dim, self.ndim), keepdims=keepdim, dtype=_sum_type(self)))
+
+
+SumDim = rule("SumBackward1", _sum_dim,
+              values={"dim": lambda self, dim: dims_tuple(dim, self.ndim), "self_sym_sizes": lambda self: self.shape},
+              self=("g.unsqueeze(dim).expand(self_sym_sizes)",
+                    lambda xp, g, dim, keepdim, self_sym_sizes: xp.expand(xp.restore(g, dim, keepdim), self_sym_sizes)),
+              words="Sum over dim: g is broadcast back along dim.")
+
+
+def _check_mean_dtype(a):
+    if a.dtype.kind != "f":
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                           "complex dtype. Got: %s" % x.dtype._legacy)
+                           "complex dtype. Got: %s" % _legacy(a))
 
 
-class Mean(Function):
-    """Mean of all elements.  Backward: grad / n, expanded."""
-
-    node_name = "MeanBackward0"
-    saved_attrs = ("self_sym_numel", "self_sym_sizes")
-
-    @staticmethod
-    def forward(ctx, x):
-        _check_mean_dtype(x)
-        ctx.self_sym_sizes, ctx.self_sym_numel = tuple(x.shape), x.numel()
-        return np.asarray(x._data.sum() / x._data.size, dtype=x._data.dtype)    # empty: nan, without a warning
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.expand(ctx.self_sym_sizes) / max(ctx.self_sym_numel, 1)
+def _mean(self):
+    _check_mean_dtype(self)
+    return np.asarray(self.sum() / self.size, dtype=self.dtype)       # empty: nan, without a warning
 
 
-class MeanDim(Function):
-    """Mean over ``dim``.  Backward: grad / (number of reduced elements), restored and expanded."""
-
-    node_name = "MeanBackward1"
-    saved_attrs = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
-
-    @staticmethod
-    def forward(ctx, x, dim, keepdim):
-        _check_mean_dtype(x)
-        ctx.dim, ctx.keepdim, ctx.self_sym_sizes = dims_tuple(dim, x.ndim), keepdim, tuple(x.shape)
-        ctx.count = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
-        return np.asarray(x._data.sum(axis=ctx.dim, keepdims=keepdim) / ctx.count, dtype=x._data.dtype)
-
-    @staticmethod
-    def backward(ctx, grad):
-        g = _restore(grad, ctx.self_sym_sizes, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes)
-        return g / max(ctx.count, 1), None, None
+Mean = rule("MeanBackward0", _mean,
+            values={"self_sym_numel": lambda self: self.size, "self_sym_sizes": lambda self: self.shape},
+            self=("g.expand(self_sym_sizes) / self_sym_numel",
+                  lambda xp, g, self_sym_numel, self_sym_sizes: xp.expand(g, self_sym_sizes) / max(self_sym_numel, 1)),
+            words="Mean of n elements: each gets g / n.")
 
 
-class MaxAll(Function):
-    """The largest element.  Backward: grad shared evenly among all elements equal to the max."""
-
-    node_name = "MaxBackward1"
-    saved_names = ("self", "result")
-    reduce = staticmethod(np.max)
-
-    @staticmethod
-    def forward(ctx, x):
-        if x.numel() == 0:
-            raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() == 0. Specify "
-                               "the reduction dim with the 'dim' argument.")
-        out = np.asarray(type(ctx)._forward_cls.reduce(x._data))
-        ctx.save_for_backward(x, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, result = ctx.saved_tensors
-        return _evenly(grad, x, result, None, x.shape)
+def _mean_dim(self, dim, keepdim):
+    _check_mean_dtype(self)
+    dims = dims_tuple(dim, self.ndim)
+    return np.asarray(self.sum(axis=dims, keepdims=keepdim) / _count(self.shape, dims), dtype=self.dtype)
 
 
-class MinAll(MaxAll):
-    """The smallest element.  Backward: grad shared evenly among all elements equal to the min."""
+MeanDim = rule("MeanBackward1", _mean_dim,
+               values={"dim": lambda self, dim: dims_tuple(dim, self.ndim), "self_sym_numel": lambda self: self.size,
+                       "self_sym_sizes": lambda self: self.shape},
+               self=("g.unsqueeze(dim).expand(self_sym_sizes) / N",
+                     lambda xp, g, dim, keepdim, self_sym_sizes:
+                     xp.expand(xp.restore(g, dim, keepdim), self_sym_sizes) / max(_count(self_sym_sizes, dim), 1)),
+               words="Mean over dim: g / N broadcast back along dim (N: the number of elements averaged).")
 
-    node_name = "MinBackward1"
-    reduce = staticmethod(np.min)
 
+def _hits(a, v):
+    """Where the array ``a`` equals the reduced value ``v`` (a nan value is hit by the nans)."""
+    hit = a == v
+    if a.dtype.kind == "f":
+        hit |= np.isnan(a) & np.isnan(v)
+    return hit
+
+
+def _evenly(xp, g, self, value, dims):
+    """PyTorch's evenly_distribute_backward: g / count at the elements equal to ``value``, exactly 0 elsewhere."""
+    a = xp.value(self)
+    hit = _hits(a, xp.value(value))
+    count = hit.sum(axis=dims, keepdims=True)
+    share = np.divide(1, count, out=np.zeros(count.shape, dtype=a.dtype), where=count != 0)
+    return xp.where(xp.mask(hit), g * xp.const(share), 0)
+
+
+_EVENLY = "g · [self = result] / count(self = result)"
+
+
+def _max_all(self):
+    if self.size == 0:
+        raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                           "the reduction dim with the 'dim' argument.")
+    return np.asarray(np.max(self))
+
+
+def _min_all(self):
+    if self.size == 0:
+        raise RuntimeError("min(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                           "the reduction dim with the 'dim' argument.")
+    return np.asarray(np.min(self))
+
+
+MaxAll = rule("MaxBackward1", _max_all,
+              self=(_EVENLY, lambda xp, g, self, result: _evenly(xp, g, self, result, None)),
+              words="Max: the gradient goes to the largest element (ties share it).")
+
+MinAll = rule("MinBackward1", _min_all,
+              self=(_EVENLY, lambda xp, g, self, result: _evenly(xp, g, self, result, None)),
+              words="Min: the gradient goes to the smallest element (ties share it).")
+
+
+def _median(self):
+    a = self.reshape(-1)
+    if a.size == 0 or (a.dtype.kind == "f" and np.isnan(a).any()):
+        return np.asarray(np.nan, dtype=_f(a).dtype)
+    k = (a.size - 1) // 2
+    return np.asarray(np.partition(a, k)[k])
+
+
+Median = rule("MedianBackward0", _median,
+              self=(_EVENLY, lambda xp, g, self, result: _evenly(xp, g, self, result, None)),
+              words="Median: the gradient goes to the median element (ties share it).")
+
+
+def _saved_int(d):
+    """A dim as PyTorch's node shows it: a negative one as the unsigned 64-bit integer it is stored as."""
+    return d % 2**64
+
+
+def _axes(dim, ndim):
+    """The dims a saved ``dim`` (PyTorch's unsigned form, () for all) reduces, sorted and non-negative."""
+    dims = [d - 2**64 if d >= 2**63 else d for d in dim]
+    return dims_tuple(dims or None, ndim) if ndim else ()
+
+
+def _numpy_axis(dim, ndim):
+    """The numpy axis of ``dim``, checked; None for a 0-d tensor (which accepts dim 0 or -1)."""
+    axis = wrap_dim(dim, ndim)
+    return axis if ndim else None
+
+
+def _extreme(reduce, name):
+    def forward(self, dim, keepdim):
+        dim = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+        dims = dims_tuple(dim or None, self.ndim)
+        if not dim and self.size == 0:
+            raise RuntimeError("%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                               "reduction dim with the 'dim' argument." % name)
+        for d in dims:
+            if self.ndim and self.shape[d] == 0:
+                raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (name, d))
+        return np.asarray(reduce(self, axis=dims, keepdims=keepdim))
+    return forward
+
+
+def _saved_dims(self, dim):
+    return tuple(_saved_int(int(d)) for d in ((dim,) if isinstance(dim, (int, np.integer)) else dim))
+
+
+def _extreme_grad(xp, g, self, result, dim, keepdim):
+    dims = _axes(dim, self.ndim)
+    return _evenly(xp, xp.restore(g, dims, keepdim), self, xp.restore(result, dims, keepdim), dims)
+
+
+Amax = rule("AmaxBackward0", _extreme(np.max, "amax"), values={"dim": _saved_dims},
+            self=(_EVENLY, _extreme_grad),
+            words="amax: the gradient is shared evenly among the tied maxima.")
+
+Amin = rule("AminBackward0", _extreme(np.min, "amin"), values={"dim": _saved_dims},
+            self=(_EVENLY, _extreme_grad),
+            words="amin: the gradient is shared evenly among the tied minima.")
+
+
+def _logsumexp(self, dim, keepdim):
+    dims = dims_tuple(dim, self.ndim)
+    a = _f(self)                                                # logsumexp of integers is a float
+    m = np.max(a, axis=dims, keepdims=True, initial=-np.inf)    # -inf over an empty dim
+    m = np.where(np.isfinite(m), m, 0)
+    out = fmath.log(np.sum(fmath.exp(a - m), axis=dims, keepdims=True)) + m
+    if not keepdim:
+        out = out.reshape(tuple(s for i, s in enumerate(a.shape) if i not in dims))
+    return np.asarray(out, dtype=a.dtype)
+
+
+LogSumExp = rule("LogsumexpBackward0", _logsumexp,
+                 values={"dim": lambda self, dim: dims_tuple(dim, self.ndim)},
+                 self=("g · exp(self − result)",
+                       lambda xp, g, self, result, dim, keepdim:
+                       xp.restore(g, dim, keepdim) * xp.exp(self - xp.restore(result, dim, keepdim))),
+                 words="log Σ eˣ: each element gets g times its softmax weight.")
+
+
+def _check_floating(x, message, error):
+    if x._data.dtype.kind != "f":
+        raise error(message)
+
+
+def _float_array(x):
+    return x._data if x._data.dtype.kind == "f" else x._data.astype(get_default_dtype().numpy)
+
+
+def _axis(dim, a):
+    """The numpy axis of a softmax's dim (None for a 0-dim tensor, which numpy cannot index)."""
+    return dim if a.ndim else None
+
+
+def _softmax_backward(grad_output, output, dim):
+    return output * (grad_output - (grad_output * output).sum(axis=_axis(dim, output), keepdims=True))
+
+
+SoftmaxBackward = fused("softmax_backward", rule(
+    "SoftmaxBackwardDataBackward0", _softmax_backward,
+    grad_output=("output · (g − sum(g · output, dim))",
+                 lambda xp, g, output, dim: xp.softmax_backward(g, output, dim)),
+    output=("g · (grad_output − sum(grad_output · output, dim)) − grad_output · sum(g · output, dim)",
+            lambda xp, g, grad_output, output, dim:
+            g * (grad_output - xp.sum(grad_output * output, _axis(dim, output), True))
+            - grad_output * xp.sum(g * output, _axis(dim, output), True)),
+    name="SoftmaxBackwardData",
+    words="Softmax's backward, y · (g − Σ g·y), as one op (create_graph): linear in g, and differentiable "
+          "in the saved output."))
+
+
+def _softmax(self, dim):
+    if self.dtype.kind != "f":
+        raise NotImplementedError('"softmax_lastdim_kernel_impl" not implemented for \'%s\'' % _legacy(self))
+    axis = _axis(wrap_dim(dim, self.ndim), self)
+    if self.size == 0:
+        return self.copy()
+    e = fmath.exp(self - self.max(axis=axis, keepdims=True))
+    e /= e.sum(axis=axis, keepdims=True)
+    return e
+
+
+Softmax = rule("SoftmaxBackward0", _softmax, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
+               self=("result · (g − sum(g · result, dim))",
+                     lambda xp, g, result, dim: xp.softmax_backward(g, result, dim)),
+               words="Softmax, from its output y: y · (g − Σ g·y) — the outputs compete, so the gradients sum to 0.")
+
+
+def _log_softmax_backward(grad_output, output, dim):
+    return grad_output - fmath.exp(output) * grad_output.sum(axis=_axis(dim, output), keepdims=True)
+
+
+LogSoftmaxBackward = fused("log_softmax_backward", rule(
+    "LogSoftmaxBackwardDataBackward0", _log_softmax_backward,
+    grad_output=("g − sum(g · exp(output), dim)",
+                 lambda xp, g, output, dim: g - xp.sum(g * xp.exp(output), _axis(dim, output), True)),
+    output=("−g · exp(output) · sum(grad_output, dim)",
+            lambda xp, g, grad_output, output, dim:
+            -g * xp.exp(output) * xp.sum(grad_output, _axis(dim, output), True)),
+    name="LogSoftmaxBackwardData",
+    words="Log-softmax's backward, g − eʸ · Σ g, as one op (create_graph)."))
+
+
+def _log_softmax(self, dim):
+    if self.dtype.kind != "f":
+        raise NotImplementedError('"log_softmax_lastdim_kernel_impl" not implemented for \'%s\'' % _legacy(self))
+    axis = _axis(wrap_dim(dim, self.ndim), self)
+    if self.size == 0:
+        return self.copy()
+    out = self - self.max(axis=axis, keepdims=True)
+    out -= fmath.log(fmath.exp(out).sum(axis=axis, keepdims=True))
+    return out
+
+
+LogSoftmax = rule("LogSoftmaxBackward0", _log_softmax, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
+                  self=("g − exp(result) · sum(g, dim)",
+                        lambda xp, g, result, dim: xp.log_softmax_backward(g, result, dim)),
+                  words="Log-softmax, from its output y: g − eʸ · Σ g.")
+
+
+def _check_var_dtype(a):
+    if a.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+
+
+def _variance(a, dims, dof, keepdim):
+    """Σ(x - mean)² / dof, in ``a``'s dtype (inf or nan when ``dof <= 0``, without numpy's warnings)."""
+    centered = a - a.mean(axis=dims, keepdims=True) if a.size else a
+    return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0), dtype=a.dtype)
+
+
+def _warn_dof(name, a, n, correction):
+    """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf.
+    PyTorch's ``n`` is the input's numel divided by the output's: 0 for an empty input."""
+    if (n if a.size else 0) - correction <= 0:
+        import warnings
+        warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
+                      "(input numel divided by output numel)." % name, UserWarning, stacklevel=5)
+
+
+def _var(self, dim, correction, keepdim):
+    _check_var_dtype(self)
+    dims = dims_tuple(dim, self.ndim)
+    n = _count(self.shape, dims)
+    _warn_dof("var", self, n, correction)
+    return _variance(self, dims, n - correction, keepdim)
+
+
+def _std(self, dim, correction, keepdim):
+    _check_var_dtype(self)
+    dims = dims_tuple(dim, self.ndim)
+    n = _count(self.shape, dims)
+    _warn_dof("std", self, n, correction)
+    return np.sqrt(_variance(self, dims, n - correction, keepdim))
+
+
+def _var_backward(xp, g, self, dim, correction):
+    """PyTorch's var_backward (``g`` already restored): g · 2 (x − mean) / (N − correction); for a full reduction
+    without degrees of freedom, g · (nan where x is the mean, inf elsewhere)."""
+    dims = dims_tuple(dim, self.ndim)
+    dof = _count(self.shape, dims) - correction
+    centered = self - xp.mean(self, dims, True)
+    if dof <= 0 and (dim is None or self.ndim == 0):
+        return g * xp.where(xp.mask(xp.value(centered) == 0), math.nan, math.inf)
+    return g * centered * (2.0 / dof if dof else math.inf)
+
+
+def _saved_dim(self, dim):
+    return None if dim is None else dims_tuple(dim, self.ndim)
+
+
+Var = rule("VarBackward0", _var, values={"dim": _saved_dim},
+           self=("g · 2 · (self − mean(self)) / (N − correction)",
+                 lambda xp, g, self, dim, correction, keepdim:
+                 _var_backward(xp, xp.restore(g, dims_tuple(dim, self.ndim), keepdim), self, dim, correction)),
+           words="Variance: each element gets g times twice its distance from the mean, over N − correction.")
+
+
+def _std_grad(xp, g, self, result, dim, correction, keepdim):
+    dims = dims_tuple(dim, self.ndim)
+    r = xp.restore(result, dims, keepdim)
+    g_var = xp.where(xp.mask(xp.value(r) == 0), 0, xp.restore(g, dims, keepdim) / (r * 2))   # std 0: gradient 0
+    return _var_backward(xp, g_var, self, dim, correction)
+
+
+Std = rule("StdBackward0", _std, values={"dim": _saved_dim},
+           self=("g · (self − mean(self)) / ((N − correction) · result)  (0 where result = 0)", _std_grad),
+           words="Standard deviation: the variance's gradient divided by 2·std (0 for a constant input).")
+
+
+def _others_arrays(a, axis):
+    """For each element, the product of all the others along ``axis``: exclusive prefix times suffix products."""
+    ones = np.ones_like(np.take(a, [0], axis=axis))
+    before = np.cumprod(np.concatenate([ones, np.take(a, range(a.shape[axis] - 1), axis=axis)], axis), axis)
+    after = np.flip(np.cumprod(np.flip(np.concatenate([np.take(a, range(1, a.shape[axis]), axis=axis), ones],
+                                                      axis), axis), axis), axis)
+    return before * after
+
+
+def _prod_of_others(x, dim):
+    """For each element, the product of all the others along ``dim`` (all elements if None), in tensor ops.
+
+    Row i of an n × n table is the slice with its i-th entry replaced by 1; the rows' products are
+    the answer.  Differentiable again, but O(n²) memory: used only under create_graph.
+    """
+    from .._creation import tensor, where  # circular: _creation builds on the ops
+
+    rows = x.reshape(-1) if dim is None else x.transpose(dim, -1)
+    n = rows.shape[-1]
+    table = rows.unsqueeze(-2).expand(*rows.shape[:-1], n, n)
+    others = where(tensor(np.eye(n, dtype=bool)), 1.0, table).prod(-1)
+    return others.reshape(x.shape) if dim is None else others.transpose(dim, -1)
+
+
+def _others(xp, self, dim):
+    """The product of the other elements, also where some are 0 (where ``result / self`` fails)."""
+    if xp is NP:
+        a = self if dim is not None else self.reshape(-1)
+        return _others_arrays(a, dim if dim is not None else 0).reshape(self.shape)
+    return _prod_of_others(self, dim)
+
+
+def _prod_grad(xp, g, self, result, dim=None, keepdim=False):
+    if not self.ndim:
+        dim = None
+    dims = dims_tuple(dim, self.ndim)
+    g = xp.restore(g, dims, keepdim and dim is not None)
+    if not np.any(xp.value(self) == 0):
+        return g * xp.restore(result, dims, keepdim and dim is not None) / self
+    return g * _others(xp, self, dim)
+
+
+Prod = rule("ProdBackward0", lambda self: np.asarray(np.prod(self)),
+            self=("g · result / self  (the product of the others, also at zeros)",
+                  lambda xp, g, self, result: _prod_grad(xp, g, self, result)),
+            words="Product: each element gets g times the product of all the other elements.")
+
+ProdDim = rule("ProdBackward1",
+               lambda self, dim, keepdim: np.asarray(np.prod(self, axis=_numpy_axis(dim, self.ndim),
+                                                             keepdims=keepdim and self.ndim > 0)),
+               values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
+               self=("g · result / self along dim  (the product of the others, also at zeros)", _prod_grad),
+               words="Product over dim: each element gets g times the product of the others.")
+
+
+def _norm(self, ord, dim, keepdim):
+    if self.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s"
+                           % _legacy(self))
+    dims = dims_tuple(dim, self.ndim)
+    a = np.abs(self)
+    if ord == float("inf"):
+        out = a.max(axis=dims, keepdims=keepdim)
+    elif ord == 1:
+        out = a.sum(axis=dims, keepdims=keepdim)
+    else:
+        out = (a ** ord).sum(axis=dims, keepdims=keepdim) ** (1.0 / ord)
+    return np.asarray(out, dtype=self.dtype)
+
+
+def _norm_grad(xp, g, self, result, ord, dim, keepdim):
+    """PyTorch's norm_backward, case by case (exact zeros where the norm or the element is 0)."""
+    g, r, x = xp.restore(g, dim, keepdim), xp.restore(result, dim, keepdim), self
+    if ord == 0:
+        return g * 0
+    if ord == 1:
+        return g * xp.sign(x)
+    if ord == float("inf") or ord == -float("inf"):
+        hit = xp.const((np.abs(xp.value(x)) == xp.value(r)).astype(xp.value(x).dtype))
+        return xp.sign(x) * (g / xp.sum(hit, dim, True) * hit)
+    r_zero = xp.mask(xp.value(r) == 0)
+    if ord == 2:
+        return g * xp.where(r_zero, 0, x / r)
+    if ord < 1:
+        scaled = xp.sign(x) * xp.where(xp.mask(xp.value(x) == 0), 0, xp.pow(xp.abs(x), ord - 1))
+        return scaled * g * xp.pow(r, 1 - ord)
+    return xp.sign(x) * xp.pow(xp.abs(x), ord - 1) * xp.where(r_zero, 0, g / xp.pow(r, ord - 1))
+
+
+Norm = rule("LinalgVectorNormBackward0", _norm, values={"dim": lambda self, dim: dims_tuple(dim, self.ndim)},
+            self=("g · self · |self|^(ord − 2) / result^(ord − 1)  (0 where result = 0)", _norm_grad),
+            words="The p-norm: for p = 2, g · self / ‖self‖ (0 at the origin).")
+
+
+def _cumsum(self, dim):
+    return np.cumsum(self, axis=_numpy_axis(dim, self.ndim),
+                     dtype=_sum_type(self)).reshape(self.shape)
+
+
+def _reverse_cumsum(xp, g, dim):
+    """Σ_{j ≥ k} g_j: the running sum taken from the other end."""
+    return g if g.ndim == 0 else xp.flip(xp.cumsum(xp.flip(g, dim), dim), dim)
+
+
+Cumsum = rule("CumsumBackward0", _cumsum, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
+              self=("reverse cumsum of g along dim", lambda xp, g, dim: _reverse_cumsum(xp, g, dim)),
+              words="Running sum: element k gets the sum of g over every position j ≥ k.")
+
+
+def _cumprod(self, dim):
+    return np.cumprod(self, axis=_numpy_axis(dim, self.ndim),
+                      dtype=_sum_type(self)).reshape(self.shape)
+
+
+def _cumprod_with_zeros(xp, grad, x, y, d):
+    """x_k's gradient is y_(k-1) · s_k, where s_k = Σ_{j≥k} grad_j Π_{k<i≤j} x_i runs backwards as
+    s_k = grad_k + x_(k+1) · s_(k+1) (dividing by x fails at zeros).  Tensor ops: it serves create_graph too."""
+    from .._creation import stack  # circular: _creation builds on the ops
+    n = x.shape[d]
+    s = [grad.select(d, n - 1)]
+    for k in range(n - 2, -1, -1):
+        s.append(grad.select(d, k) + x.select(d, k + 1) * s[-1])
+    s.reverse()
+    return stack([s[0]] + [y.select(d, k - 1) * s[k] for k in range(1, n)], d)
+
+
+def _cumprod_grad(xp, g, self, result, dim):
+    if self.ndim == 0:
+        return g
+    if not np.any(xp.value(self) == 0):
+        return _reverse_cumsum(xp, g * result, dim) / self
+    return xp.by_tensors(_cumprod_with_zeros, g, self, result, dim)
+
+
+Cumprod = rule("CumprodBackward0", _cumprod, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
+               self=("sum over j ≥ k of g_j · result_j / self_k", _cumprod_grad),
+               words="Running product: element k gets Σ_{j≥k} g_j · y_j / x_k.")
+
+
+# -- reductions that return values and indices: classes (the gradient goes back to the indices) ----------
 
 class MaxDim(Function):
     """``max(dim)``: values and indices.  Backward: grad to the (first) position of each max."""
@@ -163,87 +542,10 @@ class MinDim(MaxDim):
     arg = staticmethod(np.argmin)
 
 
-def _hits(x, value):
-    """Where ``x`` equals the reduced ``value`` (a nan value is hit by the nans), as a bool array."""
-    a, v = x._data, value._data
-    hit = a == v
-    if a.dtype.kind == "f":
-        hit |= np.isnan(a) & np.isnan(v)
-    return hit
-
-
-def _evenly(grad, x, value, dims, shape):
-    """PyTorch's evenly_distribute_backward: grad / count at the elements equal to ``value``, exactly 0 elsewhere."""
-    from .._creation import where
-    hit = _hits(x, value)
-    count = hit.sum(axis=dims, keepdims=True)
-    share = _const(np.divide(1, count, out=np.zeros(count.shape, dtype=x._data.dtype), where=count != 0), grad)
-    return where(_const(hit), grad * share, 0)
-
 
 def _drop(shape, d, ndim):
     return () if ndim == 0 else tuple(s for i, s in enumerate(shape) if i != d)
 
-
-def _saved_int(d):
-    """A dim as PyTorch's node shows it: a negative one as the unsigned 64-bit integer it is stored as."""
-    return d % 2**64
-
-
-class Amax(Function):
-    """The largest value over ``dim`` (all dims if empty).  Backward: grad shared evenly among the ties."""
-
-    node_name = "AmaxBackward0"
-    saved_names = ("self", "result")
-    saved_attrs = ("dim", "keepdim")
-    reduce = staticmethod(np.max)
-
-    @staticmethod
-    def forward(ctx, x, dim, keepdim):
-        cls = type(ctx)._forward_cls
-        name = cls.__name__.lower()
-        dim = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
-        ctx.dim, ctx.keepdim = tuple(_saved_int(int(d)) for d in dim), keepdim
-        ctx.dims = dims_tuple(dim or None, x.ndim) if x.ndim else ()
-        if not dim and x.numel() == 0:
-            raise RuntimeError("%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
-                               "reduction dim with the 'dim' argument." % name)
-        for d in ctx.dims:
-            if x.ndim and x.shape[d] == 0:
-                raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (name, d))
-        out = np.asarray(cls.reduce(x._data, axis=ctx.dims, keepdims=keepdim))
-        ctx.save_for_backward(x, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, result = ctx.saved_tensors
-        r = _restore(result, x.shape, ctx.dims, ctx.keepdim)
-        return _evenly(_restore(grad, x.shape, ctx.dims, ctx.keepdim), x, r, ctx.dims, x.shape), None, None
-
-
-class Amin(Amax):
-    """The smallest value over ``dim`` (all dims if empty).  Backward: grad shared evenly among the ties."""
-
-    node_name = "AminBackward0"
-    reduce = staticmethod(np.min)
-
-
-class Median(MaxAll):
-    """The lower median of all elements (nan if any is nan).  Backward: grad shared evenly among its ties."""
-
-    node_name = "MedianBackward0"
-
-    @staticmethod
-    def forward(ctx, x):
-        a = x._data.reshape(-1)
-        if a.size == 0 or (a.dtype.kind == "f" and np.isnan(a).any()):
-            out = np.asarray(np.nan, dtype=_float_array(x).dtype)
-        else:
-            k = (a.size - 1) // 2
-            out = np.asarray(np.partition(a, k)[k])
-        ctx.save_for_backward(x, out)
-        return out
 
 
 def _median_index(a, axis):
@@ -282,380 +584,6 @@ class ModeDim(MaxDim):
     arg = staticmethod(_mode_index)
 
 
-class LogSumExp(Function):
-    """``log Σ e^x`` over ``dim``.  Backward: grad * e^(x - result) (the softmax)."""
-
-    node_name = "LogsumexpBackward0"
-    saved_names = ("self", "result")
-
-    @staticmethod
-    def forward(ctx, x, dim, keepdim):
-        ctx.dim, ctx.keepdim = dims_tuple(dim, x.ndim), keepdim
-        a = _float_array(x)                                     # logsumexp of integers is a float
-        m = np.max(a, axis=ctx.dim, keepdims=True, initial=-np.inf)     # -inf over an empty dim
-        m = np.where(np.isfinite(m), m, 0)
-        out = fmath.log(np.sum(fmath.exp(a - m), axis=ctx.dim, keepdims=True)) + m
-        if not keepdim:
-            out = out.reshape(tuple(s for i, s in enumerate(a.shape) if i not in ctx.dim))
-        out = np.asarray(out, dtype=a.dtype)
-        ctx.save_for_backward(x, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, result = ctx.saved_tensors
-        r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
-        return _restore(grad, x.shape, ctx.dim, ctx.keepdim) * (x - r).exp(), None, None
-
-
-def _check_floating(x, message, error):
-    if x._data.dtype.kind != "f":
-        raise error(message)
-
-
-def _float_array(x):
-    return x._data if x._data.dtype.kind == "f" else x._data.astype(get_default_dtype().numpy)
-
-
-class Softmax(Function):
-    """``e^x / Σ e^x`` along ``dim``.  Backward: y * (grad - Σ grad·y), y the saved result."""
-
-    node_name = "SoftmaxBackward0"
-    saved_names = ("result",)
-    saved_attrs = ("dim",)
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        _check_floating(x, '"softmax_lastdim_kernel_impl" not implemented for \'%s\'' % x.dtype._legacy,
-                        NotImplementedError)
-        ctx.dim = wrap_dim(dim, x.ndim)
-        ctx.axis = ctx.dim if x.ndim else None
-        a = _float_array(x)
-        if a.size == 0:
-            e = a.copy()
-        else:
-            e = fmath.exp(a - a.max(axis=ctx.axis, keepdims=True))
-            e /= e.sum(axis=ctx.axis, keepdims=True)
-        ctx.save_for_backward(e)
-        return e
-
-    @staticmethod
-    def backward(ctx, grad):
-        (y,) = ctx.saved_tensors
-        return SoftmaxBackwardData.apply(grad, y, ctx.axis), None
-
-
-class SoftmaxBackwardData(Function):
-    """Softmax's backward as one op, as in PyTorch: ``y * (g - Σ g·y)``.
-
-    Recorded only under ``create_graph``; it is linear in ``g``, and symmetric, so its gradient
-    with respect to ``g`` is the same op; with respect to ``y`` it is ``gg * (g - Σ g·y) - g * Σ gg·y``.
-    """
-
-    node_name = "SoftmaxBackwardDataBackward0"
-
-    @staticmethod
-    def forward(ctx, grad, y, dim):
-        ctx.dim = dim
-        ctx.save_for_backward(grad, y)
-        g, out = grad._data, y._data
-        return out * (g - (g * out).sum(axis=dim, keepdims=True))
-
-    @staticmethod
-    def backward(ctx, gg):
-        grad, y = ctx.saved_tensors
-        d_grad = SoftmaxBackwardData.apply(gg, y, ctx.dim) if ctx.needs_input_grad[0] else None
-        d_y = None
-        if ctx.needs_input_grad[1]:
-            d_y = gg * (grad - (grad * y).sum(ctx.dim, keepdim=True)) - grad * (gg * y).sum(ctx.dim, keepdim=True)
-        return d_grad, d_y, None
-
-
-class LogSoftmax(Function):
-    """``x - log Σ e^x`` along ``dim``.  Backward: grad - e^result * Σ grad."""
-
-    node_name = "LogSoftmaxBackward0"
-    saved_names = ("result",)
-    saved_attrs = ("dim",)
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        _check_floating(x, '"log_softmax_lastdim_kernel_impl" not implemented for \'%s\'' % x.dtype._legacy,
-                        NotImplementedError)
-        ctx.dim = wrap_dim(dim, x.ndim)
-        ctx.axis = ctx.dim if x.ndim else None
-        a = _float_array(x)
-        if a.size == 0:
-            out = a.copy()
-        else:
-            out = a - a.max(axis=ctx.axis, keepdims=True)
-            out -= fmath.log(fmath.exp(out).sum(axis=ctx.axis, keepdims=True))
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        (y,) = ctx.saved_tensors
-        return LogSoftmaxBackwardData.apply(grad, y, ctx.axis), None
-
-
-class LogSoftmaxBackwardData(Function):
-    """Log-softmax's backward as one op, as in PyTorch: ``g - e^y * Σ g``.
-
-    Recorded only under ``create_graph``.  Its gradient with respect to ``g`` is the transposed map
-    ``gg - Σ gg·e^y``; with respect to ``y`` it is ``-gg * e^y * Σ g``.
-    """
-
-    node_name = "LogSoftmaxBackwardDataBackward0"
-
-    @staticmethod
-    def forward(ctx, grad, y, dim):
-        ctx.dim = dim
-        ctx.save_for_backward(grad, y)
-        g = grad._data
-        return g - fmath.exp(y._data) * g.sum(axis=dim, keepdims=True)
-
-    @staticmethod
-    def backward(ctx, gg):
-        grad, y = ctx.saved_tensors
-        e = y.exp()
-        return (gg - (gg * e).sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[0] else None,
-                -gg * e * grad.sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[1] else None,
-                None)
-
-
-class Var(Function):
-    """Variance with Bessel's ``correction``.  Backward: grad * 2 (x - mean) / (n - correction)."""
-
-    node_name = "VarBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("correction", "dim", "keepdim")
-
-    @staticmethod
-    def forward(ctx, x, dim, correction, keepdim):
-        _check_floating(x, "std and var only support floating point and complex dtypes", RuntimeError)
-        ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
-        ctx.all = dim is None or x.ndim == 0
-        ctx.save_for_backward(x)
-        n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
-        ctx.n = n
-        _warn_dof("var", x, n, correction)
-        return _variance(x._data, ctx.dim, n - correction, keepdim)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return _var_backward(_restore(grad, x.shape, ctx.dim, ctx.keepdim), x, ctx), None, None, None
-
-
-def _var_backward(g, x, ctx):
-    """PyTorch's var_backward: g · 2 (x − mean) / (N − correction); for a full reduction without degrees of
-    freedom, g · (nan where x is the mean, inf elsewhere)."""
-    from .._creation import where
-    dof = ctx.n - ctx.correction
-    centered = x - x.mean(ctx.dim, keepdim=True)
-    if dof <= 0 and ctx.all:
-        return g * where(centered == 0, math.nan, math.inf)
-    return g * centered * (2.0 / dof if dof else math.inf)
-
-
-def _variance(a, dims, dof, keepdim):
-    """Σ(x - mean)² / dof, in ``a``'s dtype (inf or nan when ``dof <= 0``, without numpy's warnings)."""
-    centered = a - a.mean(axis=dims, keepdims=True) if a.size else a
-    return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0), dtype=a.dtype)
-
-
-def _warn_dof(name, x, n, correction):
-    """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf.
-    PyTorch's ``n`` is the input's numel divided by the output's: 0 for an empty input."""
-    if (n if x._data.size else 0) - correction <= 0:
-        import warnings
-        warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
-                      "(input numel divided by output numel)." % name, UserWarning, stacklevel=5)
-
-
-class Std(Function):
-    """Standard deviation.  Backward: grad * (x - mean) / ((n - correction) * std)."""
-
-    node_name = "StdBackward0"
-    saved_names = ("self", "result")
-    saved_attrs = ("correction", "dim", "keepdim")
-
-    @staticmethod
-    def forward(ctx, x, dim, correction, keepdim):
-        _check_floating(x, "std and var only support floating point and complex dtypes", RuntimeError)
-        ctx.dim, ctx.correction, ctx.keepdim = dims_tuple(dim, x.ndim), correction, keepdim
-        ctx.all = dim is None or x.ndim == 0
-        ctx.n = math.prod(x.shape[d] for d in ctx.dim) if x.ndim else 1
-        _warn_dof("std", x, ctx.n, correction)
-        out = np.sqrt(_variance(x._data, ctx.dim, ctx.n - correction, keepdim))
-        ctx.save_for_backward(x, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        from .._creation import where
-        x, result = ctx.saved_tensors
-        r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
-        g = _restore(grad, x.shape, ctx.dim, ctx.keepdim)
-        g_var = where(r == 0, 0, g / (r * 2))        # PyTorch: std 0 (a constant input) gives gradient 0
-        return _var_backward(g_var, x, ctx), None, None, None
-
-
-class Prod(Function):
-    """Product of elements (over ``dim`` or all).  Backward: grad * (product of all the other elements)."""
-
-    node_name = "ProdBackward0"
-    saved_names = ("self", "result")
-
-    @staticmethod
-    def forward(ctx, x, dim, keepdim):
-        ctx.dim, ctx.keepdim = (None if dim is None else wrap_dim(dim, x.ndim)), keepdim
-        out = np.asarray(np.prod(x._data, axis=ctx.dim, keepdims=keepdim and dim is not None))
-        ctx.save_for_backward(x, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, result = ctx.saved_tensors
-        dims = dims_tuple(ctx.dim, x.ndim)
-        keep = ctx.keepdim and ctx.dim is not None
-        g = _restore(grad, x.shape, dims, keep)
-        if not np.any(x._data == 0):
-            return g * _restore(result, x.shape, dims, keep) / x, None, None
-        if grad_mode.is_grad_enabled():       # create_graph: a formula that can itself be differentiated
-            return g * _prod_of_others(x, ctx.dim), None, None
-        # With zeros, divide-by-x fails: multiply the exclusive prefix and suffix products instead.
-        a = x._data if ctx.dim is not None else x._data.reshape(-1)
-        axis = ctx.dim if ctx.dim is not None else 0
-        ones = np.ones_like(np.take(a, [0], axis=axis))
-        before = np.cumprod(np.concatenate([ones, np.take(a, range(a.shape[axis] - 1), axis=axis)], axis), axis)
-        after = np.flip(np.cumprod(np.flip(np.concatenate([np.take(a, range(1, a.shape[axis]), axis=axis), ones],
-                                                          axis), axis), axis), axis)
-        return g * _const((before * after).reshape(x.shape), g), None, None
-
-
-def _prod_of_others(x, dim):
-    """For each element, the product of all the others along ``dim`` (all elements if None), in tensor ops.
-
-    Row i of an n × n table is the slice with its i-th entry replaced by 1; the rows' products are
-    the answer.  Differentiable again, but O(n²) memory: used only under create_graph.
-    """
-    from .._creation import tensor, where
-
-    rows = x.reshape(-1) if dim is None else x.transpose(dim, -1)
-    n = rows.shape[-1]
-    table = rows.unsqueeze(-2).expand(*rows.shape[:-1], n, n)
-    others = where(tensor(np.eye(n, dtype=bool)), 1.0, table).prod(-1)
-    return others.reshape(x.shape) if dim is None else others.transpose(dim, -1)
-
-
-class ProdDim(Prod):
-    """Product over one ``dim`` (PyTorch records it as a node of its own)."""
-
-    node_name = "ProdBackward1"
-
-
-class Norm(Function):
-    """The vector p-norm (``p=2`` by default) over ``dim`` or all.  Backward (p=2): grad * x / norm (0 at 0)."""
-
-    node_name = "LinalgVectorNormBackward0"
-    saved_names = ("self", "result")
-    saved_attrs = ("ord", "dim", "keepdim")
-
-    @staticmethod
-    def forward(ctx, x, p, dim, keepdim):
-        _check_floating(x, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s"
-                        % x.dtype._legacy, RuntimeError)
-        ctx.ord, ctx.dim, ctx.keepdim = p, dims_tuple(dim, x.ndim), keepdim
-        a = np.abs(x._data)
-        if p == float("inf"):
-            out = a.max(axis=ctx.dim, keepdims=keepdim)
-        elif p == 1:
-            out = a.sum(axis=ctx.dim, keepdims=keepdim)
-        else:
-            out = (a ** p).sum(axis=ctx.dim, keepdims=keepdim) ** (1.0 / p)
-        out = np.asarray(out, dtype=x._data.dtype)
-        ctx.save_for_backward(x, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, result = ctx.saved_tensors
-        g = _restore(grad, x.shape, ctx.dim, ctx.keepdim)
-        r = _restore(result, x.shape, ctx.dim, ctx.keepdim)
-        return _norm_backward(g, x, r, ctx.ord, ctx.dim), None, None, None
-
-
-def _norm_backward(g, x, r, p, dims):
-    """PyTorch's norm_backward, case by case (exact zeros where the norm or the element is 0)."""
-    from .._creation import where
-    if p == 0:
-        return g * 0
-    if p == 1:
-        return g * x.sign()
-    if p == float("inf") or p == -float("inf"):
-        hit = _const(np.abs(x._data) == r._data, g)
-        return x.sign() * (g / hit.sum(dims, keepdim=True) * hit)
-    if p == 2:
-        return g * where(r == 0, 0, x / r)
-    if p < 1:
-        scaled = x.sign() * where(x == 0, 0, x.abs() ** (p - 1))
-        return scaled * g * r ** (1 - p)
-    return x.sign() * x.abs() ** (p - 1) * where(r == 0, 0, g / r ** (p - 1))
-
-
-class Cumsum(Function):
-    """Running sum along ``dim``.  Backward: the running sum of grad taken from the other end."""
-
-    node_name = "CumsumBackward0"
-    saved_attrs = ("dim",)
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        ctx.dim = wrap_dim(dim, x.ndim)
-        return np.cumsum(x._data, axis=ctx.dim if x.ndim else None, dtype=_sum_dtype(x)).reshape(x.shape)
-
-    @staticmethod
-    def backward(ctx, grad):
-        if grad.ndim == 0:                      # a 0-dim input: its running sum is itself
-            return grad, None
-        return grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim), None
-
-
-class Cumprod(Function):
-    """Running product along ``dim``.  Backward: x_k's gradient is Σ_{j≥k} grad_j * y_j / x_k (y the result)."""
-
-    node_name = "CumprodBackward0"
-    saved_names = ("self", "result")
-    saved_attrs = ("dim",)
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        ctx.dim = wrap_dim(dim, x.ndim)
-        out = np.cumprod(x._data, axis=ctx.dim if x.ndim else None, dtype=_sum_dtype(x)).reshape(x.shape)
-        ctx.save_for_backward(x, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        from .._creation import stack
-        x, y = ctx.saved_tensors
-        d = ctx.dim
-        if x.ndim == 0:
-            return grad, None
-        if not np.any(x._data == 0):
-            return (grad * y).flip(d).cumsum(d).flip(d) / x, None
-        # With zeros, dividing by x fails: x_k's gradient is y_(k-1) * s_k, where s_k = Σ_{j≥k} grad_j Π_{k<i≤j} x_i
-        # runs backwards as s_k = grad_k + x_(k+1) * s_(k+1).  (Tensor ops: it serves create_graph too.)
-        n = x.shape[d]
-        s = [grad.select(d, n - 1)]
-        for k in range(n - 2, -1, -1):
-            s.append(grad.select(d, k) + x.select(d, k + 1) * s[-1])
-        s.reverse()
-        return stack([s[0]] + [y.select(d, k - 1) * s[k] for k in range(1, n)], d), None
-
-
 def _argsort(a, axis, descending):
     """Stable sort order along ``axis``; descending keeps ties in their order too (and puts nan first)."""
     if not descending:
@@ -673,7 +601,7 @@ class Sort(Function):
 
     @staticmethod
     def forward(ctx, x, dim, descending, k=None):
-        ctx.axis = wrap_dim(dim, x.ndim) if x.ndim else 0
+        ctx.axis = wrap_dim(dim, x.ndim)
         ctx.dim, ctx.self_sym_sizes = _saved_int(dim), tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
         order = _argsort(a, ctx.axis, descending)
@@ -701,7 +629,7 @@ class Topk(Sort):
 
     @staticmethod
     def forward(ctx, x, k, dim, largest):
-        if not 0 <= k <= (x.shape[wrap_dim(dim, x.ndim)] if x.ndim else 1):
+        if not 0 <= k <= (x.shape[wrap_dim(dim, x.ndim)] if x.ndim else wrap_dim(dim, 0) + 1):
             raise RuntimeError("selected index k out of range")
         return Sort.forward(ctx, x, dim, largest, k)
 
@@ -735,4 +663,3 @@ class UniqueDim(Unique):
     op = "unique_dim"
 
 
-# Sum and SumDim stay quiet (Function.quiet): numpy warns "invalid value encountered in reduce" for inf + -inf.

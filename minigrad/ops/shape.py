@@ -165,6 +165,10 @@ class Permute(Function):
 
     @staticmethod
     def forward(ctx, x, dims):
+        if len(dims) != x.ndim:
+            raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                               "length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to "
+                               "len(dims) = %d" % (x.ndim, len(dims)))
         dims = tuple(wrap_dim(d, x.ndim) for d in dims)
         if len(dims) == x.ndim and len(set(dims)) != len(dims):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
@@ -224,7 +228,7 @@ class SqueezeDim(Function):
     @staticmethod
     def forward(ctx, x, dim):
         ctx.self_sym_sizes = tuple(x.shape)
-        ctx.dim = wrap_dim(dim, x.ndim) if x.ndim else 0
+        ctx.dim = wrap_dim(dim, x.ndim)
         if x.ndim == 0 or x.shape[ctx.dim] != 1:
             return x._data.view()
         return np.squeeze(x._data, ctx.dim)
@@ -305,6 +309,11 @@ class Repeat(Function):
             raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
                                "of tensor")
         ctx.repeats, ctx.self_sym_sizes = repeats, tuple(x.shape)
+        if min(repeats, default=0) < 0:
+            shape = (1,) * (len(repeats) - x.ndim) + tuple(x.shape)
+            sizes = [n * r for n, r in zip(shape, repeats)]
+            raise RuntimeError("Trying to create tensor with negative dimension %d: [%s]"
+                               % (next(s for s in sizes if s < 0), ", ".join(map(str, sizes))))
         return np.tile(x._data, repeats)
 
     @staticmethod
@@ -340,10 +349,12 @@ class Cat(Function):
         for i, t in enumerate(tensors):
             if legacy[i]:
                 continue
-            if t.ndim != ref.ndim or any(a != b for j, (a, b) in enumerate(zip(t.shape, ref.shape)) if j != d):
-                raise RuntimeError("Sizes of tensors must match except in dimension %d. Expected size %d but got "
-                                   "size %d for tensor number %d in the list."
-                                   % (d, ref.shape[1 if d == 0 else 0], t.shape[1 if d == 0 else 0], i))
+            if t.ndim != ref.ndim:
+                raise RuntimeError("Tensors must have same number of dimensions: got %d and %d" % (ref.ndim, t.ndim))
+            for j, (a, b) in enumerate(zip(ref.shape, t.shape)):
+                if j != d and a != b:
+                    raise RuntimeError("Sizes of tensors must match except in dimension %d. Expected size %d but got "
+                                       "size %d for tensor number %d in the list." % (d, a, b, i))
         ctx.sizes = [0 if skip else t.shape[d] for t, skip in zip(tensors, legacy)]
         arrays = promoted(*tensors)
         return np.concatenate([a for a, skip in zip(arrays, legacy) if not skip] or arrays[:1], axis=d)

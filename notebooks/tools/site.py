@@ -10,7 +10,9 @@ the offline HTML stepper (``Stepper.save_html``) in its own file, embedded with 
 the same player as in JupyterLab, keys and buttons included, without a kernel. The live graph
 (``viz.live``), which needs a kernel, is replaced by a note. Nothing on a page is loaded from the
 network: the build removes nbconvert's CDN scripts (MathJax, require.js) and checks the result.
-Formulas therefore show as their TeX source.
+Formulas are rendered at build time instead: each ``$...$`` / ``$$...$$`` of a markdown cell becomes
+MathML (``latex2mathml``, in the ``notebooks`` extra), which the browser typesets itself -- no script,
+no web font, nothing fetched. Without latex2mathml a page keeps the TeX source (and the build says so).
 
 The site also holds the teacher pack's worksheets, slide frames and offline stepper
 (``teacher/``, without the answer key; ``--no-teacher-pack`` leaves them out).
@@ -140,6 +142,65 @@ def _offline(page: str) -> str:
     return page
 
 
+#: A rendered markdown cell (nbconvert's lab template); the TeX inside it is still ``$...$``.
+_MARKDOWN_CELL = re.compile(r'(<div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>)(.*?)(</div>)', re.S)
+#: Inside a markdown cell, what is not prose: code spans and blocks keep their dollars.
+_NOT_PROSE = re.compile(r"(<(code|pre|script|style)\b.*?</\2>)", re.S | re.I)
+#: $$display$$, or $inline$ (no space just inside the dollars, no digit after: "$5 and $6" stays text).
+_TEX = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?=\S)([^$\n]+?)(?<=\S)\$(?!\d)", re.S)
+MATH_STYLE = """
+math { font-family: "DejaVu Math TeX Gyre", "STIX Two Math", "Latin Modern Math", "Cambria Math", math;
+       font-size: 1.1em; }
+math[display="block"] { margin: .8em 0; }
+"""
+
+
+#: Chromium's MathML knows only mathvariant="normal": \mathbb R must be the character ℝ itself.
+_DOUBLE_STRUCK = re.compile(r'<mi mathvariant="double-struck">([A-Za-z])</mi>')
+_DOUBLE_STRUCK_HOLES = {"C": "ℂ", "H": "ℍ", "N": "ℕ", "P": "ℙ", "Q": "ℚ", "R": "ℝ", "Z": "ℤ"}
+
+
+def _double_struck(letter: str) -> str:
+    if letter in _DOUBLE_STRUCK_HOLES:
+        return _DOUBLE_STRUCK_HOLES[letter]
+    base = 0x1D538 if letter.isupper() else 0x1D552
+    return chr(base + ord(letter.upper() if letter.isupper() else letter) - ord("A" if letter.isupper() else "a"))
+
+
+def render_math(page: str) -> tuple[str, int]:
+    """The page with the TeX of its markdown cells as MathML, and how many formulas were converted.
+
+    nbconvert leaves the TeX for MathJax, which a page that may fetch nothing cannot load; MathML is
+    typeset by the browser itself (Chromium 109+, Firefox, Safari). Each formula keeps its TeX source
+    as an annotation (copy and paste, screen readers). Raises ImportError without latex2mathml.
+    """
+    from latex2mathml.converter import convert
+
+    count = 0
+
+    def formula(match: re.Match[str]) -> str:
+        nonlocal count
+        display = match.group(1) is not None
+        tex = html.unescape(match.group(1) if display else match.group(2)).strip()
+        mathml = convert(tex, display="block" if display else "inline")
+        mathml = _DOUBLE_STRUCK.sub(lambda m: f"<mi>{_double_struck(m.group(1))}</mi>", mathml)
+        annotation = f'<annotation encoding="application/x-tex">{html.escape(tex)}</annotation>'
+        mathml = re.sub(r"(<math\b[^>]*>)(.*)(</math>)",
+                        lambda m: f"{m.group(1)}<semantics>{m.group(2)}{annotation}</semantics>{m.group(3)}",
+                        mathml, count=1, flags=re.S)
+        count += 1
+        return mathml
+
+    def prose(text: str) -> str:
+        parts = _NOT_PROSE.split(text)
+        # split() with two groups: [prose, whole tag, tag name, prose, ...]
+        return "".join(_TEX.sub(formula, part) if i % 3 == 0 else part
+                       for i, part in enumerate(parts) if i % 3 != 2)
+
+    page = _MARKDOWN_CELL.sub(lambda m: m.group(1) + prose(m.group(2)) + m.group(3), page)
+    return page, count
+
+
 def _nav(language: str, pages: list[tuple[str, str]], here: str, up: str) -> str:
     links = [f'<a href="{up}index.html">course index</a>']
     for name, title in pages:
@@ -185,6 +246,7 @@ def build_language(code: str, source_dir: Path, out: Path, edition: str, only: l
         titles.append((source.stem, _title(notebook)))
         notebooks.append((source, notebook))
     pages = []
+    warned_math = False
     for source, notebook in notebooks:
         assets = target / source.stem
         if assets.exists():
@@ -215,7 +277,14 @@ def build_language(code: str, source_dir: Path, out: Path, edition: str, only: l
         nav = _nav(code, titles, source.stem, "../")
         body = body.replace("<body", f"<body data-course-page=\"{source.stem}\"", 1)
         body = re.sub(r"(<body[^>]*>)", lambda m, nav=nav: m.group(1) + nav, body, count=1)
-        body = body.replace("</head>", f"<style>{STYLE}</style>\n</head>", 1)
+        body = body.replace("</head>", f"<style>{STYLE}{MATH_STYLE}</style>\n</head>", 1)
+        try:
+            body, _formulas = render_math(body)
+        except ImportError:
+            if not quiet and not warned_math:
+                print("  (latex2mathml is not installed: formulas stay TeX source; "
+                      "pip install -e '.[notebooks]')", flush=True)
+            warned_math = True
         path = target / f"{source.stem}.html"
         path.write_text(_offline(body), encoding="utf-8")
         steppers = len(list(assets.glob("stepper-*.html")))

@@ -13,7 +13,6 @@
 #     name: python3
 # ---
 
-
 # %% [markdown]
 # # 4 · 梯度会累加；反向传播释放什么；钩子与 `autograd.grad`
 #

@@ -13,7 +13,6 @@
 #     name: python3
 # ---
 
-
 # %% [markdown]
 # # 5 · 关闭梯度追踪：`no_grad`、`detach`、`requires_grad_`、冻结层
 #

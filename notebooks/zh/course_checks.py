@@ -2,7 +2,9 @@
 
 The notebooks here run with this folder as their working directory, so ``from course_checks
 import ...`` finds this file; it loads the English edition's module by path and re-exports it,
-so there is one set of checks for both languages (their feedback is in English for now).
+so there is one set of checks for both languages. The feedback comes from the one message table
+of ``../course_checks.py`` (``MESSAGES``, English and Chinese): it is Chinese once the notebook has
+called ``viz.set_language("zh")``, as every notebook here does (or ``course_checks.set_language("zh")``).
 """
 
 from __future__ import annotations

@@ -7,10 +7,8 @@ it with the teacher notebooks (``test_notebooks.py``).
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
-import sys
 import time
 from pathlib import Path
 from types import ModuleType
@@ -29,14 +27,8 @@ def _id(path: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def learner() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("course_learner_tool", NOTEBOOKS / "tools" / "learner.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def learner(learner_tool: ModuleType) -> ModuleType:
+    return learner_tool
 
 
 @pytest.fixture(scope="module")

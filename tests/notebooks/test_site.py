@@ -6,9 +6,7 @@ is the same code per notebook.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -21,22 +19,12 @@ NOTEBOOKS = ROOT / "notebooks"
 pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
 
 
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("course_site_tool", NOTEBOOKS / "tools" / "site.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
+def site(site_tool: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
     for package in ("nbclient", "nbconvert", "jupytext", "ipykernel"):
         pytest.importorskip(package)
     out = tmp_path_factory.mktemp("site")
-    pages = _tool().build(out, only=["02_"], quiet=True)
+    pages = site_tool.build(out, only=["02_"], quiet=True)
     return out, pages
 
 
@@ -62,6 +50,22 @@ def test_the_site_has_pages_steppers_and_svg(site: tuple[Path, list[Any]]) -> No
     assert not (out / "teacher" / "worksheet-key.html").exists()     # the key stays with the teacher
     for text in (page, index):
         assert not re.search(r"""<(script|link)[^>]+(src|href)=["']?https?://""", text)
+
+
+def test_the_formulas_are_mathml_not_tex(site: tuple[Path, list[Any]]) -> None:
+    """Notebook 2's formulas ($f'(x)$, the chain rule's fraction) are typeset by the browser: no MathJax."""
+    pytest.importorskip("latex2mathml")
+    out, _ = site
+    for language in ("en", "zh"):
+        path = out / language / "02_chain_rule.html"
+        if not path.exists():
+            continue
+        page = path.read_text(encoding="utf-8")
+        prose = re.sub(r"<(code|pre|script|style|annotation)\b.*?</\1>", "", page, flags=re.S)
+        assert page.count("<math ") >= 10, language
+        assert "<mfrac>" in page, language                          # \dfrac{\partial L}{\partial a}
+        assert 'mathvariant="double-struck"' not in page, language   # Chromium ignores it: the letter ℝ itself
+        assert not re.search(r"\$[^$<]*\\(dfrac|partial|cdot)", prose), f"TeX left on the {language} page"
 
 
 @pytest.mark.browser
@@ -90,6 +94,12 @@ def test_the_site_opens_offline_and_its_stepper_steps(site: tuple[Path, list[Any
     frame.wait_for_function("document.querySelector('.mg-stepper').dataset.step === '1'")
     page.keyboard.press("ArrowRight")
     frame.wait_for_function("document.querySelector('.mg-stepper').dataset.step === '2'")
+
+    if page.locator("math").count():                                # formulas: typeset MathML, drawn
+        box = page.locator("math[display=block], math").first.bounding_box()
+        assert box is not None
+        assert box["width"] > 5
+        assert box["height"] > 5
 
     network = [url for url in requests if not url.startswith(("file:", "data:", "about:", "blob:"))]
     assert network == [], f"the site made network requests: {network}"

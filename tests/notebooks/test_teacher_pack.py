@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import subprocess
@@ -17,20 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 TEACHER = ROOT / "notebooks" / "teacher"
 
 
-def _tool() -> ModuleType:
-    path = ROOT / "notebooks" / "tools" / "teacher_pack.py"
-    spec = importlib.util.spec_from_file_location("course_teacher_pack", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
-def pack(tmp_path_factory: pytest.TempPathFactory) -> tuple[ModuleType, Path, dict[str, Path]]:
-    tool = _tool()
+def pack(teacher_pack_tool: ModuleType,
+         tmp_path_factory: pytest.TempPathFactory) -> tuple[ModuleType, Path, dict[str, Path]]:
+    tool = teacher_pack_tool
     out = tmp_path_factory.mktemp("pack")
     return tool, out, tool.build(out, quiet=True)
 

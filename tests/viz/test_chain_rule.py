@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import viz
-from viz.chain import FALLBACK, Names, chain_rule_lines, formula_for, number_text
+from viz.chain import Names, chain_rule_lines, formula_for, number_text
 from viz.i18n import STRINGS, t
 from viz.stepper import restyle_svg, step_backward
 
@@ -86,8 +86,10 @@ def test_numbers() -> None:
 
 
 def test_formulas_have_the_contract_shape() -> None:
-    """minigrad's table where it has the node, else the fallback; None where neither knows it."""
-    for name, formula in FALLBACK.items():
+    """Every formula comes from minigrad's table (PyTorch's node names too); None where it does not know it."""
+    for name in ("MulBackward0", "SubBackward1", "AddmmBackward0", "MseLossBackward0", "TanhBackwardBackward0"):
+        formula = formula_for(name)
+        assert formula is not None
         assert formula.node_name == name
         assert len(formula.inputs) == len(formula.grads)
         assert formula.words
@@ -102,8 +104,9 @@ def test_unknown_node_gives_the_value_not_a_generic_sentence(minigrad: ModuleTyp
     step = record.steps[0]
     saved = dict(record.saved[step.node_id])
     names = Names(record.snapshot, record.saved)
-    # without minigrad's table, the fallback in the same shape gives the same line
-    assert chain_rule_lines(step, names, "L", saved, lookup=lambda name: None)[0] == stepper.steps[0].chain_rule[0]
+    # the line comes from minigrad's table (viz keeps no copy): given the same formula, the same line
+    assert chain_rule_lines(step, names, "L", saved, lookup=minigrad.autograd.derivative_formula)[0] \
+        == stepper.steps[0].chain_rule[0]
     unknown = chain_rule_lines(replace(step, name="MysteryBackward0"), names, "L", saved)
     assert unknown == ("∂L/∂d = −2", "∂L/∂f = 4")
 
