@@ -95,7 +95,7 @@ _TENSOR_METHODS = [
     "triu", "argsort", "isclose", "nonzero", "remainder", "floor_divide",
     "logical_not", "logical_and", "logical_or", "logical_xor", "count_nonzero", "is_floating_point", "negative",
     "reciprocal", "pow", "square", "exp", "log", "log1p",
-    "expm1", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "abs", "sign", "clamp", "clip",
+    "expm1", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "abs", "sign", "sgn", "clamp", "clip",
     "maximum", "minimum", "sum", "mean", "logsumexp", "softmax", "log_softmax", "var", "std", "prod", "norm",
     "mm", "mv", "dot", "bmm", "outer", "addmm", "reshape", "flatten", "transpose", "t", "permute",
     "unsqueeze", "squeeze", "split", "chunk", "unbind", "narrow", "select", "gather", "argmax", "argmin",

@@ -134,7 +134,7 @@ def _inplace_twin(name):
 
 
 for _name in ("cos", "sin", "tan", "abs", "log", "log2", "log10", "log1p", "expm1", "floor", "ceil", "round",
-              "trunc", "frac", "reciprocal", "square", "erf", "sign", "rsqrt", "sinh", "cosh", "asin", "acos",
+              "trunc", "frac", "reciprocal", "square", "erf", "sign", "sgn", "rsqrt", "sinh", "cosh", "asin", "acos",
               "atan", "remainder", "fmod", "atan2", "clamp_min", "clamp_max", "lerp", "hypot", "xlogy"):
     if hasattr(Tensor, _name) and not hasattr(Tensor, _name + "_"):
         setattr(Tensor, _name + "_", _inplace_twin(_name))

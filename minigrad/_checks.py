@@ -46,13 +46,20 @@ def int_arg(value, fn: str, name: str, pos: int | None = 1) -> int:
     return operator.index(value)
 
 
+def wrap_dim(dim: int, ndim: int) -> int:
+    """A possibly negative dim as an index, with PyTorch's error (a 0-dim tensor takes dim 0 and -1)."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError("Dimension out of range (expected to be in range of [%d, %d], but got %d)" % (-n, n - 1, dim))
+    return dim + n if dim < 0 else dim
+
+
 def dims(dim, ndim: int, fn: str):
     """``dim=`` as numpy's ``axis``: an int or a tuple of ints, each in range (None for a 0-dim tensor)."""
-    from ._tensor import _wrap_dim
     if is_int(dim):
-        d = _wrap_dim(operator.index(dim), ndim)
+        d = wrap_dim(operator.index(dim), ndim)
         return d if ndim else None
-    ds = tuple(_wrap_dim(d, ndim) for d in int_list(dim, fn, "dim"))
+    ds = tuple(wrap_dim(d, ndim) for d in int_list(dim, fn, "dim"))
     return ds if ndim else None
 
 
@@ -165,22 +172,25 @@ def bad_types(args) -> str:
     return "arguments have invalid types: (%s)" % ", ".join("!%s!" % type(a).__name__ for a in args)
 
 
+def _is_tensor(value) -> bool:
+    """(this module sits below the tensor in the layers: a Tensor is what holds an ndarray in ``_data``)"""
+    return isinstance(getattr(value, "_data", None), np.ndarray)
+
+
 def tensor_list(tensors, fn: str):
     """``torch.cat``/``stack``'s first argument: a tuple or list of tensors."""
-    from ._tensor import Tensor
     if not isinstance(tensors, (tuple, list)):
         raise TypeError("%s(): argument 'tensors' (position 1) must be tuple of Tensors, not %s"
                         % (fn, type(tensors).__name__))
     for k, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
+        if not _is_tensor(t):
             raise TypeError("expected Tensor as element %d in argument 0, but got %s" % (k, type(t).__name__))
     return tensors
 
 
 def tensor_arg(value, fn: str, name: str, pos: int | None = 1):
     """A Tensor argument (PyTorch's ``copy_(): argument 'other' (position 1) must be Tensor, not str``)."""
-    from ._tensor import Tensor
-    if not isinstance(value, Tensor):
+    if not _is_tensor(value):
         raise TypeError("%s(): argument '%s'%s must be Tensor, not %s" % (fn, name, _where(pos), type(value).__name__))
     return value
 

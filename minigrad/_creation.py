@@ -404,11 +404,12 @@ def randint_like(t, low=0, high=None, *, dtype=None, requires_grad=False, genera
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: _dtype.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """Values from ``start`` up to (not including) ``end``; int64 unless a bound is a float."""
+    single = end is None
     if end is None:
         start, end = 0, start
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
-    for name, v in zip(("start", "end", "step"), values):
-        _checks.number_arg(v, "arange", name, None)
+    for k, (name, v) in enumerate(zip(("start", "end", "step"), values)):
+        _checks.number_arg(v, "arange", name, 1 if single else k + 1)
     lo, hi, step = values
     if not (math.isfinite(lo) and math.isfinite(hi)):
         raise RuntimeError("unsupported range: %s -> %s" % (_num(lo), _num(hi)))
@@ -583,13 +584,19 @@ def randint(*args, size=None, low=None, high=None, generator=None, out=None, dty
         args.insert(0, low)
     if high is not None:
         args.append(high)
+    if size is None and len(args) == 2 and all(_is_int(a) for a in args) and low is None and high is None:
+        raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not %s"
+                        % type(args[1]).__name__)
+    if size is not None and len(args) in (1, 2) and low is None and high is None:
+        for k, a in enumerate(args):
+            _checks.int_arg(a, "randint", "high" if len(args) == 1 else ("low", "high")[k], k + 1)
     if size is None or len(args) not in (1, 2) or not all(_is_int(a) for a in args):
         raise TypeError(_RANDINT_SIGNATURES % ", ".join(given))
     lo, hi = (0, int(args[0])) if len(args) == 1 else (int(args[0]), int(args[1]))
     if lo >= hi:
         raise RuntimeError("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d" % (lo, hi))
     d = _as_dtype(dtype) or (out.dtype if out is not None else _dtype.int64)
-    data = _random.random_from_to(_rng(generator), _size((size,)), d.numpy, lo, hi)
+    data = _random.random_from_to(_rng(generator), _size((size,), "randint"), d.numpy, lo, hi)
     return _random_result(data, requires_grad, out)
 
 

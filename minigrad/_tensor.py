@@ -11,12 +11,14 @@ import weakref
 
 import numpy as np
 
-from . import _dtype, autograd
+from . import _checks, _dtype, autograd
 from ._size import Size
 from ._tensor_ops import TensorOps
 from ._tensor_str import tensor_repr
 from .autograd import grad_mode
+from .autograd.engine import run_backward
 from .autograd.graph import AccumulateGrad
+from .ops import elementwise as E
 from .utils.hooks import RemovableHandle, hook_dict
 
 _NON_LEAF_GRAD_WARNING = (
@@ -54,6 +56,15 @@ class Tensor(TensorOps):
     _is_param = False
     __array_priority__ = 1000     # `np.float64(2) * t` is a Tensor (numpy defers to Tensor.__rmul__), as in PyTorch
 
+    # -- the operators of micrograd's example (the others, and numbers as operands: TensorOps) -------------
+    def __add__(self, other):
+        return E.Add.apply(self, other) if isinstance(other, Tensor) else TensorOps.__add__(self, other)
+
+    def __mul__(self, other):
+        return E.Mul.apply(self, other) if isinstance(other, Tensor) else TensorOps.__mul__(self, other)
+
+    __radd__, __rmul__ = __add__, __mul__
+
     # -- construction -----------------------------------------------------------------
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)
@@ -64,10 +75,8 @@ class Tensor(TensorOps):
         self._init(_legacy_data(args, kwargs, _dtype.get_default_dtype().numpy), False)
 
     def _init(self, data, requires_grad):
-        self._data = data
-        self._requires_grad = requires_grad
-        self._grad_fn = None
-        self._version_counter = [0]     # shared by views and detach(); bumped by in-place writes
+        # the version counter is shared by views and detach(), and bumped by in-place writes
+        self._data, self._requires_grad, self._grad_fn, self._version_counter = data, requires_grad, None, [0]
         if grad_mode._state.inference:
             self._is_inference = True
 
@@ -179,7 +188,7 @@ class Tensor(TensorOps):
             return
         node = self.grad_fn
         if node._retain_grad is None:
-            node._retain_grad = {}
+            node._retain_grad, node._hooked = {}, True      # (the engine's plain path skips unhooked nodes' checks)
         node._retain_grad[self._output_nr] = weakref.ref(self)
 
     @property
@@ -190,12 +199,13 @@ class Tensor(TensorOps):
 
     def _gradient_edge(self):
         """``(node, input_nr)`` through which a gradient reaches this tensor."""
-        if self.grad_fn is not None:
-            return self.grad_fn, self._output_nr
+        grad_fn = self._grad_fn if self._base is None else self.grad_fn
+        if grad_fn is not None:
+            return grad_fn, self._output_nr
         node = self._accumulate_ref() if self._accumulate_ref is not None else None
         if node is None:
-            node = AccumulateGrad(self)
-            self._accumulate_ref = weakref.ref(node)
+            node = _new(AccumulateGrad)                  # ``AccumulateGrad(self)``
+            node.variable, self._accumulate_ref = self, weakref.ref(node)
         return node, 0
 
     @property
@@ -258,6 +268,9 @@ class Tensor(TensorOps):
 
         ``gradient`` is the vector ``v`` in ``vᵀ·J`` and may be omitted for a one-element tensor.
         """
+        # ``loss.backward()`` (gradient and inputs both None): the seed is 1, and nothing else to check
+        if gradient is inputs is None and not (retain_graph or create_graph) and self._grad_fn and self._data.size == 1:
+            return run_backward((self,), (Tensor._make(np.ones_like(self._data)),))
         if inputs is not None:
             inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
             if len(inputs) == 0:
@@ -441,12 +454,7 @@ def _rebuild(data, requires_grad):
     return Tensor._make(data, requires_grad)
 
 
-def _wrap_dim(dim: int, ndim: int) -> int:
-    """A possibly negative dim as an index, with PyTorch's error."""
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError("Dimension out of range (expected to be in range of [%d, %d], but got %d)" % (-n, n - 1, dim))
-    return dim + n if dim < 0 else dim
+_wrap_dim = _checks.wrap_dim
 
 
 def _c_name(d) -> str:
@@ -454,6 +462,7 @@ def _c_name(d) -> str:
 
 
 _warned_scalar = [False]
+_new = object.__new__
 
 
 def _legacy_data(args, kwargs, np_dtype):

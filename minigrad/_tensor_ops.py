@@ -438,6 +438,9 @@ class TensorOps:
     def sign(self):
         return E.Sign.apply(self)
 
+    def sgn(self):
+        return E.Sgn.apply(self)
+
     def floor(self):
         return E.Floor.apply(self)
 
@@ -541,6 +544,9 @@ class TensorOps:
     @numpy_names
     def mean(self, dim=None, keepdim=False, dtype=None):
         _reduce_dims("mean", dim)
+        if dtype is not None and not _checks.dtype_arg(dtype, "mean").is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating point "
+                               "or complex dtype. Got: %s" % dtype._legacy)
         x = self if dtype is None else self.to(dtype)
         if dim is None:
             return R.Mean.apply(x)
@@ -915,6 +921,9 @@ class TensorOps:
         return I.IndexSelect.apply(self, wrap_dim(dim, max(self.ndim, 1)), index._data)
 
     def masked_select(self, mask):
+        _checks.tensor_arg(mask, "masked_select", "mask")
+        if mask.shape != self.shape:
+            broadcast_shape(mask.shape, self.shape)
         return I.MaskedSelect.apply(self, mask._data)
 
     def contiguous(self):
@@ -936,7 +945,7 @@ class TensorOps:
             elif isinstance(a, (str, device)):
                 _require_cpu(a)
         if dtype is None or dtype is self.dtype:
-            return self
+            return E.ToCopy.apply(self, self.dtype) if kwargs.get("copy") else self   # copy=True: always a copy
         return E.ToCopy.apply(self, dtype)
 
     def type(self, dtype=None):
@@ -1102,6 +1111,8 @@ class TensorOps:
 
     def lerp_(self, end, weight):
         _checks.tensor_arg(end, "lerp_", "end")
+        if end.shape != self.shape:
+            broadcast_shape(self.shape, end.shape)
         for name, t in (("end", end), ("weight", weight)):
             if isinstance(t, TensorOps) and t.dtype is not self.dtype:
                 raise RuntimeError("expected dtype %s for `%s` but got dtype %s"
@@ -1117,7 +1128,13 @@ class TensorOps:
         return self._inplace(P.Zero.apply, fill=True)
 
     def fill_(self, value):
+        if not isinstance(value, TensorOps) and not _is_number(value):
+            raise TypeError(_checks.invalid_args("fill_", (value,), {}, ("Tensor value", "Number value"),
+                                                 (_checks.bad_types((value,)),) * 2))
         if isinstance(value, TensorOps):
+            if value.ndim:
+                raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with %d dimensions."
+                                   % value.ndim)
             return self._inplace(lambda x, v: P.FillTensor.apply(x, v), value)
         return self._inplace(lambda x: P.Fill.apply(x, value), fill=True)
 

@@ -200,4 +200,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None 
 
 def _opened(f, mode):
     """A path is opened (and closed after); a file object is used as it is."""
+    if mode == "wb" and isinstance(f, (str, os.PathLike)):
+        parent = os.path.dirname(os.fspath(f))
+        if parent and not os.path.isdir(parent):
+            raise RuntimeError("Parent directory %s does not exist." % parent)
     return open(f, mode) if isinstance(f, (str, os.PathLike)) else contextlib.nullcontext(f)

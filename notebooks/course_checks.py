@@ -402,7 +402,7 @@ def check_mul_rule(mul_rule: Callable[[Any, float], tuple[float, float]], torch:
     got = mul_rule(node, 2.0)
     if not isinstance(got, tuple) or len(got) != 2:
         _fail(_t("check_mul_rule.1"))
-    ga, gb = (float(_values(g, "gradient")) for g in got)
+    ga, gb = (float(_values(g, _t("label.gradient"))) for g in got)
     if math.isclose(ga, -5.0) and math.isclose(gb, 3.0):
         _fail(_t("check_mul_rule.2"))
     if math.isclose(ga, 6.0) and math.isclose(gb, -10.0):
@@ -466,7 +466,7 @@ def check_jacobian_function(jacobian_rows: Callable[[Callable[[Any], Any], Any],
             _fail(_t("check_jacobian_function.4", type(error).__name__, what=what, error=error))
         if got is None:
             _fail(_t("check_jacobian_function.5"))
-        values = _values(got, "the Jacobian")
+        values = _values(got, _t("label.jacobian"))
         m, n = want.shape
         if values.shape == (n, m) and np.allclose(values, want.T, atol=1e-5):
             _fail(_t("check_jacobian_function.6", what=what, n=n, m=m))
@@ -564,7 +564,7 @@ def check_norm_clip_hook(hook: Callable[[Any], Any], torch: Any) -> None:
 @_answer_required
 def check_autograd_grad_paths(prediction: Any, answer: Any, a: Any) -> None:
     """Notebook 04: loss = (a*b)**2 + a at a=3, b=4: dloss/da by hand, then (dloss/dh, dloss/da, dloss/db)."""
-    guess = float(_values(prediction, "prediction"))
+    guess = float(_values(prediction, _t("label.prediction")))
     if math.isclose(guess, 96.0):
         _fail(_t("check_autograd_grad_paths.1"))
     if math.isclose(guess, 1.0):
@@ -898,7 +898,7 @@ def check_accumulation_step(accumulated_step: Callable[..., Any], torch: Any) ->
         with torch.no_grad():
             ref, _ = _fresh_linear(torch, 1.0)
             mean_loss = float(torch.nn.functional.cross_entropy(ref(xs), ys).item())
-        if returned is None or not math.isclose(float(_values(returned, "the returned loss")), mean_loss,
+        if returned is None or not math.isclose(float(_values(returned, _t("label.returned_loss"))), mean_loss,
                                                 rel_tol=1e-4):
             _fail(_t("check_accumulation_step.1", mean_loss=mean_loss))
         return _ok(_t("check_accumulation_step.2"))
@@ -1015,7 +1015,7 @@ def check_pass_counts(answer: Mapping[str, Any]) -> None:
             _fail(_t("check_pass_counts.1", name=name))
         if is_open(entry):
             _fail(_t("check_pass_counts.2", name=name))
-        forward, reverse = int(_values(entry["forward"], "passes")), int(_values(entry["reverse"], "passes"))
+        forward, reverse = (int(_values(entry[mode], _t("label.passes"))) for mode in ("forward", "reverse"))
         if (forward, reverse) == (n_out, n_in) and n_in != n_out:
             _fail(_t("check_pass_counts.3", name=name))
         if forward != n_in:
@@ -1131,6 +1131,12 @@ def check_trap_broadcast(answer: Any) -> None:
 #: it, numbered in order (``check_mm_fix.3``), or ``<check>.hint_<item>`` for a quiz's hints;
 #: ``{name}`` / ``{0}`` placeholders are filled by :func:`_t`. Terms follow notebooks/zh/术语表.md.
 MESSAGES: dict[str, tuple[str, str]] = {
+    # what a message calls the learner's value ({what}), where it is not a name from the code
+    "label.gradient": ("gradient", "梯度"),
+    "label.prediction": ("prediction", "预测"),
+    "label.returned_loss": ("the returned loss", "返回的损失"),
+    "label.passes": ("passes", "传播次数"),
+    "label.jacobian": ("the Jacobian", "雅可比矩阵"),
     "still_open": (
         "✎ Still open ({0}): replace the `...` in this cell with your answer, then run it again.",
         "✎ 尚未完成（{0}）：把这个单元格里的 `...` 换成你的答案，然后再运行一次。",

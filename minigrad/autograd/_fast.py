@@ -26,6 +26,7 @@ from .. import _tensor  # circular: `_tensor.Tensor` at call time
 # on CPython versions whose counts are known to be exactly these: 3.11 to 3.13 (3.10 holds the
 # references differently, 3.14 may borrow them); elsewhere every first gradient is copied.
 _ENGINE_REFS = 5
+STEAL_FROM = 1024       # elements: below, copying costs less than asking (and the teaching path stays plain)
 _CAN_STEAL = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
 
 

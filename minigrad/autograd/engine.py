@@ -24,15 +24,91 @@ import numpy as np
 
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import _fast, grad_mode
-from .function import _FREED
 from .graph import (
     BackwardEvent,
     _backward_observers,
     _for_this_thread,
+    _saved_tensors_hooks_stack,
     _ThreadLocalStack,
     register_node_created_hook,
 )
 
+# -- what a node saved for backward ---------------------------------------------------
+
+_FREED = ("Trying to backward through the graph a second time (or directly access saved tensors after they "
+          "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
+          "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time "
+          "or if you need to access saved tensors after calling backward.")
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    An *output* of the node is not held directly (that would be a reference cycle,
+    output → grad_fn → saved output); its data and version counter are kept and a
+    tensor with ``grad_fn`` = the node is rebuilt on unpacking, as PyTorch does.
+    """
+
+    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
+
+    def __init__(self, tensor, output_nr=None):
+        self.hooks = _saved_tensors_hooks_stack.items[-1] if _saved_tensors_hooks_stack.items else None
+        if self.hooks is not None:       # saved_tensors_hooks: keep what pack returns, nothing else
+            self.tensor, self.output_nr = self.hooks[0](tensor), None
+            return
+        if tensor._is_inference and not grad_mode._state.inference:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
+                "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+                "`torch.inference_mode()`.")
+        self.version_counter, self.version, self.output_nr = (counter := tensor._version_counter), counter[0], output_nr
+        self.tensor, self.data = (tensor, None) if output_nr is None else (None, tensor._data)
+        if output_nr is not None:        # an output: its array, not the tensor (no cycle through grad_fn)
+            self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
+
+    def unpack_data(self, node):
+        """The saved array itself (a plain backward: no tensor is rebuilt)."""
+        if self.hooks is not None:
+            return self.hooks[1](self.tensor)._data
+        if self.version_counter[0] != self.version:
+            raise RuntimeError(_version_message(self, node))
+        return self.tensor._data if self.output_nr is None else self.data
+
+    def unpack(self, node):
+        if self.hooks is not None:
+            return self.hooks[1](self.tensor)
+        if self.version_counter[0] != self.version:
+            raise RuntimeError(_version_message(self, node))
+        if self.output_nr is None:
+            return self.tensor
+        out = _tensor.Tensor._make(self.data, self.requires_grad)
+        if self.requires_grad:
+            out._grad_fn, out._output_nr = node, self.output_nr
+        out._version_counter = self.version_counter
+        return out
+
+
+def _version_message(saved, node):
+    tensor = saved.tensor
+    shape = tuple(tensor.shape) if tensor is not None else saved.data.shape
+    legacy = (tensor.dtype if tensor is not None else saved.dtype)._legacy
+    where = ""
+    writer = node if saved.output_nr is not None else tensor.grad_fn
+    if writer is not None:
+        op = writer.name()
+        op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
+        output_nr = saved.output_nr or (tensor._output_nr if tensor is not None else 0)
+        where = ", which is output %d of %s," % (output_nr, op)
+    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+            "[torch.%sTensor [%s]]%s is at version %d; expected version %d instead. Hint: enable anomaly detection "
+            "to find the operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            % (legacy, ", ".join(map(str, shape)), where, saved.version_counter[0], saved.version))
+
+
+
+# -- the backward pass -----------------------------------------------------------------
 
 def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True):
     """Backpropagate ``grad_roots`` from ``roots``.
@@ -43,36 +119,25 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
     (None for an input the roots do not depend on).
     """
     edges = [t._gradient_edge() for t in roots]
-    if accumulate and inputs is not None:
-        for t in inputs:        # a non-leaf listed in inputs= gets .grad, as if retain_grad() was called
-            if t.grad_fn is not None:
-                t.retain_grad()
     root_nodes = dict.fromkeys(node for node, _ in edges)      # once each, even if several roots share a node
     dependencies = _count_dependencies(root_nodes)
     run = _Run(inputs, accumulate, create_graph)
     if inputs is not None:
-        run.needed = _needed_nodes(edges, dependencies, run.targets)
-    observe = run.observe
-
-    buffers, ready, order = {}, [], 0
+        run.restrict(inputs, edges, dependencies)
+    observe, tick, buffers, plain = run.observe, itertools.count(), {}, run.targets is None and not run.observe
     for (node, nr), grad in zip(edges, grad_roots):
         _add_to_buffer(buffers, node, nr, grad)
-    for node in root_nodes:
-        if node not in dependencies:
-            heapq.heappush(ready, (-node._seq, order, node))
-            order += 1
+    # the ready nodes, a heap (a sorted list is one): the most recently created first; tick breaks ties
+    ready = sorted((-node._seq, next(tick), node) for node in root_nodes if node not in dependencies)
     if observe:
         _emit("begin", detail=" ".join(str(id(n)) for n, _ in edges))
     state = grad_mode._state
-    enabled = state.grad_enabled
-    state.grad_enabled = create_graph            # the backward formulas are recorded only under create_graph
+    enabled, state.grad_enabled = state.grad_enabled, create_graph   # formulas are recorded only under create_graph
     tagger = _tag_derivative_nodes() if create_graph else None
-    heappop, heappush = heapq.heappop, heapq.heappush
-    plain = run.targets is None and not observe              # no autograd.grad inputs=, nobody watching
-    _current_runs.append((root_nodes, dependencies, run))   # popped in `finally` (for graph.register_multi_grad_hook)
+    _current_runs.items.append((root_nodes, dependencies, run))   # popped in `finally` (register_multi_grad_hook)
     try:
         while ready:
-            node = heappop(ready)[2]
+            node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None) or [None] * node._n_outputs
             if run.needed is not None and node not in run.needed:
                 continue
@@ -83,26 +148,19 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
                 continue
             if node._released and "_input_meta" not in node.__dict__:     # forgotten (_forget): cannot run again
                 raise RuntimeError(_FREED)
-            if plain and len(grads) == 1 and grads[0] is not None and node._tensor_pre_hooks is None \
-                    and node._retain_grad is None and node._pre_hooks is None and node._post_hooks is None:
+            if plain and len(grads) == 1 and grads[0] is not None and not node._hooked:
                 grad_inputs = node._apply((grads[0],))           # ``_execute`` for a node without hooks
             else:
                 grad_inputs = _execute(node, grads, run)
             if not retain_graph and node._release() and observe:  # frees what the node saved (and _forget)
                 _emit("release", node)
             for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
-                if next_node is None:
-                    continue
-                if grad is not None:
-                    if nr == 0 and next_node not in buffers and next_node._n_outputs == 1:
-                        buffers[next_node] = [grad]              # ``_add_to_buffer``: the first gradient
-                    else:
+                if next_node is not None:
+                    if grad is not None:
                         _add_to_buffer(buffers, next_node, nr, grad)
-                remaining = dependencies[next_node] - 1
-                dependencies[next_node] = remaining
-                if remaining == 0:
-                    heappush(ready, (-next_node._seq, order, next_node))
-                    order += 1
+                    dependencies[next_node] -= 1
+                    if dependencies[next_node] == 0:              # all its gradients are in: it may run
+                        heapq.heappush(ready, (-next_node._seq, next(tick), next_node))
             grad = grad_inputs = None                 # hold no gradient here (NOTE [stealing the gradient], _fast.py)
     except Exception as exc:
         if observe:
@@ -110,7 +168,7 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
         raise
     finally:
         state.grad_enabled = enabled
-        _current_runs.pop()
+        _current_runs.items.pop()
         if tagger is not None:
             tagger.handle.remove()
     if observe:
@@ -139,30 +197,31 @@ class _Run:
     __slots__ = ("targets", "captured", "needed", "accumulate", "create_graph", "observe", "serial")
 
     def __init__(self, inputs, accumulate, create_graph):
-        self.serial = next(_run_serials)       # tells passes apart (an id() is reused once a pass is freed)
-        self.targets = _capture_targets(inputs) if inputs is not None else None   # node -> [(index, nr)]
-        self.captured = [None] * len(inputs) if inputs is not None else []      # autograd.grad's results
-        self.needed = None                     # with inputs=: the nodes on a path to one of them
-        self.accumulate, self.create_graph = accumulate, create_graph
+        # serial: tells passes apart (an id() is reused once a pass is freed); needed: see restrict()
+        self.serial, self.accumulate, self.create_graph = next(_run_serials), accumulate, create_graph
+        self.targets, self.captured, self.needed = None, [], None  # inputs=: node -> [(index, nr)], grad()'s results
         self.observe = bool(_backward_observers) and bool(_for_this_thread(_backward_observers))
+
+    def restrict(self, inputs, edges, dependencies):
+        """``inputs=``: only those get gradients, and only the nodes on a path to one of them run."""
+        self.targets, self.captured = _capture_targets(inputs), [None] * len(inputs)
+        if self.accumulate:
+            for t in inputs:        # a non-leaf listed in inputs= gets .grad, as if retain_grad() was called
+                if t.grad_fn is not None:
+                    t.retain_grad()
+        self.needed = _needed_nodes(edges, dependencies, self.targets)
 
 
 # -- phase 1: the graph ---------------------------------------------------------------
 
 def _count_dependencies(roots):
     """For every node reachable from the roots, the number of edges that point at it."""
-    dependencies = {}
-    stack = list(roots)
+    dependencies, stack = {}, list(roots)
     while stack:
-        for next_node, _ in stack.pop().next_functions:
-            if next_node is None:
-                continue
-            if next_node in dependencies:
-                dependencies[next_node] += 1
-            else:                                   # first visit: walk on from it (roots are walked already)
-                dependencies[next_node] = 1
-                if next_node not in roots:
-                    stack.append(next_node)
+        for next_node in [n for n, _ in stack.pop().next_functions if n is not None]:
+            if next_node not in dependencies and next_node not in roots:
+                stack.append(next_node)             # first visit: walk on from it (roots are walked already)
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
     return dependencies
 
 
@@ -196,9 +255,7 @@ def _needed_nodes(edges, dependencies, targets):
 
 def _add_to_buffer(buffers, node, nr, grad):
     """Add ``grad`` into slot ``nr`` of the node's input buffer (fan-in adds up here)."""
-    slots = buffers.get(node)
-    if slots is None:
-        slots = buffers[node] = [None] * max(node._n_outputs, nr + 1)
+    slots = buffers.get(node) or buffers.setdefault(node, [None] * max(node._n_outputs, nr + 1))
     slots[nr] = grad if slots[nr] is None else slots[nr] + grad
 
 
@@ -293,8 +350,13 @@ def _node_pre_hooks(node, grads, observe):
 
 def _accumulate_node(node, grads, run):
     """An ``AccumulateGrad`` node: the leaf's hooks, then ``.grad += grad``, then post-accumulate hooks."""
-    observe = run.observe
     var = node.variable
+    if not (run.observe or run.targets or node._hooked or var._backward_hooks or var._post_accumulate_hooks):
+        if (grad := grads[0]) is not None:
+            with _accumulate_lock:
+                _accumulate_into(var, grad, run.create_graph)
+        return
+    observe = run.observe
     if var._backward_hooks or node._retain_grad:
         grads = _tensor_hooks(node, grads, observe)
     if run.targets is not None and node in run.targets:
@@ -333,18 +395,21 @@ def _accumulate_into(var, grad, create_graph):
         if create_graph and grad.requires_grad:
             from ..ops.elementwise import CopyGrad  # at call time: ops build on autograd (layer order)
             var._grad = CopyGrad.apply(grad)
-        elif (stolen := _fast.stealable(grad, var)) is not None:     # a speed trick: the plain way is the copy below
+        elif grad._data.size >= _fast.STEAL_FROM and (stolen := _fast.stealable(grad, var)) is not None:
+            # a speed trick for big gradients (a small one is copied faster than asked about): the plain way is the copy
             var._grad = stolen
-        else:
-            # PyTorch's layout contract: .grad is laid out like the leaf (not like a transposed view's grad)
-            order = "C" if var._data.flags.c_contiguous else "K"
-            var._grad = _tensor.Tensor._make(np.array(grad._data, dtype=var._data.dtype, order=order, copy=True), False)
+        else:            # a copy the leaf owns, laid out like the leaf (not like a transposed view's grad), as PyTorch
+            var._grad = _tensor.Tensor._make(np.array(grad._data, var._data.dtype, copy=True, order=_layout(var)))
     elif create_graph or var._grad.requires_grad:
         var._grad = var._grad + grad
     else:
         with np.errstate(all="ignore"):            # inf + -inf is nan, without numpy's warning
             np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
         var._grad._version_counter[0] += 1
+
+
+def _layout(var):
+    return "C" if var._data.flags.c_contiguous else "K"
 
 
 def _retain(tensor, grad, create_graph):

@@ -17,89 +17,12 @@ import numpy as np
 from .. import _tensor  # circular: use `_tensor.Tensor` at call time, never at import time
 from .._dtype import _FROM_NUMPY
 from . import grad_mode
+from .engine import _FREED, SavedTensor, _version_message  # noqa: F401  (re-exported: ops import them from here)
 from .formulas import register_formula
-from .graph import Node, _node_created_hooks, _notify_node_created, _saved_tensors_hooks_stack, _sequence
+from .graph import Node, _node_created_hooks, _notify_node_created, _sequence
 from .views import link_views as _link_views
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
-
-_FREED = ("Trying to backward through the graph a second time (or directly access saved tensors after they "
-          "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
-          "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time "
-          "or if you need to access saved tensors after calling backward.")
-
-
-class SavedTensor:
-    """A tensor saved for backward, with the version it had when saved.
-
-    An *output* of the node is not held directly (that would be a reference cycle,
-    output → grad_fn → saved output); its data and version counter are kept and a
-    tensor with ``grad_fn`` = the node is rebuilt on unpacking, as PyTorch does.
-    """
-
-    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks")
-
-    def __init__(self, tensor, output_nr=None):
-        hooks = _saved_tensors_hooks_stack.items
-        if hooks:                        # saved_tensors_hooks: keep what pack returns, nothing else
-            self.hooks = hooks[-1]
-            self.tensor, self.output_nr = self.hooks[0](tensor), None
-            return
-        self.hooks = None
-        if tensor._is_inference and not grad_mode._state.inference:
-            raise RuntimeError(
-                "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
-                "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
-                "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
-                "`torch.inference_mode()`.")
-        self.version_counter = tensor._version_counter
-        self.version = tensor._version_counter[0]
-        self.output_nr = output_nr
-        if output_nr is None:
-            self.tensor, self.data = tensor, None
-        else:
-            self.tensor, self.data = None, tensor._data
-            self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
-
-    def unpack_data(self, node):
-        """The saved array itself (a plain backward: no tensor is rebuilt)."""
-        if self.hooks is not None:
-            return self.hooks[1](self.tensor)._data
-        if self.version_counter[0] != self.version:
-            raise RuntimeError(_version_message(self, node))
-        return self.tensor._data if self.output_nr is None else self.data
-
-    def unpack(self, node):
-        if self.hooks is not None:
-            return self.hooks[1](self.tensor)
-        if self.version_counter[0] != self.version:
-            raise RuntimeError(_version_message(self, node))
-        if self.output_nr is None:
-            return self.tensor
-        out = _tensor.Tensor._make(self.data, self.requires_grad)
-        if self.requires_grad:
-            out._grad_fn, out._output_nr = node, self.output_nr
-        out._version_counter = self.version_counter
-        return out
-
-
-def _version_message(saved, node):
-    tensor = saved.tensor
-    shape = tuple(tensor.shape) if tensor is not None else saved.data.shape
-    legacy = (tensor.dtype if tensor is not None else saved.dtype)._legacy
-    where = ""
-    writer = node if saved.output_nr is not None else tensor.grad_fn
-    if writer is not None:
-        op = writer.name()
-        op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
-        output_nr = saved.output_nr or (tensor._output_nr if tensor is not None else 0)
-        where = ", which is output %d of %s," % (output_nr, op)
-    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
-            "[torch.%sTensor [%s]]%s is at version %d; expected version %d instead. Hint: enable anomaly detection "
-            "to find the operation that failed to compute its gradient, with "
-            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
-            % (legacy, ", ".join(map(str, shape)), where, saved.version_counter[0], saved.version))
-
 
 class FunctionCtx:
     """The ``ctx`` of ``forward``/``backward``; for a recorded op it *is* the graph node."""
@@ -192,8 +115,8 @@ class BackwardCFunction(Node, FunctionCtx):
 # backward, the shapes its gradients must have -- is dropped, so that a loss kept after backward
 # holds almost nothing of the graph's memory.
 _KEPT_AFTER_RELEASE = frozenset(("next_functions", "_seq", "_released", "needs_input_grad", "_outputs", "_metadata",
-                                 "_pre_hooks", "_post_hooks", "_tensor_pre_hooks", "_retain_grad", "_n_outputs",
-                                 "_materialize_grads"))
+                                 "_hooked", "_pre_hooks", "_post_hooks", "_tensor_pre_hooks", "_retain_grad",
+                                 "_n_outputs", "_materialize_grads"))
 
 
 def _forget(node):

@@ -56,6 +56,7 @@ class Node:
     _post_hooks = None              # node hooks: fn(grad_inputs, grad_outputs)
     _tensor_pre_hooks: dict[int, Any] | None = None  # {output_nr: hook dict} from Tensor.register_hook
     _retain_grad = None             # {output_nr: weakref to the tensor}
+    _hooked = False                 # True once any of the four above was set (the engine's plain path: False)
     _metadata: dict[Any, Any] | None = None
     _outputs: tuple = ()            # weak references to the output tensors
     _n_outputs = 1                  # how many gradients the node receives (slots of its input buffer)
@@ -92,18 +93,18 @@ class Node:
     def register_prehook(self, fn: Callable) -> RemovableHandle:
         """``fn(grad_outputs)`` runs before the node; it may return replacement gradients."""
         if self._pre_hooks is None:
-            self._pre_hooks = hook_dict()
+            self._pre_hooks, self._hooked = hook_dict(), True
         return _add(self._pre_hooks, fn)
 
     def register_hook(self, fn: Callable) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after the node; it may return replacements."""
         if self._post_hooks is None:
-            self._post_hooks = hook_dict()
+            self._post_hooks, self._hooked = hook_dict(), True
         return _add(self._post_hooks, fn)
 
     def _register_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
         if self._tensor_pre_hooks is None:
-            self._tensor_pre_hooks = {}
+            self._tensor_pre_hooks, self._hooked = {}, True
         return _add(self._tensor_pre_hooks.setdefault(output_nr, hook_dict()), fn)
 
     # -- to be provided by subclasses ---------------------------------------------

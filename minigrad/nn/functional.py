@@ -85,6 +85,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     >>> F.linear(torch.ones(2, 3), torch.ones(4, 3), torch.zeros(4)).shape
     torch.Size([2, 4])
     """
+    _checks.tensor_arg(input, "linear", "input")
+    _checks.tensor_arg(weight, "linear", "weight", 2)
     if input.ndim == 0:
         raise RuntimeError(
             "both arguments to linear need to be at least 1D, but they are 0D and %dD" % weight.ndim
@@ -414,6 +416,8 @@ def pad(
     >>> F.pad(torch.ones(2), (1, 2))
     tensor([0., 1., 1., 0., 0.])
     """
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError("Unrecognised padding mode %s" % mode)
     if mode != "constant":
         raise NotImplementedError("minigrad implements only mode='constant' padding")
     if len(pad) % 2:
@@ -597,6 +601,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     """
     if p < 0.0 or p > 1.0:
         raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
+    _checks.tensor_arg(input, "dropout", "input")
     if p == 0 or not training or input.numel() == 0:
         return input
     return _dropout_noise(input, input.shape, p, inplace)
@@ -774,7 +779,15 @@ def _legacy_reduction(size_average, reduce, emit_warning: bool = True) -> str:
     return reduction
 
 
+def _sizes(input, target) -> None:
+    """The losses written in Python in PyTorch compare ``target.size()`` with ``input.size()`` first."""
+    for t in (target, input):
+        if not isinstance(t, Tensor):
+            raise AttributeError("'%s' object has no attribute 'size'" % type(t).__name__)
+
+
 def _warn_size_mismatch(input: Tensor, target: Tensor) -> None:
+    _sizes(input, target)
     if target.shape != input.shape:
         warnings.warn(
             "Using a target size (%s) that is different to the input size (%s). This will likely lead "
@@ -931,8 +944,11 @@ def nll_loss(
     return _nll_loss_nd(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)
 
 
-def _nll_loss_nd(input, target, weight, enum, ignore_index):
+def _nll_loss_nd(input, target, weight, enum, ignore_index, fn="nll_loss_nd"):
     """PyTorch's dispatch: 1-D/2-D inputs → NllLoss, 4-D → NllLoss2d, other ranks reshaped to 4-D."""
+    _checks.tensor_arg(input, fn, "input")
+    _checks.tensor_arg(target, fn, "target", 2)
+    _checks.int_arg(ignore_index, fn, "ignore_index", 5)
     shape, target_shape = input._data.shape, target._data.shape
     if len(shape) < 1:
         raise ValueError("Expected 1 or more dimensions (got %d)" % len(shape))
@@ -1014,6 +1030,9 @@ def cross_entropy(
     tensor(1.1269)
     """
     enum = _reduction(reduction, size_average, reduce)
+    _checks.tensor_arg(input, "cross_entropy_loss", "input")
+    _checks.tensor_arg(target, "cross_entropy_loss", "target", 2)
+    _checks.int_arg(ignore_index, "cross_entropy_loss", "ignore_index", 5)
     class_dim = 0 if input.ndim == 1 else 1
     if input._data.shape == target._data.shape:
         if not target.dtype.is_floating_point:
@@ -1104,6 +1123,7 @@ def binary_cross_entropy(
     tensor(0.3993)
     """
     enum = _reduction(reduction, size_average, reduce)
+    _sizes(input, target)
     if target.shape != input.shape:
         raise ValueError(
             "Using a target size (%s) that is different to the input size (%s) is deprecated. Please "
@@ -1116,10 +1136,12 @@ def binary_cross_entropy(
         if weight.ndim > input.ndim or any(
             w not in (1, s) for w, s in zip(weight.shape[::-1], input.shape[::-1])
         ):
+            k = next((k for k in range(1, weight.ndim + 1)
+                      if k > input.ndim or weight.shape[-k] not in (1, input.shape[-k])), 1)
             raise RuntimeError(
-                "Attempting to broadcast a dimension of length %d at -1! Mismatching argument at index "
+                "Attempting to broadcast a dimension of length %d at -%d! Mismatching argument at index "
                 "1 had %s; but expected shape should be broadcastable to [%s]"
-                % (weight.shape[-1], weight.shape, ", ".join(map(str, input.shape)))
+                % (weight.shape[-k], k, weight.shape, ", ".join(map(str, input.shape)))
             )
         weight = _expand_weight(weight, input.shape)
     return N.BinaryCrossEntropy.apply(input, target, weight, enum)

@@ -36,6 +36,8 @@ class Parameter(Tensor):
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
             data = empty(0)
+        if not isinstance(data, Tensor):                # PyTorch's Parameter calls data.detach()
+            raise AttributeError("'%s' object has no attribute 'detach'" % type(data).__name__)
         if requires_grad and not data.dtype.is_floating_point:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         self._init(data._data, bool(requires_grad))

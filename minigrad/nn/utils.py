@@ -24,6 +24,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     """Scale the gradients in place so that their total norm is at most ``max_norm``; return the norm before."""
     from .._creation import stack, tensor
 
+    max_norm, norm_type = float(max_norm), float(norm_type)    # (PyTorch converts first, grads or not)
     params = _with_grads(parameters)
     if not params:
         return tensor(0.0)

@@ -2,7 +2,8 @@
 
 A simple op is one ``rule(...)`` (``ops/_rules.py``): its node name, its numpy forward, and for
 each input the gradient as a formula and as one expression run on arrays (plain backward) or on
-tensors (``create_graph``).  Ops with real logic (views, indexing, in-place, conv, losses) stay
+tensors (``create_graph``).  Reductions, matrix products and the plain losses are rules too.  Ops
+with real logic (views, indexing, in-place, conv, layer/batch norm, ops returning indices) stay
 ``Function`` classes and register their formula in the same table (``ops/formulas.py``).
 ``minigrad.autograd.derivative_formula(node)`` reads it; ``docs/derivatives.md`` lists every row.
 
@@ -10,7 +11,7 @@ tensors (``create_graph``).  Ops with real logic (views, indexing, in-place, con
 module             ops
 =================  =====================================================
 ``elementwise``    add sub mul div neg pow exp log log1p expm1 sin cos tan asin acos atan atan2 sinh cosh tanh
-                   sigmoid relu sqrt abs frac clamp maximum minimum where normal
+                   sigmoid relu sqrt abs frac clamp maximum minimum where masked_fill clone to normal
 ``reduce``         sum mean max min amax amin median mode logsumexp softmax log_softmax var std prod norm
                    cumsum cumprod sort topk unique
 ``linalg``         mm mv dot bmm addmm matmul einsum

@@ -47,16 +47,8 @@ from ._util import fmath
 __all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
 
 _NO_EDGE = (None, 0)
-_new_tensor = object.__new__
 _SHARED_NEEDS = {flags: flags for n in (1, 2, 3) for flags in itertools.product((False, True), repeat=n)}
 
-
-def _any_needed(needs, users):
-    """Whether one of the inputs ``users`` (indices) requires grad: then the saved value is needed."""
-    for i in users:  # noqa: SIM110  (a loop: any() with a generator costs a frame per call)
-        if needs[i]:
-            return True
-    return False
 
 try:  # the context variable behind np.errstate, set directly (see function._ignore_fp_errors)
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
@@ -242,87 +234,51 @@ class RuleNode(BackwardCFunction):
     """The node of a rule: its formula runs on arrays, or on Tensors under ``create_graph``."""
 
     def _apply(self, grad_outputs):
-        if grad_mode._state.grad_enabled:                 # create_graph: record the derivative graph
+        """The plain backward: each input's gradient expression on raw arrays (``xp`` is :data:`NP`)."""
+        if grad_mode._state.grad_enabled:                 # create_graph: on Tensors, recording the derivative graph
             return BackwardCFunction._apply(self, grad_outputs)
         if self._released:
             raise RuntimeError(_FREED)
-        cls = self._forward_cls
-        grad = grad_outputs[0]
-        g = grad._data
-        values = []                                      # what the formulas use: saved arrays, then attributes
-        for s in self._packed:
-            if s is None:
-                values.append(None)
-            elif s.hooks is None and s.version_counter[0] == s.version:     # ``s.unpack_data(self)``, inlined
-                values.append(s.tensor._data if s.output_nr is None else s.data)
-            else:
-                values.append(s.unpack_data(self))
-        if cls._attr_names:
-            d = self.__dict__
-            values += [d[a] for a in cls._attr_names]
-        every = cls._all_uses                            # a formula that uses all the values, in order
+        cls, grad = self._forward_cls, grad_outputs[0]
+        # what the formulas use: the saved arrays (None: not saved), then the saved values (alpha, dim...)
+        values = [s and s.unpack_data(self) for s in self._packed] + [self.__dict__[a] for a in cls._attr_names]
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
-            if cls._unary:                               # one input: no loop, and usually nothing to fix up
-                fn, uses = cls._plan[0]
-                r = fn(NP, g, *(values if uses == every else [values[j] for j in uses]))
-            else:
-                needs = self.needs_input_grad
-                grads = [fn(NP, g, *(values if uses == every else [values[j] for j in uses]))
-                         if fn is not None and needs[i] else None for i, (fn, uses) in enumerate(cls._plan)]
+            grads = [fn(NP, grad._data, *[values[j] for j in uses]) if fn is not None and needed else None
+                     for (fn, uses), needed in zip(cls._plan, self.needs_input_grad)]
         finally:
             _quiet_reset(token)
-        if cls._unary:
-            shape, dtype = self._input_meta[0]
-            if type(r) is np.ndarray and r is not g and r.shape == shape and r.dtype == dtype:
-                out = _new_tensor(_tensor.Tensor)        # ``_finish_arrays`` for the common case
-                out._init(r, False)
-                return (out,)
-            grads = (r,)
         return _finish_arrays(self, grads, grad)
 
     def _release(self) -> bool:
-        """Free what was saved and what only backward needed (the shapes of the gradients): a loss kept
-        after backward holds almost nothing of the graph (``BackwardCFunction._release`` in general)."""
+        """Free what was saved, and what only backward needed (the gradients' shapes): a loss kept after
+        backward holds almost nothing of the graph (``BackwardCFunction._release`` does it in general)."""
         if not self._packed:
             return False
         d = self.__dict__
-        d["_released"], d["_packed"] = True, ()
+        d["_released"], d["_packed"], d["_outputs"] = True, (), _DEAD if self._outputs[0]() is None else self._outputs
         del d["_input_meta"], d["_output_meta"]
-        if d["_outputs"][0]() is None:
-            d["_outputs"] = _DEAD_OUTPUT                  # collected: no weak reference to keep
         return True
 
 
-_DEAD_OUTPUT = (None,)
+_DEAD = (None,)           # the output of a forgotten node, once collected: no weak reference to keep
 
 
 def _finish_arrays(node, grads, grad):
-    """``_check_grads`` for arrays: one gradient per tensor input, summed to its shape, in its dtype."""
-    Tensor = _tensor.Tensor
-    g = grad._data
+    """``_check_grads`` for arrays: one gradient per tensor input, as a tensor of that input's shape and dtype."""
     out = []
     for r, meta in zip(grads, node._input_meta):
-        if meta is None:
-            continue
-        if r is None:
-            out.append(None)
-            continue
-        if r is g:
-            if g.shape == meta[0] and g.dtype == meta[1]:
-                out.append(grad)                    # the gradient passes through: no new tensor
-                continue
-        elif type(r) is not np.ndarray:
-            r = np.asarray(r)
-        shape, dtype = meta
-        if r.shape != shape:
-            r = _sum_to_array(r, shape, node, len(out))
-        if r.dtype != dtype:
-            r = r.astype(dtype)
-        t = _new_tensor(Tensor)
-        t._init(r, False)
-        out.append(t)
+        if meta is not None:                        # (a non-tensor argument gets no gradient)
+            out.append(None if r is None else grad if r is grad._data and (r.shape, r.dtype) == meta   # passed through
+                       else _tensor.Tensor._make(_as_gradient(np.asarray(r), meta, node, len(out)), False))
     return tuple(out)
+
+
+def _as_gradient(r, meta, node, index):
+    """An array made the gradient of an input of shape and dtype ``meta`` (broadcasting undone here, once)."""
+    if r.shape != meta[0]:
+        r = _sum_to_array(r, meta[0], node, index)
+    return r if r.dtype == meta[1] else r.astype(meta[1])
 
 
 def _sum_to_array(a, shape, node, index):
@@ -358,73 +314,41 @@ class Rule(Function):
     _attr_default = ()
     _derived = ()               # per ``values=`` entry: (name, function, argument indices, defaults)
     _unary = False              # one argument, and it has a gradient: the common case
-    _all_uses = ()              # (0, 1, ..., n-1): a formula that uses every saved value, in order
     formula = None
 
     @classmethod
     def apply(cls, *args):
-        """``Function.apply`` for a rule (one output, never a view): the same steps, inlined.
+        """Run the row's forward on the arrays; if an input requires grad, record the node (PyTorch's name).
 
-        The plain version is ``Function.apply``: ``forward`` on the arrays, then ``_record_one`` links
-        the node.  A rule's forward is numpy code, so it needs no grad-mode switch; inf and nan come
-        out as values, without numpy warnings (``quiet``).
+        ``Function.apply`` in short, for one output that is never a view: the node saves what the inputs
+        that require grad need (``_saves``) and the row's attributes; ``next_functions`` link it to the
+        inputs' nodes.  A rule's forward is numpy code: no grad-mode switch is needed around it.
         """
         Tensor = _tensor.Tensor
-        fn = cls._fn
-        token = _quiet_set(_QUIET) if cls.quiet else None
+        token = _quiet_set(_QUIET)                           # inf and nan are values: no numpy warnings
         try:
-            if not cls._arrays:
-                out = fn(*args)
-            elif len(args) == 1:
-                out = fn(args[0]._data)
+            if cls._arrays:
+                out = cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args])
             else:
-                out = fn(*[a._data if isinstance(a, Tensor) else a for a in args])
+                out = cls._fn(*args)
         finally:
-            if token is not None:
-                _quiet_reset(token)
-        if type(out) is not np.ndarray:
-            out = np.asarray(out)
-        result = _new_tensor(Tensor)
-        result._init(out, False)
-        if not grad_mode._state.grad_enabled or out.dtype.kind != "f":
+            _quiet_reset(token)
+        result = Tensor._make(out, False)
+        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+        if True not in needs or not grad_mode._state.grad_enabled or result._data.dtype.kind != "f":
             return result                                    # nothing to record (integer outputs get no grad_fn)
-        # which inputs require grad; with none, nothing is recorded
-        if len(args) == 2:
-            a, b = args
-            needs = (isinstance(a, Tensor) and a._requires_grad, isinstance(b, Tensor) and b._requires_grad)
-        else:
-            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
-        if True not in needs:
-            return result
-        needs = _SHARED_NEEDS.get(needs, needs)             # one tuple of flags for all nodes alike (memory)
         node = cls._node_cls()
-        node.needs_input_grad = needs
-        node._seq = next(_sequence)                          # ``_link_inputs``, inlined
-        metas, edges = [], []
-        for a in args:
-            if isinstance(a, Tensor):
-                data = a._data
-                metas.append((data.shape, data.dtype))
-                if not a._requires_grad:
-                    edges.append(_NO_EDGE)
-                    continue
-                grad_fn = a._grad_fn if a._base is None else a.grad_fn    # (a view may regenerate its grad_fn)
-                edges.append((grad_fn, a._output_nr) if grad_fn is not None else a._gradient_edge())
-            else:
-                metas.append(None)
-        node._input_meta, node.next_functions = tuple(metas), tuple(edges)
+        node.needs_input_grad, node._seq = _SHARED_NEEDS.get(needs, needs), next(_sequence)   # (creation order)
+        node._input_meta = tuple([(a._data.shape, a._data.dtype) if isinstance(a, Tensor) else None for a in args])
+        node.next_functions = tuple([a._gradient_edge() if a._requires_grad else _NO_EDGE
+                                     for a in args if isinstance(a, Tensor)])
         node._output_meta, node._outputs = ((out.shape, out.dtype),), (weakref.ref(result),)
         result._grad_fn, result._requires_grad = node, True
-        if cls._saves:
+        if cls._saves:                                       # an output is saved without a reference cycle
             node._packed = tuple([(SavedTensor(result, 0) if src < 0 else SavedTensor(args[src]))
-                                  if _any_needed(needs, users) else None for src, users in cls._saves])
+                                  if True in [needs[i] for i in users] else None for src, users in cls._saves])
         if cls._attr_names:
-            n = len(args)
-            d = node.__dict__
-            for name, i, default in zip(cls._attr_plain, cls._attr_index, cls._attr_default):
-                d[name] = args[i] if i < n else default
-            if cls._derived:
-                _derive(cls, d, args)
+            _save_values(cls, node.__dict__, args)
         if _node_created_hooks:
             _notify_node_created(node)
         return result
@@ -457,13 +381,21 @@ class Rule(Function):
                      for i, (fn, uses) in enumerate(cls._plan))
 
 
+def _save_values(cls, d, args):
+    """The row's attributes the gradients use (``alpha``, ``dim``...), then its ``values=`` entries."""
+    n = len(args)
+    d.update([(a, args[i] if i < n else x) for a, i, x in zip(cls._attr_plain, cls._attr_index, cls._attr_default)])
+    if cls._derived:
+        _derive(cls, d, args)
+
+
 def _derive(cls, d, args):
     """Compute a node's ``values=`` entries from the op's arguments (their arrays)."""
     Tensor = _tensor.Tensor
-    n = len(args)
+    arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+    n = len(arrays)
     for name, fn, index, defaults in cls._derived:
-        d[name] = fn(*[(args[i]._data if isinstance(args[i], Tensor) else args[i]) if i < n else default
-                       for i, default in zip(index, defaults)])
+        d[name] = fn(*[arrays[i] if i < n else default for i, default in zip(index, defaults)])
 
 
 def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=None, values=None, **grads):
@@ -530,7 +462,7 @@ def rule(node_name, forward, *, words, arrays=True, quiet=True, name=None, doc=N
                                for a in plain),
         "_derived": tuple(derived),
         "quiet": quiet, "formula": formula, "__module__": module,
-        "_unary": len(params) == 1 and plan[0][0] is not None, "_all_uses": tuple(range(len(names))),
+        "_unary": len(params) == 1 and plan[0][0] is not None,
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
                                                          zip(formula.inputs, formula.grads) if t)),
     })

@@ -1,8 +1,8 @@
 """Elementwise ops: arithmetic, powers, exp/log, trigonometry, activations, clamping, comparisons' friends.
 
-Each op holds its forward (on ndarrays) and its backward (with Tensor operations, so
-the same formula serves ``create_graph=True``).  Broadcast operands get gradients of
-the broadcast shape; the node sums them back to each operand's shape (``_check_grads``).
+Each op is a row of the derivative table (``rule``, see ``_rules.py``): its forward on
+ndarrays, and per input its gradient as text and as one expression.  Broadcast operands get
+gradients of the broadcast shape; the node sums them back to each operand's shape.
 """
 
 from __future__ import annotations
@@ -36,9 +36,17 @@ def _f(a):
 # -- the derivative table: elementwise ops ------------------------------------------------------------
 # One row per op: forward (numpy), and per input the gradient as text and as an expression in `xp`.
 
+def _operands(x, y):
+    """The arrays of two operands, broadcast-checked and promoted to their common dtype (PyTorch's rules)."""
+    a, b = x._data, y._data
+    if a.dtype == b.dtype and a.shape == b.shape and not x._wrapped_number:
+        return a, b                                 # the common case: nothing to check or convert
+    check_broadcast(x, y)
+    return promoted(x, y)
+
+
 def _add(self, other, alpha=1):
-    check_broadcast(self, other)
-    a, b = promoted(self, other)
+    a, b = _operands(self, other)
     return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
 
 
@@ -74,8 +82,7 @@ Rsub = rule("RsubBackward1", _rsub, arrays=False,
 
 
 def _mul(self, other):
-    check_broadcast(self, other)
-    a, b = promoted(self, other)
+    a, b = _operands(self, other)
     return a * b
 
 
@@ -298,7 +305,7 @@ Rsqrt = rule("RsqrtBackward0", lambda self: 1 / np.sqrt(_f(self)),
              words="The slope of 1/√x is −1/(2 x√x) = −result³/2.")
 
 Abs = rule("AbsBackward0", lambda self: np.abs(self), quiet=False,
-           self=("g · sign(self)", lambda xp, g, self: g * xp.sign(self)),
+           self=("g · sgn(self)", lambda xp, g, self: g * xp.sgn(self)),
            words="|x| passes the gradient with the sign of x (0 at 0).")
 
 
@@ -312,6 +319,11 @@ def _sign(self):
 Sign = rule("SignBackward0", _sign, quiet=False,
             self=("0", lambda xp, g: xp.zeros_like(g)),
             words="sign is flat almost everywhere: the gradient is 0.")
+
+
+Sgn = fused("sgn", rule("SgnBackward0", _sign, quiet=False,
+                        self=("0", lambda xp, g: xp.zeros_like(g)),
+                        words="sgn (sign, for real numbers) is flat almost everywhere: the gradient is 0."))
 
 
 def _rounding(fn):
@@ -454,42 +466,20 @@ Where = rule("WhereBackward0", _where, arrays=False, quiet=False,
                    "other elsewhere (exactly 0 for the one not chosen).")
 
 
-class MaskedFill(Function):
-    """``x`` with the number ``value`` where ``mask`` is True.  Backward: grad where the mask is False, else 0."""
+# -- ops on a number, as PyTorch's C++ formulas record them (``mul.Scalar`` → MulBackward1) ----------------
 
-    node_name = "MaskedFillBackward0"
-    saved_attrs = ("mask",)
+MulScalar = fused("mul_scalar", rule(
+    "MulBackward1", lambda self, other: self * self.dtype.type(other),
+    self=("g · other", lambda xp, g, other: g * other),
+    words="Multiplying by a number scales the gradient by it."))
 
-    @staticmethod
-    def forward(ctx, x, mask, value):            # mask: a bool ndarray (no graph edge, as in PyTorch)
-        ctx.mask = _const(_check_mask(mask))
-        return np.where(mask, np.asarray(value, dtype=x._data.dtype), x._data)
+AddScalar = rule("AddBackward1", lambda self, other: self + self.dtype.type(other),
+                 self=("g", lambda xp, g: g),
+                 words="Adding a number passes the gradient through.")
 
-    @staticmethod
-    def backward(ctx, grad):
-        return MaskedFill.apply(grad, ctx.mask._data, 0), None, None
-
-
-class MaskedFillTensor(Function):
-    """``x`` with a 0-dim tensor ``value`` where ``mask`` is True.  Backward: grad where the mask is False to x;
-    the sum of grad where it is True to value."""
-
-    node_name = "MaskedFillBackward1"
-    saved_attrs = ("mask",)
-
-    @staticmethod
-    def forward(ctx, x, mask, value):
-        if value.ndim != 0:
-            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
-                               "dimension(s)." % value.ndim)
-        ctx.mask = _const(_check_mask(mask))
-        return np.where(mask, value._data.astype(x._data.dtype), x._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        mask = ctx.mask._data
-        return (MaskedFill.apply(grad, mask, 0) if ctx.needs_input_grad[0] else None, None,
-                MaskedFill.apply(grad, ~mask, 0).sum() if ctx.needs_input_grad[2] else None)
+DivScalar = rule("DivBackward1", lambda self, other: self / self.dtype.type(other),
+                 self=("g / other", lambda xp, g, other: g / other),
+                 words="Dividing by a number divides the gradient by it.")
 
 
 def _check_mask(mask):
@@ -499,10 +489,45 @@ def _check_mask(mask):
     return mask
 
 
-class Clone(Function):
-    """A copy that stays in the graph.  Backward: grad."""
+def _array(a):
+    """The array of a saved constant (a mask saved as a tensor, as PyTorch shows it)."""
+    return a._data if isinstance(a, _tensor.Tensor) else a
 
-    node_name = "CloneBackward0"
+
+def _masked_fill(self, mask, value):               # mask: a bool array (no graph edge, as in PyTorch)
+    mask = _check_mask(_array(mask))
+    return np.where(mask, np.asarray(value, dtype=self.dtype), self)
+
+
+MaskedFill = fused("masked_fill", rule(
+    "MaskedFillBackward0", _masked_fill, quiet=False, values={"mask": lambda mask: _const(_array(mask))},
+    self=("g · [not mask]", lambda xp, g, mask: xp.masked_fill(g, xp.value(mask), 0)),
+    words="Filled positions were overwritten: they get exactly 0; the rest pass g."))
+
+
+def _masked_fill_tensor(self, mask, value):
+    if value.ndim != 0:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                           "dimension(s)." % value.ndim)
+    return np.where(_check_mask(mask), value.astype(self.dtype), self)
+
+
+MaskedFillTensor = rule(
+    "MaskedFillBackward1", _masked_fill_tensor, quiet=False, values={"mask": lambda mask: _const(mask)},
+    self=("g · [not mask]", lambda xp, g, mask: xp.masked_fill(g, xp.value(mask), 0)),
+    value=("sum(g · [mask])", lambda xp, g, mask: xp.sum(xp.masked_fill(g, ~xp.value(mask), 0), None)),
+    words="Filled positions get 0; the 0-dim value collects the sum of their gradient.")
+
+
+Clone = rule("CloneBackward0", lambda self: self.copy(), quiet=False,
+             self=("g", lambda xp, g: g),
+             words="A copy passes the gradient through unchanged.")
+
+
+class CopyGrad(Function):
+    """The copy AccumulateGrad stores as ``.grad`` under ``create_graph=True``.  Backward: grad."""
+
+    node_name = "CopyBackwards"
 
     @staticmethod
     def forward(ctx, x):
@@ -513,24 +538,9 @@ class Clone(Function):
         return grad
 
 
-class CopyGrad(Clone):
-    """The copy AccumulateGrad stores as ``.grad`` under ``create_graph=True``."""
-
-    node_name = "CopyBackwards"
-
-
-class ToCopy(Function):
-    """A dtype conversion (``x.double()``).  Backward: grad converted back (done by the node)."""
-
-    node_name = "ToCopyBackward0"
-
-    @staticmethod
-    def forward(ctx, x, dtype):
-        return cast(x._data, dtype.numpy)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad, None
+ToCopy = rule("ToCopyBackward0", lambda self, dtype: cast(self, dtype.numpy),
+              self=("g (converted back to self's dtype)", lambda xp, g: g),
+              words="A dtype conversion: the gradient comes back converted (by the node, to self's dtype).")
 
 
 class Normal(Function):

@@ -27,13 +27,7 @@ _SELF = ("self",)
 E, S, IX, IP, L, R = elementwise, shape, index, inplace, linalg, reduce
 
 # -- elementwise classes -------------------------------------------------------------------------------
-_row(E.MaskedFill, _SELF, ("g · [not mask]",),
-     "Filled positions were overwritten: they get exactly 0; the rest pass g.")
-_row(E.MaskedFillTensor, ("self", "value"), ("g · [not mask]", "sum(g · [mask])"),
-     "Filled positions get 0; the 0-dim value collects the sum of their gradient.")
-_row(E.Clone, _SELF, ("g",), "A copy passes the gradient through unchanged.")
 _row(E.CopyGrad, _SELF, ("g",), "The copy that becomes .grad under create_graph: the gradient passes through.")
-_row(E.ToCopy, _SELF, ("g (converted back to self's dtype)",), "A dtype conversion: the gradient comes back converted.")
 _row(E.Normal, ("mean",), ("0",), "Random samples: PyTorch gives the mean a zero gradient.")
 _row(E.NormalStd, ("std",), ("0",), "Random samples: PyTorch gives the std a zero gradient.")
 _row(E.NormalBoth, ("mean", "std"), ("0", "0"), "Random samples: PyTorch gives mean and std zero gradients.")

@@ -90,7 +90,7 @@ def _set_grad_fn(t, old_fn, node, output_nr):
         node._outputs = (weakref.ref(t),)
         if retained is not None:
             if node._retain_grad is None:
-                node._retain_grad = {}
+                node._retain_grad, node._hooked = {}, True
             node._retain_grad[output_nr] = retained
 
 

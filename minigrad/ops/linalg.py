@@ -82,6 +82,8 @@ Mm = rule("MmBackward0", _mm, arrays=False, values=_MAT2,
 
 
 def _mv(self, vec):
+    if self.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError("vector + matrix @ vector expected, got 1, %d, %d" % (self.ndim, vec.ndim))
     if self.shape[1] != vec.shape[0]:
         raise RuntimeError("size mismatch, got input (%d), mat (%s), vec (%d)"
                            % (self.shape[0], _dims(self.shape), vec.shape[0]))

@@ -1,8 +1,10 @@
 """The losses and activations behind ``minigrad.nn.functional``, with PyTorch's node names.
 
-Each op holds its forward (on ndarrays) and its backward (with Tensor operations, so the
-same formula serves ``create_graph=True``).  ``reduction`` is PyTorch's enum: 0 ``'none'``,
-1 ``'mean'``, 2 ``'sum'``; the nodes save it as an int, as PyTorch's do.
+The losses and activations are rows of the derivative table (``rule``, see ``_rules.py``), each
+with the fused backward-of-backward row PyTorch records under ``create_graph``
+(``MseLossBackwardBackward0``...); embedding, padding, bilinear and the norms stay classes.
+``reduction`` is PyTorch's enum: 0 ``'none'``, 1 ``'mean'``, 2 ``'sum'``; the nodes save it as an
+int, as PyTorch's do.
 
 Inputs a loss is not differentiable for (class indices, class weights) are passed as
 ndarrays, so they get no entry in ``next_functions`` — as in PyTorch, where
@@ -19,6 +21,7 @@ from .. import _dtype
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd.function import Function
+from . import elementwise
 from ._rules import NP, fused, rule
 from ._util import fmath, promoted
 
@@ -47,8 +50,13 @@ def _numel(a):
 
 
 def _per_element(g, reduction):
-    """The ``1 / N`` of a mean reduction, applied to a per-element gradient ``g``."""
-    return g / _numel(g) if reduction == MEAN else g
+    """The ``1 / N`` of a mean reduction, applied to a per-element gradient ``g`` (a division by a number,
+    ``DivBackward1``, when recorded)."""
+    if reduction != MEAN:
+        return g
+    if isinstance(g, (np.ndarray, np.generic)):          # (numpy makes 0-d results scalars)
+        return g / g.size
+    return DivScalar.apply(g, g.numel())
 
 
 def _mse_loss(self, target, reduction):
@@ -159,64 +167,6 @@ HuberLoss = rule(
     words="Huber: the difference itself near 0, ±delta beyond.")
 
 
-class NllLoss(Function):
-    """Negative log-likelihood ``-w[t] · x[t]`` per sample, reduced.
-
-    ``x`` holds log-probabilities with classes along dim 1 (dim 0 for a single sample),
-    ``target`` class indices (an ndarray), ``weight`` per-class weights (an ndarray or None).
-    Samples whose target is ``ignore_index`` count for nothing; ``'mean'`` divides by the
-    total weight of the others.  Backward: ``-w[t]`` (÷ total weight for mean) · grad at each
-    target's slot, 0 elsewhere.
-    """
-
-    node_name = "NllLossBackward0"
-    saved_names = ("self",)
-    saved_attrs = ("target", "weight", "reduction", "ignore_index", "total_weight")
-
-    @staticmethod
-    def forward(ctx, x, target, weight, reduction, ignore_index):
-        ctx.save_for_backward(x)
-        ctx.target, ctx.weight = _const(target), _optional_const(weight)
-        ctx.reduction, ctx.ignore_index = reduction, ignore_index
-        data = x._data
-        dim = 0 if data.ndim == 1 else 1
-        n_classes, dtype = data.shape[dim], data.dtype
-        if ignore_index < 0 and (target.size == 0 or target.min() >= 0):
-            valid, index = None, target                    # the common case: no target can be ignored
-        else:
-            valid = target != ignore_index
-            index = np.where(valid, target, 0)
-        if index.size and (index.max() >= n_classes or (valid is not None and index.min() < 0)):
-            bad = target[(index < 0) | (index >= n_classes)]
-            raise IndexError("Target %d is out of bounds." % bad.flat[0])
-        # each sample's weight: its class's weight, 0 if ignored (None: all 1)
-        if weight is not None:
-            w = weight.astype(dtype)[index] if valid is None else weight.astype(dtype)[index] * valid
-        else:
-            w = None if valid is None else valid.astype(dtype)
-        ctx.dim, ctx.key, ctx.w = dim, _target_slots(index, data.ndim), w
-        picked = data[ctx.key]                               # x[t] of each sample
-        losses = -picked if w is None else -w * picked
-        total = np.asarray(index.size if w is None else w.sum(dtype=dtype), dtype=dtype)
-        ctx.total_weight = _const(total)
-        if reduction == MEAN:      # 0/0 (every target ignored) is nan, as in PyTorch
-            return np.asarray(losses.sum() / total if total else np.nan, dtype=dtype)
-        return _reduce(losses, reduction)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x_shape, dtype = ctx._input_meta[0]
-        w = np.ones((), dtype) if ctx.w is None else ctx.w
-        if ctx.reduction == MEAN:
-            total = ctx.total_weight._data
-            w = w / total if total else w          # nothing counted: no gradient either
-        slots = np.zeros(x_shape, dtype)           # -w at each sample's target, 0 elsewhere
-        slots[ctx.key] = -w
-        if ctx.reduction == NONE:
-            grad = grad.unsqueeze(ctx.dim)
-        return grad * _const(slots, grad), None, None, None, None
-
-
 def _target_slots(index, ndim):
     """Where each sample's target sits in the input: ``t`` (1-D), ``(n, t[n])`` (2-D), ``(n, t[n,h,w], h, w)``."""
     if ndim == 1:
@@ -232,10 +182,92 @@ def _unsqueeze(a, dim):
     return a.reshape((*a.shape[:dim], 1, *a.shape[dim:]))
 
 
-class NllLoss2d(NllLoss):
-    """``NllLoss`` for images: input ``(N, C, H, W)``, target ``(N, H, W)``."""
+def _data(a):
+    return a._data if isinstance(a, Tensor) else a
 
-    node_name = "NllLoss2DBackward0"
+
+def _samples(shape, dtype, target, weight, ignore_index):
+    """Where each sample's target sits, each sample's weight (0 if ignored; None: all 1) and the total weight."""
+    dim = 0 if len(shape) == 1 else 1
+    if ignore_index < 0 and (target.size == 0 or target.min() >= 0):
+        valid, index = None, target                    # the common case: no target can be ignored
+    else:
+        valid = target != ignore_index
+        index = np.where(valid, target, 0)
+    if index.size and (index.max() >= shape[dim] or (valid is not None and index.min() < 0)):
+        bad = target[(index < 0) | (index >= shape[dim])]
+        raise IndexError("Target %d is out of bounds." % bad.flat[0])
+    if weight is not None:
+        w = weight.astype(dtype)[index] if valid is None else weight.astype(dtype)[index] * valid
+    else:
+        w = None if valid is None else valid.astype(dtype)
+    total = np.asarray(index.size if w is None else w.sum(dtype=dtype), dtype=dtype)
+    return _target_slots(index, len(shape)), w, total
+
+
+def _total_weight(self, target, weight, ignore_index):
+    """The summed weight of the samples that count (their number without weights or ignored targets)."""
+    if weight is None and ignore_index < 0 and (target.size == 0 or target.min() >= 0):
+        return _const(np.asarray(target.size, dtype=self.dtype))
+    return _const(_samples(self.shape, self.dtype, target, weight, ignore_index)[2])
+
+
+def _nll_loss(self, target, weight, reduction, ignore_index):
+    """``-w[t] · x[t]`` per sample; ``target`` and ``weight`` are arrays (no graph edge, as in PyTorch)."""
+    key, w, total = _samples(self.shape, self.dtype, target, weight, ignore_index)
+    picked = self[key]                                   # x[t] of each sample
+    losses = -picked if w is None else -w * picked
+    if reduction == MEAN:      # 0/0 (every target ignored) is nan, as in PyTorch
+        return np.asarray(losses.sum() / total if total else np.nan, dtype=self.dtype)
+    return _reduce(losses, reduction)
+
+
+def _nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
+    """−w[t] (÷ total weight for mean) · grad_output at each sample's target slot, 0 elsewhere."""
+    key, w, _ = _samples(self.shape, self.dtype, _data(target), _data(weight), ignore_index)
+    w = np.ones((), self.dtype) if w is None else w
+    total = _data(total_weight)
+    if reduction == MEAN and total:
+        w = w / total                              # nothing counted: no gradient either
+    slots = np.zeros(self.shape, self.dtype)
+    slots[key] = -w
+    if reduction == NONE:
+        grad_output = _unsqueeze(grad_output, 0 if self.ndim == 1 else 1)
+    return grad_output * slots
+
+
+def _nll_loss_rows(node_name, backward_name, fused_name, words):
+    """An nll_loss rule and its fused backward (``NllLossBackwardBackward0``): that backward is linear in
+    grad_output, and its own gradient is the loss itself applied to the incoming gradient."""
+    def grad_output_grad(xp, g, target, weight, reduction, ignore_index):
+        args = (_data(target), _data(weight), reduction, ignore_index)
+        return loss._fn(g, *args) if xp is NP else loss.apply(g, *args)
+
+    fused(fused_name, rule(
+        backward_name, _nll_loss_backward, name=backward_name.replace("BackwardBackward0", "Backward"),
+        values={"target": lambda target: _const(target), "weight": lambda weight: _optional_const(weight)},
+        grad_output=("nll_loss(g, target, weight, reduction, ignore_index)", grad_output_grad),
+        self=("0", lambda xp, g: xp.zeros_like(g)),
+        words="nll_loss's backward as one op: −weight at each target slot times grad_output; its own gradient "
+              "is nll_loss applied to the incoming gradient."))
+    loss = rule(
+        node_name, _nll_loss,
+        values={"target": lambda target: _const(target), "weight": lambda weight: _optional_const(weight),
+                "total_weight": _total_weight},
+        self=("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",
+              lambda xp, g, self, target, weight, reduction, ignore_index, total_weight:
+              getattr(xp, fused_name)(g, self, _data(target), _data(weight), reduction, ignore_index,
+                                      _data(total_weight))),
+        words=words)
+    return loss
+
+
+NllLoss = _nll_loss_rows(
+    "NllLossBackward0", "NllLossBackwardBackward0", "nll_loss_backward",
+    "Negative log-likelihood: only the target class's log-probability gets a gradient, −weight.")
+NllLoss2d = _nll_loss_rows(
+    "NllLoss2DBackward0", "NllLoss2DBackwardBackward0", "nll_loss2d_backward",
+    "Negative log-likelihood per pixel (input (N, C, H, W)): only the target class gets a gradient.")
 
 
 def _bce(self, target, weight, reduction):
@@ -281,7 +313,7 @@ def _bce_grad_grad_output(xp, g, self, target, weight, reduction):
 
 
 BinaryCrossEntropyBackward = fused("binary_cross_entropy_backward", rule(
-    "BinaryCrossEntropyBackwardBackward0", _bce_backward,
+    "BinaryCrossEntropyBackwardBackward0", _bce_backward, values={"weight": lambda weight: _optional_const(weight)},
     grad_output=("g · weight · (self − target) / max(self · (1 − self), ε)  (/ N for mean)", _bce_grad_grad_output),
     self=("g · grad_output · weight · (self² − 2 · self · target + target) / (self² · (1 − self)²)  (/ N for mean)",
           _bce_grad_self),
@@ -298,58 +330,9 @@ BinaryCrossEntropy = rule(
     "BinaryCrossEntropyBackward0", _bce, arrays=False, values={"weight": lambda weight: _optional_const(weight)},
     self=("g · weight · (self − target) / (self · (1 − self))  (/ N for mean)",
           lambda xp, g, self, target, weight, reduction:
-          xp.binary_cross_entropy_backward(g, self, target, _weight(xp, weight), reduction)),
+          xp.binary_cross_entropy_backward(g, self, target, _data(weight), reduction)),
     target=("g · weight · (ln(1 − self) − ln(self))  (/ N for mean)", _bce_target_grad),
     words="Binary cross-entropy on probabilities: (p − t) / (p (1 − p)).")
-
-
-class BinaryCrossEntropyWithLogits(Function):
-    """``(1 - t) z - p log σ(z)`` with ``p = 1 + (pos_weight - 1) t``, times ``weight``, reduced.
-
-    Backward: d/dz = ((p_t + 1 - t) σ(z) - p_t) · grad with ``p_t = pos_weight · t``
-    (σ(z) - t without pos_weight); d/dt = (log σ(-z) - pos_weight log σ(z)) · grad (-z · grad
-    without); both times weight, ÷ N for mean.  ``weight`` and ``pos_weight`` are ndarrays.
-    """
-
-    node_name = "BinaryCrossEntropyWithLogitsBackward0"
-    saved_names = ("self", "target")
-    saved_attrs = ("reduction", "weight", "pos_weight")
-
-    @staticmethod
-    def forward(ctx, z, target, weight, pos_weight, reduction):
-        ctx.save_for_backward(z, target)
-        ctx.reduction, ctx.weight, ctx.pos_weight = (
-            reduction,
-            _optional_const(weight),
-            _optional_const(pos_weight),
-        )
-        a, t = promoted(z, target)
-        log_sigmoid = _log_sigmoid(a)
-        if pos_weight is not None:
-            log_sigmoid = log_sigmoid * ((pos_weight - 1) * t + 1)
-        loss = (1 - t) * a - log_sigmoid
-        if weight is not None:
-            loss = loss * weight
-        return _reduce(loss, reduction).astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        z, target = ctx.saved_tensors
-        grad_z = grad_t = None
-        if ctx.needs_input_grad[0]:
-            if ctx.pos_weight is None:
-                grad_z = (z.sigmoid() - target) * grad
-            else:
-                pt = ctx.pos_weight * target
-                grad_z = ((pt + 1 - target) * z.sigmoid() - pt) * grad
-            grad_z = _weighted(grad_z, ctx, z)
-        if ctx.needs_input_grad[1]:
-            if ctx.pos_weight is None:
-                grad_t = -z * grad
-            else:
-                grad_t = (LogSigmoid.apply(-z) - LogSigmoid.apply(z) * ctx.pos_weight) * grad
-            grad_t = _weighted(grad_t, ctx, z)
-        return grad_z, grad_t, None, None, None
 
 
 def _const(array, like=None):
@@ -361,15 +344,6 @@ def _const(array, like=None):
 
 def _optional_const(array):
     return None if array is None else _const(array)
-
-
-def _weighted(grad, ctx, x):
-    """The common tail of the BCE backwards: times the weight, ÷ N for mean."""
-    if ctx.weight is not None:
-        grad = grad * ctx.weight
-    if ctx.reduction == MEAN:
-        grad = grad / x.numel()
-    return grad
 
 
 # -- activations --------------------------------------------------------------------------------
@@ -810,66 +784,48 @@ def _channel_shape(ndim, channels):
 # -- the Scalar overloads PyTorch's C++ losses record ----------------------------------------
 
 
-class MulScalar(Function):
-    """``x * number`` as recorded inside PyTorch's C++ code (``mul.Scalar``).  Backward: grad · number."""
-
-    node_name = "MulBackward1"
-    saved_attrs = ("other",)
-
-    @staticmethod
-    def forward(ctx, x, other):
-        ctx.other = other
-        return x._data * x._data.dtype.type(other)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * ctx.other, None
+def _bce_with_logits(self, target, weight, pos_weight, reduction):
+    a, t = promoted(self, target)
+    log_sigmoid = _log_sigmoid(a)
+    if pos_weight is not None:
+        log_sigmoid = log_sigmoid * ((pos_weight - 1) * t + 1)
+    loss = (1 - t) * a - log_sigmoid
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction).astype(a.dtype, copy=False)
 
 
-class AddScalar(Function):
-    """``x + number`` as recorded inside PyTorch's C++ code (``add.Scalar``).  Backward: grad."""
-
-    node_name = "AddBackward1"
-
-    @staticmethod
-    def forward(ctx, x, other):
-        return x._data + x._data.dtype.type(other)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad, None
+def _bce_logits_grad_self(xp, g, self, target, weight, pos_weight, reduction):
+    if pos_weight is None:
+        grad = (xp.sigmoid(self) - target) * g
+    else:
+        pt = _weight(xp, pos_weight) * target
+        grad = ((pt + 1 - target) * xp.sigmoid(self) - pt) * g
+    return _per_element(_times(grad, _weight(xp, weight)), reduction)
 
 
-class DivScalar(Function):
-    """``x / number`` as recorded inside PyTorch's C++ code (``div.Scalar``).  Backward: grad / number."""
-
-    node_name = "DivBackward1"
-    saved_attrs = ("other",)
-
-    @staticmethod
-    def forward(ctx, x, other):
-        ctx.other = other
-        return x._data / x._data.dtype.type(other)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad / ctx.other, None
+def _bce_logits_grad_target(xp, g, self, weight, pos_weight, reduction):
+    if pos_weight is None:
+        grad = -self * g
+    else:
+        log_sigmoid = LogSigmoid._fn if xp is NP else LogSigmoid.apply
+        grad = (log_sigmoid(-self) - log_sigmoid(self) * _weight(xp, pos_weight)) * g
+    return _per_element(_times(grad, _weight(xp, weight)), reduction)
 
 
-class MaskedFill(Function):
-    """``x`` with ``value`` where ``mask`` (an ndarray) holds.  Backward: grad where it does not hold."""
+BinaryCrossEntropyWithLogits = rule(
+    "BinaryCrossEntropyWithLogitsBackward0", _bce_with_logits, arrays=False,
+    values={"weight": lambda weight: _optional_const(weight),
+            "pos_weight": lambda pos_weight: _optional_const(pos_weight)},
+    self=("g · weight · ((1 + (pos_weight − 1) · target) · sigmoid(self) − pos_weight · target)  (/ N for mean)",
+          _bce_logits_grad_self),
+    target=("g · weight · (ln σ(−self) − pos_weight · ln σ(self))  (/ N for mean)", _bce_logits_grad_target),
+    words="Binary cross-entropy on logits: σ(z) − t, the sigmoid folded in.")
 
-    node_name = "MaskedFillBackward0"
-    saved_attrs = ("mask",)
 
-    @staticmethod
-    def forward(ctx, x, mask, value):
-        ctx.mask = mask
-        return np.where(mask, x._data.dtype.type(value), x._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return MaskedFill.apply(grad, ctx.mask, 0.0), None, None
+# The ops on a number PyTorch's C++ formulas record (MulBackward1...) and masked_fill live in elementwise.py.
+MulScalar, AddScalar, DivScalar = elementwise.MulScalar, elementwise.AddScalar, elementwise.DivScalar
+MaskedFill = elementwise.MaskedFill     # F.cross_entropy's label smoothing records PyTorch's node
 
 
 # -- erf in double precision (numpy has none) ---------------------------------------------------
@@ -963,14 +919,6 @@ from ..autograd.formulas import register_formula  # noqa: E402
 from .formulas import row as _row  # noqa: E402
 
 _SELF = ("self",)
-_row(NllLoss, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
-     "Negative log-likelihood: only the target class's log-probability gets a gradient, −weight.")
-_row(NllLoss2d, _SELF, ("−g · weight[target] at target (/ total_weight for mean), 0 elsewhere",),
-     "Negative log-likelihood per pixel: only the target class gets a gradient.")
-_row(BinaryCrossEntropyWithLogits, ("self", "target"),
-     ("g · weight · ((1 + (pos_weight − 1) · target) · sigmoid(self) − pos_weight · target)",
-      "g · weight · −self (for pos_weight = 1)"),
-     "Binary cross-entropy on logits: σ(z) − t, the sigmoid folded in.")
 _row(LeakyReluInplace, _SELF, ("g · [result > 0] + negative_slope · g · [result ≤ 0]",),
      "In-place leaky ReLU: the same derivative, read from the result.")
 _row(Embedding, ("weight",), ("zeros(weight) with g's rows added at indices",),
@@ -984,10 +932,6 @@ _row(NativeLayerNorm, ("input", "weight", "bias"),
 _row(NativeBatchNorm, ("input", "weight", "bias"),
      ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
      "Batch norm (training): as layer norm, per channel over the batch.")
-_row(MulScalar, _SELF, ("g · other",), "Multiplying by a number scales the gradient by it.")
-_row(AddScalar, _SELF, ("g",), "Adding a number passes the gradient through.")
-_row(DivScalar, _SELF, ("g / other",), "Dividing by a number divides the gradient by it.")
-_row(MaskedFill, _SELF, ("g · [not mask]",), "Filled positions get exactly 0; the rest pass g.")
 register_formula("BackwardHookFunctionBackward", ("tensors",), ("g",), (),
                  "The identity node module backward hooks attach to: g passes through.")
 

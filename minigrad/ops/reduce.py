@@ -337,7 +337,7 @@ def _var_backward(xp, g, self, dim, correction):
     without degrees of freedom, g · (nan where x is the mean, inf elsewhere)."""
     dims = dims_tuple(dim, self.ndim)
     dof = _count(self.shape, dims) - correction
-    centered = self - xp.mean(self, dims, True)
+    centered = self - xp.mean(self, None if dim is None else dims, True)
     if dof <= 0 and (dim is None or self.ndim == 0):
         return g * xp.where(xp.mask(xp.value(centered) == 0), math.nan, math.inf)
     return g * centered * (2.0 / dof if dof else math.inf)
@@ -357,7 +357,7 @@ Var = rule("VarBackward0", _var, values={"dim": _saved_dim},
 def _std_grad(xp, g, self, result, dim, correction, keepdim):
     dims = dims_tuple(dim, self.ndim)
     r = xp.restore(result, dims, keepdim)
-    g_var = xp.where(xp.mask(xp.value(r) == 0), 0, xp.restore(g, dims, keepdim) / (r * 2))   # std 0: gradient 0
+    g_var = xp.masked_fill(xp.restore(g, dims, keepdim) / xp.mul_scalar(r, 2), xp.value(r) == 0, 0)   # std 0: 0
     return _var_backward(xp, g_var, self, dim, correction)
 
 
@@ -401,10 +401,10 @@ def _others(xp, self, dim):
 def _prod_grad(xp, g, self, result, dim=None, keepdim=False):
     if not self.ndim:
         dim = None
-    dims = dims_tuple(dim, self.ndim)
-    g = xp.restore(g, dims, keepdim and dim is not None)
+    if dim is not None:                      # (a full product's 0-dim gradient broadcasts as it is)
+        g, result = xp.restore(g, (dim,), keepdim), xp.restore(result, (dim,), keepdim)
     if not np.any(xp.value(self) == 0):
-        return g * xp.restore(result, dims, keepdim and dim is not None) / self
+        return g * (result / self)
     return g * _others(xp, self, dim)
 
 
@@ -438,24 +438,28 @@ def _norm(self, ord, dim, keepdim):
 
 def _norm_grad(xp, g, self, result, ord, dim, keepdim):
     """PyTorch's norm_backward, case by case (exact zeros where the norm or the element is 0)."""
-    g, r, x = xp.restore(g, dim, keepdim), xp.restore(result, dim, keepdim), self
+    x, dims = self, dims_tuple(dim, self.ndim)
+    if dim is not None:                      # (a full reduction's 0-dim gradient broadcasts as it is)
+        g, result = xp.restore(g, dims, keepdim), xp.restore(result, dims, keepdim)
+    r = result
     if ord == 0:
         return g * 0
     if ord == 1:
-        return g * xp.sign(x)
+        return xp.sgn(x) * g
     if ord == float("inf") or ord == -float("inf"):
         hit = xp.const((np.abs(xp.value(x)) == xp.value(r)).astype(xp.value(x).dtype))
-        return xp.sign(x) * (g / xp.sum(hit, dim, True) * hit)
-    r_zero = xp.mask(xp.value(r) == 0)
+        return xp.sgn(x) * (g / xp.sum(hit, dims, True) * hit)
+    r_zero = xp.value(r) == 0
     if ord == 2:
-        return g * xp.where(r_zero, 0, x / r)
+        return x * xp.masked_fill(g / r, r_zero, 0)
     if ord < 1:
-        scaled = xp.sign(x) * xp.where(xp.mask(xp.value(x) == 0), 0, xp.pow(xp.abs(x), ord - 1))
+        scaled = xp.sgn(x) * xp.where(xp.mask(xp.value(x) == 0), 0, xp.pow(xp.abs(x), ord - 1))
         return scaled * g * xp.pow(r, 1 - ord)
-    return xp.sign(x) * xp.pow(xp.abs(x), ord - 1) * xp.where(r_zero, 0, g / xp.pow(r, ord - 1))
+    scaled = x * xp.pow(xp.abs(x), ord - 2) if ord >= 2 else xp.sgn(x) * xp.pow(xp.abs(x), ord - 1)
+    return scaled * xp.masked_fill(g / xp.pow(r, ord - 1), r_zero, 0)
 
 
-Norm = rule("LinalgVectorNormBackward0", _norm, values={"dim": lambda self, dim: dims_tuple(dim, self.ndim)},
+Norm = rule("LinalgVectorNormBackward0", _norm, values={"dim": _saved_dim},
             self=("g · self · |self|^(ord − 2) / result^(ord − 1)  (0 where result = 0)", _norm_grad),
             words="The p-norm: for p = 2, g · self / ‖self‖ (0 at the origin).")
 

@@ -69,7 +69,7 @@ class Optimizer:
     def add_param_group(self, param_group: dict) -> None:
         """Add a group (a dict with ``'params'``); hyperparameters it does not set come from ``defaults``."""
         if not isinstance(param_group, dict):
-            raise TypeError("param_group must be a dict, but got %s" % type(param_group).__name__)
+            raise TypeError("param_group must be a dict, but got %s" % type(param_group))
         params = param_group["params"]
         param_group["params"] = [params] if isinstance(params, Tensor) else list(params)
         for p in param_group["params"]:

@@ -201,8 +201,12 @@ def render_math(page: str) -> tuple[str, int]:
     return page, count
 
 
+#: The navigation bar's link back to the index, per language.
+INDEX_LINK = {"en": "course index", "zh": "课程目录"}
+
+
 def _nav(language: str, pages: list[tuple[str, str]], here: str, up: str) -> str:
-    links = [f'<a href="{up}index.html">course index</a>']
+    links = [f'<a href="{up}index.html">{INDEX_LINK.get(language, INDEX_LINK["en"])}</a>']
     for name, title in pages:
         label = html.escape(title.split("·")[0].strip() or name[:2])
         if name == here:

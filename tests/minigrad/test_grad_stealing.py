@@ -19,7 +19,7 @@ def shares(a, b):
 
 @pytest.mark.skipif(not _fast._CAN_STEAL, reason="reference counts are not trusted on this Python")
 def test_a_fresh_gradient_becomes_grad_without_a_copy():
-    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    x = minigrad.ones(_fast.STEAL_FROM, requires_grad=True)     # (a smaller gradient is simply copied)
     w = minigrad.ones(784, 256, requires_grad=True)
     made = {}
     y = x * 3
@@ -92,8 +92,8 @@ def test_stolen_gradients_still_accumulate(lib):
 def test_the_weight_gradient_of_linear_is_kept_without_a_copy():
     """nn.Linear's weight gradient arrives as a view, ``(gradᵀ @ x)ᵀ`` through TBackward0; it is kept (as a
     plain, contiguous tensor) when nothing else holds the product."""
-    lin = minigrad.nn.Linear(5, 3)
-    y = lin(minigrad.ones(4, 5))
+    lin = minigrad.nn.Linear(50, 30)            # 1,500 weights: a gradient big enough to be worth stealing
+    y = lin(minigrad.ones(4, 50))
     made = {}
     t_node = y.grad_fn.next_functions[2][0]
     assert t_node.name() == "TBackward0"
@@ -102,7 +102,7 @@ def test_the_weight_gradient_of_linear_is_kept_without_a_copy():
     assert id(lin.weight.grad._data.base) == made["w"]
     assert lin.weight.grad._base is None
     assert lin.weight.grad.is_contiguous()
-    assert lin.weight.grad.tolist() == [[4.0] * 5] * 3
+    assert lin.weight.grad.tolist() == [[4.0] * 50] * 30
 
 
 def test_a_view_gradient_whose_product_someone_kept_is_copied():

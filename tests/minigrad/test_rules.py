@@ -134,9 +134,19 @@ def test_fused_double_backward_nodes_are_torchs(case):
     assert ours - NOT_IN_TORCH == theirs - NOT_YET_FUSED, (ours, theirs)
 
 
+@pytest.mark.torch
+@pytest.mark.parametrize("name", FUSED)
+def test_every_fused_rule_is_a_node_torch_records(name):
+    """Each fused rule of the table is PyTorch's own node: torch records it for the same op under create_graph."""
+    torch = pytest.importorskip("torch")
+    cases = [c for c in _cases_recording(name, backward=True) if c.same_graph]
+    assert cases, name
+    assert name in _graphs(cases[0], torch)[1]
+
+
 #: PyTorch's fused double-backward nodes of ops that are still classes in minigrad (their create_graph
-#: backward records the formula's elementary ops instead).  To do: make these losses rows of the table.
-NOT_YET_FUSED = {"NllLossBackwardBackward0", "NativeLayerNormBackwardBackward0"}
+#: backward records the formula's elementary ops instead).  To do: native_layer_norm_backward as one node.
+NOT_YET_FUSED = {"NativeLayerNormBackwardBackward0"}
 #: minigrad's view/in-place machinery (ops/inplace.py, the core's) differentiates CopySlices' backward through
 #: an AsStridedBackwardBackward0 node where PyTorch records none (reported in /work/notes/rules.md).
 NOT_IN_TORCH = {"AsStridedBackwardBackward0"}

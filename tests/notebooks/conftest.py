@@ -36,8 +36,14 @@ def load_tool(path: Path, name: str) -> ModuleType:
 
 @pytest.fixture(scope="session")
 def checks() -> ModuleType:
-    """``notebooks/course_checks.py``, imported the way a notebook imports it (by file)."""
-    return load_tool(NOTEBOOKS / "course_checks.py", "course_checks")
+    """``notebooks/course_checks.py``, imported the way a notebook imports it (by file).
+
+    Its feedback is pinned to English here, whatever language a viz test left behind (the tests
+    match English hints; tests/notebooks/test_check_messages.py tests the switch itself).
+    """
+    module = load_tool(NOTEBOOKS / "course_checks.py", "course_checks")
+    module.set_language("en")
+    return module
 
 
 @pytest.fixture(scope="session")

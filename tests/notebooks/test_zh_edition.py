@@ -16,6 +16,7 @@ Allowed differences, and only these:
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 ZH = NOTEBOOKS / "zh"
 ZH_SOURCES = sorted(ZH.glob("[0-9][0-9]_*.py"))
+#: Per notebook (CI's limit), as for the English edition.
+TIMEOUT = 120
 
 #: Chinese characters and CJK punctuation / full-width forms: a string holding one is a translation.
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
@@ -182,3 +185,82 @@ def test_zh_markdown_keeps_the_answer_markers_and_the_time(source: Path) -> None
         assert chinese.count(marker) == english.count(marker), f"zh/{source.name}: {marker}"
     assert re.search(r"^# \*About \d+ minutes\.\*", chinese, re.M), "the class time is stated"
     assert CJK.search(chinese), "the notebook is translated"
+
+
+def test_zh_answers_cover_every_exercise_like_the_english_ones() -> None:
+    """notebooks/zh/ANSWERS.md: every check of a zh notebook, and the English file's code blocks unchanged."""
+    answers = (ZH / "ANSWERS.md").read_text(encoding="utf-8")
+    english = (NOTEBOOKS / "ANSWERS.md").read_text(encoding="utf-8")
+    for source in ZH_SOURCES:
+        for check in re.findall(r"^(check_\w+)\(", source.read_text(encoding="utf-8"), re.M):
+            assert f"`{check}`" in answers, f"{check} ({source.name}) is not in zh/ANSWERS.md"
+    assert CJK.search(answers)
+
+    def code(text: str) -> list[str]:    # the code of each block, comments aside (they are translated)
+        blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+        return [ast.dump(ast.parse(block)) for block in blocks]
+
+    assert code(answers) == code(english), "a code block of zh/ANSWERS.md differs from ANSWERS.md"
+
+
+# ------------------------------------------------------------------ the zh learner edition
+
+
+@pytest.fixture(scope="module")
+def zh_edition(learner_tool: Any, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    pytest.importorskip("jupytext")
+    out = tmp_path_factory.mktemp("learner-zh")
+    reports = learner_tool.build(ZH, out, quiet=True)
+    return out, {r.name: r for r in reports}
+
+
+def test_the_zh_learner_edition_is_chinese_and_open(zh_edition: tuple[Path, dict[str, Any]]) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    out, reports = zh_edition
+    assert sorted(reports) == [s.stem for s in ZH_SOURCES]
+    for source in ZH_SOURCES:
+        notebook = nbformat.read(out / f"{source.stem}.ipynb", as_version=4)
+        text = "\n".join(cell.source for cell in notebook.cells)
+        assert notebook.cells[1].source.startswith("> **学习者版"), source.name
+        assert "# SOLUTION" not in text
+        assert "# PREDICTION" not in text
+        assert reports[source.stem].solutions + reports[source.stem].predictions >= 1
+    assert not (out / "ANSWERS.md").exists()
+    assert "学习者版" in (out / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.notebooks
+@pytest.mark.slow
+@pytest.mark.parametrize("source", ZH_SOURCES, ids=_id)
+def test_zh_learner_notebook_runs_and_speaks_chinese(source: Path, zh_edition: tuple[Path, dict[str, Any]],
+                                                     kernel_env: dict[str, str]) -> None:
+    """Run All on a zh learner notebook: no error; every open exercise and guarded cell says so, in Chinese."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    out, reports = zh_edition
+    notebook = nbformat.read(out / f"{source.stem}.ipynb", as_version=4)
+    env = dict(kernel_env)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    client = nbclient.NotebookClient(notebook, timeout=TIMEOUT, kernel_name="python3", allow_errors=True,
+                                     resources={"metadata": {"path": str(out)}})
+    client.execute(env=env)
+    errors = [(o.ename, o.evalue) for cell in notebook.cells if cell.cell_type == "code"
+              for o in cell.outputs if o.output_type == "error"]
+    assert not errors, f"zh/{source.stem}: errors in the learner edition: {errors}"
+    opened = guarded = 0
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+        if re.search(r"^check_\w+\(", cell.source, re.M):
+            assert text.count("✎ 尚未完成") == 1, f"zh/{source.stem}: an open exercise says so:\n{cell.source}"
+            assert "Still open" not in text
+            opened += 1
+        if cell.source.startswith("# NEEDS:"):
+            lines = [line for line in text.splitlines() if line.strip()]
+            assert len(lines) == 1, lines
+            assert lines[0].startswith("⏸ 这个单元格需要先完成"), lines
+            guarded += 1
+    assert opened == len(re.findall(r"^check_\w+\(", source.read_text(encoding="utf-8"), re.M))
+    assert guarded == len(reports[source.stem].guarded)
