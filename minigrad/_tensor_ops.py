@@ -1077,9 +1077,9 @@ class TensorOps:
 
     # -- in place -------------------------------------------------------------------------------------
     def _inplace(self, compute: Callable[..., Any], *others: Any, leaf_message: str = P.LEAF_INPLACE,
-                 ufunc: Any = None) -> Tensor:
+                 ufunc: Any = None, fill: bool = False) -> Tensor:
         """Run ``compute(self, *others)`` out of place and write the result into ``self`` (``ops/inplace.py``)."""
-        return P.inplace(self, compute, others, leaf_message, ufunc)
+        return P.inplace(self, compute, others, leaf_message, ufunc, fill)
 
     def add_(self, other: TensorOrNumber, *, alpha: Number = 1) -> Tensor:
         return self._inplace(lambda x, y: E.Add.apply(x, y, alpha), operand(other),
@@ -1146,7 +1146,7 @@ class TensorOps:
         return self._inplace(lambda x: E.MaskedFill.apply(x, mask._data, value))
 
     def zero_(self) -> Tensor:
-        return self._inplace(P.Zero.apply)
+        return self._inplace(P.Zero.apply, fill=True)
 
     def fill_(self, value: TensorOrNumber) -> Tensor:
         if not isinstance(value, TensorOps) and not _is_number(value):
@@ -1157,7 +1157,7 @@ class TensorOps:
                 raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with %d dimensions."
                                    % value.ndim)
             return self._inplace(lambda x, v: P.FillTensor.apply(x, v), value)
-        return self._inplace(lambda x: P.Fill.apply(x, value))
+        return self._inplace(lambda x: P.Fill.apply(x, value), fill=True)
 
     def copy_(self, src: Tensor, non_blocking: _bool = False) -> Tensor:
         src = _checks.tensor_arg(src, "copy_", "other")

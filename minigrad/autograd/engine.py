@@ -421,7 +421,8 @@ def _accumulate_into(var, grad, create_graph):
     elif create_graph or var._grad.requires_grad:
         var._grad = var._grad + grad
     else:
-        np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
+        with np.errstate(all="ignore"):            # inf + -inf is nan, without numpy's warning
+            np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
         var._grad._version_counter[0] += 1
 
 

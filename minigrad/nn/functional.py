@@ -95,11 +95,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is None:
         if input.ndim <= 2:
             return input.matmul(weight.t())  # MmBackward0 (SqueezeBackward4 for 1-D)
-        flat = input.reshape(-1, input.shape[-1]).mm(weight.t())
+        flat = input.reshape(math.prod(input.shape[:-1]), input.shape[-1]).mm(weight.t())   # not -1: may be empty
         return S.UnsafeView.apply(flat, (*input.shape[:-1], weight.shape[0]))
     if input.ndim == 2:
         return L.Addmm.apply(bias, input, weight.t())
-    out = L.Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    if not input.is_contiguous():                        # PyTorch: matmul, then add_(bias): AddBackward0
+        return input.matmul(weight.t()) + bias
+    out = L.Addmm.apply(bias, input.reshape(math.prod(input.shape[:-1]), input.shape[-1]), weight.t())
     return out.view((*input.shape[:-1], weight.shape[0]))
 
 

@@ -149,6 +149,10 @@ class NP:
 
     @staticmethod
     def mean(a: np.ndarray, dims: Any, keepdim: bool = False) -> Any:
+        if a.size == 0:       # numpy warns "Mean of empty slice"; PyTorch's value is the same 0 / 0 = nan
+            count = a.size if dims is None else int(np.prod([a.shape[d] for d in np.atleast_1d(dims)]))
+            with np.errstate(all="ignore"):
+                return np.sum(a, axis=dims, keepdims=keepdim) / a.dtype.type(count)
         return np.mean(a, axis=dims, keepdims=keepdim)
 
     @staticmethod
@@ -293,10 +297,14 @@ def _sum_to_array(a, shape, node, index):
                            "compatible with [%s]" % (node.name(), index, ", ".join(map(str, have)),
                                                      ", ".join(map(str, shape))))
     stretched = tuple(i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
-    if lead:
-        a = a.sum(axis=tuple(range(lead)))
-    if stretched:
-        a = a.sum(axis=stretched, keepdims=True)
+    token = _quiet_set(_QUIET)                   # summing inf and -inf is nan, without numpy's warning
+    try:
+        if lead:
+            a = a.sum(axis=tuple(range(lead)))
+        if stretched:
+            a = a.sum(axis=stretched, keepdims=True)
+    finally:
+        _quiet_reset(token)
     return a.reshape(shape)
 
 
@@ -331,10 +339,7 @@ class Rule(Function):
         Tensor = _tensor.Tensor
         token = _quiet_set(_QUIET)                           # inf and nan are values: no numpy warnings
         try:
-            if cls._arrays:
-                out = cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args])
-            else:
-                out = cls._fn(*args)
+            out = cls._fn(*([a._data if isinstance(a, Tensor) else a for a in args] if cls._arrays else args))
         finally:
             _quiet_reset(token)
         result = Tensor._make(out, False)

@@ -87,6 +87,16 @@ def dims_tuple(dim, ndim):
 _F32 = np.dtype(np.float32)
 
 
+def cast(a, dtype):
+    """``a.astype(dtype)`` laid out as PyTorch lays out a converted tensor: ``astype``'s default order keeps the
+    strides' order, which puts an expanded (stride 0) dim innermost; PyTorch makes such a tensor contiguous."""
+    return a.astype(dtype, order="C" if 0 in a.strides else "K")
+
+
+def _wide(a):
+    return cast(a, np.float64)
+
+
 class fmath:
     """Transcendental functions whose float32 results do not depend on the CPU.
 
@@ -102,11 +112,11 @@ class fmath:
         def f(a, *rest):
             if not rest:                                    # one operand: the common case, kept short
                 if getattr(a, "dtype", None) == _F32:
-                    return ufunc(a.astype(np.float64)).astype(np.float32)
+                    return ufunc(_wide(a)).astype(np.float32)
                 return ufunc(a)
             args = (a, *rest)
             if any(getattr(x, "dtype", None) == _F32 for x in args):
-                wide = [x.astype(np.float64) if getattr(x, "dtype", None) == _F32 else x for x in args]
+                wide = [_wide(x) if getattr(x, "dtype", None) == _F32 else x for x in args]
                 return ufunc(*wide).astype(np.float32)
             return ufunc(*args)
 
@@ -115,4 +125,13 @@ class fmath:
 
     exp, log, log1p, expm1, log2, log10 = map(_via_float64, (np.exp, np.log, np.log1p, np.expm1, np.log2, np.log10))
     sin, cos, tan, arcsin, arccos, arctan = map(_via_float64, (np.sin, np.cos, np.tan, np.arcsin, np.arccos, np.arctan))
-    sinh, cosh, tanh, arctan2, power = map(_via_float64, (np.sinh, np.cosh, np.tanh, np.arctan2, np.power))
+    sinh, cosh, tanh, arctan2, _power = map(_via_float64, (np.sinh, np.cosh, np.tanh, np.arctan2, np.power))
+
+    @staticmethod
+    def power(a, b):
+        """``a ** b``; a number exponent of ±0.5 is PyTorch's sqrt / rsqrt, so ``(-inf) ** 0.5`` is nan (C's pow:
+        inf) and ``(-0.) ** -0.5`` is -inf (pow: inf)."""
+        if type(b) is float and (b == 0.5 or b == -0.5):
+            root = np.sqrt(a)
+            return root if b == 0.5 else 1 / root
+        return fmath._power(a, b)

@@ -15,7 +15,7 @@ from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._rules import fused, rule
-from ._util import check_broadcast, fmath, promoted
+from ._util import cast, check_broadcast, fmath, promoted
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -57,7 +57,7 @@ def _add(self, other, alpha=1):
     return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
 
 
-Add: type[Rule] = rule("AddBackward0", _add, arrays=False, quiet=False,
+Add: type[Rule] = rule("AddBackward0", _add, arrays=False,
            self=("g", lambda xp, g: g),
            other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else g * alpha),
            jvp="auto_linear",
@@ -71,7 +71,7 @@ def _sub(self, other, alpha=1):
     return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
 
 
-Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False, quiet=False,
+Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False,
            self=("g", lambda xp, g: g),
            other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else g * -alpha),
            jvp="auto_linear",
@@ -85,7 +85,7 @@ def _rsub(self, other):
     return b - a
 
 
-Rsub: type[Rule] = rule("RsubBackward1", _rsub, arrays=False, quiet=False,
+Rsub: type[Rule] = rule("RsubBackward1", _rsub, arrays=False,
             self=("−g", lambda xp, g: -g),
             jvp="auto_element_wise",
             words="other − self for a number other: the gradient changes sign.")
@@ -96,7 +96,7 @@ def _mul(self, other):
     return a * b
 
 
-Mul: type[Rule] = rule("MulBackward0", _mul, arrays=False, quiet=False,
+Mul: type[Rule] = rule("MulBackward0", _mul, arrays=False,
            self=("g · other", lambda xp, g, other: g * other),
            other=("g · self", lambda xp, g, self: g * self),
            jvp="auto_element_wise",
@@ -316,7 +316,8 @@ Sigmoid: type[Rule] = rule("SigmoidBackward0", _sigmoid,
 
 
 def _threshold_backward(grad_output, self, threshold):
-    return np.where(self > threshold, grad_output, np.zeros((), grad_output.dtype))   # exact zeros, even for inf
+    # exact zeros, even for inf; where self is nan the gradient passes (PyTorch masks `self <= threshold`)
+    return np.where(self <= threshold, np.zeros((), grad_output.dtype), grad_output)
 
 
 ThresholdBackward: type[Rule] = fused("threshold_backward", rule(
@@ -442,24 +443,25 @@ def _minimum(self, other):
     return np.minimum(a, b)
 
 
-def _share(xp, g, wins, ties):
-    """g where ``wins``, g / 2 on ties, exactly 0 elsewhere."""
-    return xp.where(xp.mask(wins), g, xp.where(xp.mask(ties), g / 2, 0))
+def _share(xp, g, loses, ties):
+    """g / 2 on ties, exactly 0 where the input ``loses``, g elsewhere (so where an input is nan, both get g,
+    as in PyTorch)."""
+    return xp.where(xp.mask(loses), 0, xp.where(xp.mask(ties), g / 2, g))
 
 
 Maximum: type[Rule] = rule("MaximumBackward0", _maximum, arrays=False, quiet=False,
                self=("g · [self > other] + g/2 · [self = other]",
-                     lambda xp, g, self, other: _share(xp, g, self > other, self == other)),
+                     lambda xp, g, self, other: _share(xp, g, self < other, self == other)),
                other=("g · [other > self] + g/2 · [self = other]",
-                      lambda xp, g, self, other: _share(xp, g, other > self, self == other)),
+                      lambda xp, g, self, other: _share(xp, g, other < self, self == other)),
                jvp="auto_element_wise",
                words="The gradient goes to the larger input; ties split it half and half.")
 
 Minimum: type[Rule] = rule("MinimumBackward0", _minimum, arrays=False, quiet=False,
                self=("g · [self < other] + g/2 · [self = other]",
-                     lambda xp, g, self, other: _share(xp, g, self < other, self == other)),
+                     lambda xp, g, self, other: _share(xp, g, self > other, self == other)),
                other=("g · [other < self] + g/2 · [self = other]",
-                      lambda xp, g, self, other: _share(xp, g, other < self, self == other)),
+                      lambda xp, g, self, other: _share(xp, g, other > self, self == other)),
                jvp="auto_element_wise",
                words="The gradient goes to the smaller input; ties split it half and half.")
 
@@ -526,12 +528,12 @@ Where: type[Rule] = rule("WhereBackward0", _where, arrays=False, quiet=False,
 # -- ops on a number, as PyTorch's C++ formulas record them (``mul.Scalar`` → MulBackward1) ----------------
 
 MulScalar: type[Rule] = fused("mul_scalar", rule(
-    "MulBackward1", lambda self, other: self * self.dtype.type(other), quiet=False,
+    "MulBackward1", lambda self, other: self * self.dtype.type(other),
     self=("g · other", lambda xp, g, other: g * other),
     jvp="auto_linear",
     words="Multiplying by a number scales the gradient by it."))
 
-AddScalar: type[Rule] = rule("AddBackward1", lambda self, other: self + self.dtype.type(other), quiet=False,
+AddScalar: type[Rule] = rule("AddBackward1", lambda self, other: self + self.dtype.type(other),
                  self=("g", lambda xp, g: g),
                  jvp="auto_element_wise",
                  words="Adding a number passes the gradient through.")
@@ -602,7 +604,7 @@ class CopyGrad(Function):
         return grad
 
 
-ToCopy: type[Rule] = rule("ToCopyBackward0", lambda self, dtype: self.astype(dtype.numpy), quiet=False,
+ToCopy: type[Rule] = rule("ToCopyBackward0", lambda self, dtype: cast(self, dtype.numpy),
               self=("g (converted back to self's dtype)", lambda xp, g: g),
               jvp="auto_linear",
               words="A dtype conversion: the gradient comes back converted (by the node, to self's dtype).")

@@ -31,14 +31,16 @@ _INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode 
                       "for more details.")
 
 
-def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INPLACE, ufunc: Any = None) -> Any:
+def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INPLACE, ufunc: Any = None,
+            fill: bool = False) -> Any:
     """Run ``compute(t, *others)`` out of place, then write the result into ``t``; return ``t``.
 
     The one place in-place semantics live: PyTorch's checks (leaves, views of leaves, special
     views), the version bump, and re-basing ``grad_fn`` -- on ``t``, or, when ``t`` is a view, on
     its base (``CopySlices``) and on ``t`` (``AsStridedBackward0``).  ``ufunc`` (``np.add``...):
     when nothing is recorded, the same result computed straight into ``t``'s memory, one pass
-    instead of three (the manual SGD step ``p -= lr * p.grad``).
+    instead of three (the manual SGD step ``p -= lr * p.grad``).  ``fill``: the op writes one value everywhere
+    (``zero_``, ``fill_``), so, as in PyTorch, it may write a tensor whose elements share memory (``expand``).
     """
     state = grad_mode._state
     if t._is_inference and not state.inference:
@@ -46,11 +48,12 @@ def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INP
     recording = state.grad_enabled and (t._requires_grad or any(getattr(o, "requires_grad", False) for o in others))
     if not recording:                       # (then `compute` records nothing either)
         if ufunc is not None and not state.fw_levels and _same_layout(t, others[0]):
-            ufunc(t._data, others[0]._data, out=t._data)
+            with np.errstate(all="ignore"):    # inf - inf is nan, without numpy's warning
+                ufunc(t._data, others[0]._data, out=t._data)
             t._version_counter[0] += 1
         else:
             result = compute(t, *others)
-            _write(t, result)
+            _write(t, result, fill)
             if state.fw_levels:
                 forward_ad.inplace(t, result)
         return t
@@ -65,7 +68,7 @@ def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INP
     old_fn = t.grad_fn
     source = _alias_with_copy(t)          # the old value, for what the op saves (x.mul_(w) saves x for w's grad)
     result = compute(source, *others)
-    _write(t, result)
+    _write(t, result, fill)
     if state.fw_levels:
         forward_ad.inplace(t, result)
     fn = result._grad_fn
@@ -192,15 +195,23 @@ def _same_layout(target, other):
     return a.dtype == b.dtype and a.shape == b.shape and a.flags.writeable
 
 
-def _write(target, result):
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation.")
+
+
+def _write(target, result, fill=False):
     """Copy ``result``'s values into ``target``'s memory and bump its version (PyTorch's cast rule)."""
     src = result._data
     if not np.can_cast(src.dtype, target._data.dtype, casting="same_kind"):
         raise RuntimeError("result type %s can't be cast to the desired output type %s"
                            % (_dtype.from_numpy_dtype(src.dtype)._legacy, target.dtype._legacy))
     if not target._data.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                           "memory location. Please clone() the tensor before performing the operation.")
+        writable = _writable_alias(target._data) if fill else None
+        if writable is not None:                 # zero_/fill_ of an expanded tensor: each element gets the value
+            np.copyto(writable, src, casting="unsafe")
+            target._version_counter[0] += 1
+            return
+        raise RuntimeError(_OVERLAP)
     if src.shape != target._data.shape:
         try:
             np.broadcast_to(src, target._data.shape)
@@ -209,6 +220,24 @@ def _write(target, result):
                                % (", ".join(map(str, target.shape)), ", ".join(map(str, src.shape)))) from None
     np.copyto(target._data, src, casting="unsafe")
     target._version_counter[0] += 1
+
+
+def _writable_alias(a):
+    """A writable array over the same memory as the read-only (expanded) view ``a``, or None."""
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not root.flags.writeable:
+        return None
+    interface = dict(a.__array_interface__, data=(a.__array_interface__["data"][0], False))
+    return np.asarray(_Memory(interface, root))
+
+
+class _Memory:
+    """An array interface (pointer, shape, strides) over memory that ``owner`` keeps alive."""
+
+    def __init__(self, interface, owner):
+        self.__array_interface__, self.owner = interface, owner
 
 
 def _zeros_like(grad):
@@ -303,8 +332,13 @@ class ViewCopy(Function):
     def backward(ctx: Any, grad: Tensor) -> Grads:
         grads = list(ctx.fn._apply((AsStrided.apply(grad, ctx.chain, ctx.replay),)))
         into_view = grads.pop(ctx.slot)
+        positions = view_positions(ctx.chain, ctx.replay, grad.shape)
+        if into_view is not None and np.unique(positions).size < np.size(positions):
+            # PyTorch copies the gradient into the view's slots of the base's gradient: the view of an
+            # expand (written by zero_/fill_) has several elements in one slot, and that copy_ refuses.
+            raise RuntimeError(_OVERLAP)
         keep = np.ones(grad.shape, dtype=bool)
-        keep.reshape(-1)[view_positions(ctx.chain, ctx.replay, grad.shape)] = False
+        keep.reshape(-1)[positions] = False
         base_grad = grad.masked_fill(_tensor.Tensor._make(~keep), 0)   # an exact 0 in the view's slots, not grad * 0
         if into_view is not None:
             base_grad = base_grad + IntoView.apply(into_view, ctx.chain, ctx.replay, tuple(grad.shape))

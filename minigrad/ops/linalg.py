@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _checks
+from .. import _checks, _dtype
 from .._dtype import cpp_type_name
 from ..autograd.function import Function
 from ._rules import rule
@@ -76,9 +76,11 @@ def _mm(self, mat2):
     return a @ b
 
 
+# The products are quiet rules (the default): numpy's matmul warns "invalid value encountered in matmul"
+# for inf * 0 in a product, where PyTorch just gives nan.
 _MAT2 = {"mat2_sym_sizes": lambda mat2: mat2.shape, "mat2_sym_strides": lambda mat2: _strides(mat2)}
 
-Mm: type[Rule] = rule("MmBackward0", _mm, arrays=False, quiet=False, values=_MAT2,
+Mm: type[Rule] = rule("MmBackward0", _mm, arrays=False, values=_MAT2,
           self=("g @ mat2ᵀ", lambda xp, g, mat2: xp.mm(g, xp.t(mat2))),
           mat2=("selfᵀ @ g", lambda xp, g, self, mat2_sym_sizes, mat2_sym_strides:
                 _mat2_grad(xp, g, self, mat2_sym_sizes, mat2_sym_strides)),
@@ -96,7 +98,7 @@ def _mv(self, vec):
     return self._data @ vec._data
 
 
-Mv: type[Rule] = rule("MvBackward0", _mv, arrays=False, quiet=False,
+Mv: type[Rule] = rule("MvBackward0", _mv, arrays=False,
           self=("outer(g, vec)", lambda xp, g, vec: xp.restore(g, (1,), False) * vec),
           vec=("selfᵀ @ g", lambda xp, g, self: xp.mv(xp.t(self), g)),
           jvp="product_rule",
@@ -114,7 +116,7 @@ def _dot(self, tensor):
     return np.asarray(self._data @ tensor._data)
 
 
-Dot: type[Rule] = rule("DotBackward0", _dot, arrays=False, quiet=False,
+Dot: type[Rule] = rule("DotBackward0", _dot, arrays=False,
            self=("g · tensor", lambda xp, g, tensor: g * tensor),
            tensor=("g · self", lambda xp, g, self: g * self),
            jvp="product_rule",
@@ -131,7 +133,7 @@ def _bmm(self, mat2):
     return np.matmul(self._data, mat2._data)
 
 
-Bmm: type[Rule] = rule("BmmBackward0", _bmm, arrays=False, quiet=False,
+Bmm: type[Rule] = rule("BmmBackward0", _bmm, arrays=False,
            self=("g @ mat2ᵀ", lambda xp, g, mat2: xp.bmm(g, xp.transpose(mat2, 1, 2))),
            mat2=("selfᵀ @ g", lambda xp, g, self: xp.bmm(xp.transpose(self, 1, 2), g)),
            jvp="product_rule",
@@ -163,7 +165,7 @@ def _scaled(g, alpha):
     return g if alpha == 1 else g * alpha
 
 
-Addmm: type[Rule] = rule("AddmmBackward0", _addmm, arrays=False, quiet=False,
+Addmm: type[Rule] = rule("AddmmBackward0", _addmm, arrays=False,
              values={"mat1_sym_sizes": lambda mat1: mat1.shape, "mat1_sym_strides": lambda mat1: _strides(mat1),
                      **_MAT2},
              self=("beta · g", lambda xp, g, beta: _scaled(g, beta)),
@@ -333,9 +335,30 @@ def einsum(*args: Any) -> Any:
     for i, t in enumerate(operands):
         if not isinstance(t, Tensor):
             raise TypeError("expected Tensor as element %d in argument 1, but got %s" % (i, type(t).__name__))
-        if t.dtype is not operands[0].dtype:
-            raise RuntimeError("expected scalar type %s but found %s" % (operands[0].dtype._legacy, t.dtype._legacy))
-    return Einsum.apply(parse_einsum(equation, [t.shape for t in operands]), *operands)
+    explicit = parse_einsum(equation, [t.shape for t in operands])
+    terms, output = explicit.split("->")
+    terms = terms.split(",")
+    summed = [c for c in dict.fromkeys("".join(terms)) if c not in output]
+    mixed = [t for t in operands if t.dtype is not operands[0].dtype]
+    if mixed:
+        sizes = {c: n for term, t in zip(terms, operands) for c, n in zip(term, t.shape) if n != 1}
+        if any(sizes.get(c, 1) > 1 for c in summed):     # PyTorch contracts with bmm, which does not promote
+            raise RuntimeError("expected scalar type %s but found %s"
+                               % (operands[0].dtype._legacy, mixed[0].dtype._legacy))
+        dtype = _dtype.result_type(*operands)           # no contraction, only products: PyTorch's mul promotes
+        operands = [t.to(dtype) for t in operands]
+    if len(operands) == 1 and len(set(terms[0])) == len(terms[0]):
+        # One operand, no diagonal: PyTorch permutes it (output labels first, then the summed ones) and sums
+        # the trailing dims -- a view of the operand (PermuteBackward0) when nothing is summed, else SumBackward1.
+        (term,), (t,) = terms, operands
+        out = t.permute([term.index(c) for c in output + "".join(summed)])
+        return out.sum(tuple(range(len(output), len(term)))) if summed else out
+    out = Einsum.apply(explicit, *operands)
+    if summed and len(operands) > 1:
+        # A contraction: PyTorch's result is a view (ViewBackward0) of the bmm it computed, so an in-place op
+        # on it rewrites a base (CopySlices) and the result becomes AsStridedBackward0, as here.
+        out = out.view(out.shape)
+    return out
 
 
 class Einsum(Function):
@@ -353,7 +376,9 @@ class Einsum(Function):
         ctx.equation = equation
         ctx.save_for_backward(*operands)
         out = np.asarray(np.einsum(equation, *arrays, optimize=len(arrays) > 1))
-        return out.copy() if any(np.may_share_memory(out, a) for a in arrays) else out    # never a view
+        if any(np.may_share_memory(out, a) for a in arrays):
+            return out.copy()                                                  # never a view of an operand
+        return out if out.flags.c_contiguous else np.ascontiguousarray(out)   # contiguous, as PyTorch's
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:

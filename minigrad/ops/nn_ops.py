@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _dtype
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd.function import Function
@@ -46,7 +47,7 @@ def _reduce(loss, reduction):
 
 
 def _numel(a):
-    return a.size if isinstance(a, np.ndarray) else a.numel()
+    return a.size if isinstance(a, (np.ndarray, np.generic)) else a.numel()     # (numpy makes 0-d results scalars)
 
 
 def _per_element(g, reduction):
@@ -54,7 +55,9 @@ def _per_element(g, reduction):
     ``DivBackward1``, when recorded)."""
     if reduction != MEAN:
         return g
-    return g / g.size if isinstance(g, np.ndarray) else DivScalar.apply(g, g.numel())
+    if isinstance(g, (np.ndarray, np.generic)):          # (numpy makes 0-d results scalars)
+        return g / g.size
+    return DivScalar.apply(g, g.numel())
 
 
 def _mse_loss(self, target, reduction):
@@ -135,10 +138,13 @@ def _huber_loss(self, target, reduction, delta):
     a, b = promoted(self, target)
     z = np.abs(a - b)
     loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
-    return _reduce(loss.astype(z.dtype, copy=False), reduction)
+    return _reduce(loss.astype(self._data.dtype, copy=False), reduction)     # in the input's dtype, as PyTorch
 
 
 def _huber_loss_backward(grad_output, self, target, reduction, delta):
+    if self.dtype != target.dtype:       # PyTorch's huber_loss_backward does not promote
+        raise RuntimeError("Found dtype %s but expected %s" % (_dtype.from_numpy_dtype(target.dtype)._legacy,
+                                                                _dtype.from_numpy_dtype(self.dtype)._legacy))
     d = self - target
     return _per_element(np.clip(d, -delta, delta) * grad_output.astype(d.dtype, copy=False), reduction)
 
@@ -697,6 +703,18 @@ def _affine(a, weight, bias, shape):
     return a
 
 
+def _check_mixed_dtype(x, params):
+    """PyTorch's CPU check of the parameters' dtypes against the input's (the first parameter decides)."""
+    if not params or params[0].dtype is x.dtype:
+        for p in params:
+            if p.dtype is not x.dtype:
+                raise RuntimeError("expected scalar type %s but found %s" % (x.dtype._legacy, p.dtype._legacy))
+        return
+    if any(p.dtype._legacy != "Float" for p in params):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
 class NativeLayerNorm(Function):
     """``x̂ · weight + bias``, ``x̂`` standardized over the trailing ``normalized_shape`` dims.
 
@@ -711,10 +729,13 @@ class NativeLayerNorm(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, normalized_shape: tuple[int, ...], weight: Tensor | None, bias: Tensor | None,
                 eps: float) -> Any:
+        _check_mixed_dtype(x, [p for p in (_defined(weight), _defined(bias)) if p is not None])
         ctx.save_for_backward(x, weight, bias)
         ctx.normalized_shape, ctx.eps = tuple(normalized_shape), eps
         dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
         a = x._data
+        if a.size == 0:                 # nothing to standardize (numpy's mean would warn "Mean of empty slice")
+            return _affine(a, _defined(weight), _defined(bias), ctx.normalized_shape).astype(a.dtype, copy=False)
         x_hat = (a - a.mean(dims, keepdims=True)) / np.sqrt(a.var(dims, keepdims=True) + eps)
         out = _affine(x_hat, _defined(weight), _defined(bias), ctx.normalized_shape)
         return out.astype(a.dtype, copy=False)

@@ -49,7 +49,7 @@ def _count(sizes, dims):
 
 # -- the derivative table: reductions ------------------------------------------------------------------
 
-Sum: type[Rule] = rule("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_type(self))), quiet=False,
+Sum: type[Rule] = rule("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_type(self))),
            values={"self_sym_sizes": lambda self: self.shape},
            self=("g", lambda xp, g, self_sym_sizes: xp.expand(g, self_sym_sizes)),
            jvp="auto_linear",
@@ -60,7 +60,7 @@ def _sum_dim(self, dim, keepdim):
     return np.asarray(self.sum(axis=dims_tuple(dim, self.ndim), keepdims=keepdim, dtype=_sum_type(self)))
 
 
-SumDim: type[Rule] = rule("SumBackward1", _sum_dim, quiet=False,
+SumDim: type[Rule] = rule("SumBackward1", _sum_dim,
               values={"dim": lambda self, dim: dims_tuple(dim, self.ndim), "self_sym_sizes": lambda self: self.shape},
               self=("g.unsqueeze(dim).expand(self_sym_sizes)",
                     lambda xp, g, dim, keepdim, self_sym_sizes: xp.expand(xp.restore(g, dim, keepdim), self_sym_sizes)),
@@ -332,9 +332,10 @@ def _variance(a, dims, dof, keepdim):
     return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0), dtype=a.dtype)
 
 
-def _warn_dof(name, n, correction):
-    """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf."""
-    if n - correction <= 0:
+def _warn_dof(name, a, n, correction):
+    """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf.
+    PyTorch's ``n`` is the input's numel divided by the output's: 0 for an empty input."""
+    if (n if a.size else 0) - correction <= 0:
         import warnings
         warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
                       "(input numel divided by output numel)." % name, UserWarning, stacklevel=5)
@@ -344,7 +345,7 @@ def _var(self, dim, correction, keepdim):
     _check_var_dtype(self)
     dims = dims_tuple(dim, self.ndim)
     n = _count(self.shape, dims)
-    _warn_dof("var", n, correction)
+    _warn_dof("var", self, n, correction)
     return _variance(self, dims, n - correction, keepdim)
 
 
@@ -352,7 +353,7 @@ def _std(self, dim, correction, keepdim):
     _check_var_dtype(self)
     dims = dims_tuple(dim, self.ndim)
     n = _count(self.shape, dims)
-    _warn_dof("std", n, correction)
+    _warn_dof("std", self, n, correction)
     return np.sqrt(_variance(self, dims, n - correction, keepdim))
 
 
@@ -504,7 +505,7 @@ def _reverse_cumsum(xp, g, dim):
 
 
 Cumsum: type[Rule] = rule("CumsumBackward0",
-                          _cumsum, quiet=False, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
+                          _cumsum, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
               self=("reverse cumsum of g along dim", lambda xp, g, dim: _reverse_cumsum(xp, g, dim)),
               jvp="auto_linear",
               words="Running sum: element k gets the sum of g over every position j ≥ k.")

@@ -271,9 +271,11 @@ class SqueezeDim(Function):
 
 
 class SqueezeMatmul(SqueezeDim):
-    """The squeeze that ends a 1-D @ 2-D matmul."""
+    """The squeeze that ends a 1-D @ 2-D matmul: PyTorch's ``squeeze_`` on the fresh product, so not a view
+    (an in-place op on the result records its own node, not AsStridedBackward0)."""
 
     node_name: str = "SqueezeBackward4"
+    is_view: bool = False
 
 
 def _broadcast_view(array, shape):
