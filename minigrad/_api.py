@@ -184,22 +184,25 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *, out: Any =
     return _linalg()._torch_svd(input, some, compute_uv)
 
 
-def slogdet(input, *, out=None):
+def slogdet(input: Tensor, *, out: Any = None) -> Any:
+    """The sign and the log of the absolute value of the determinant: ``(sign, logabsdet)``."""
     linalg = _linalg()
     return linalg._torch_slogdet_result(*linalg.slogdet(input))
 
 
-def logdet(input):
+def logdet(input: Tensor) -> Tensor:
     """``log det A``: nan where the determinant is negative (from ``slogdet``, as PyTorch composes it)."""
     from ._creation import tensor, where
     sign, logabsdet = _linalg().slogdet(input)
     return where(sign == -1, tensor(float("nan"), dtype=logabsdet.dtype), logabsdet)
 
 
-for _name, _fn in (("det", det), ("inverse", inverse), ("svd", svd), ("slogdet", slogdet), ("logdet", logdet)):
+_linalg_method: Any
+for _name, _linalg_method in (("det", det), ("inverse", inverse), ("svd", svd), ("slogdet", slogdet),
+                              ("logdet", logdet)):
     if not hasattr(Tensor, _name):
-        setattr(Tensor, _name, _fn)
-del _name, _fn
+        setattr(Tensor, _name, _linalg_method)
+del _name, _linalg_method
 
 
 # Argument errors name a method as PyTorch's parser does: ``requires_grad_() got an unexpected keyword argument``

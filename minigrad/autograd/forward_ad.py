@@ -90,7 +90,7 @@ def enter_dual_level() -> int:
     return _enter().index
 
 
-def exit_dual_level(*, level=None) -> None:
+def exit_dual_level(*, level: int | None = None) -> None:
     """Exit the forward grad level: every tangent of it is deleted."""
     if level is None:
         level = _current_level
@@ -135,7 +135,7 @@ class _fw_disabled:
         _state.fw_levels = self.prev
 
 
-def make_dual(tensor, tangent, *, level=None):
+def make_dual(tensor: _tensor.Tensor, tangent: _tensor.Tensor, *, level: int | None = None) -> _tensor.Tensor:
     """A new tensor aliased to ``tensor`` (the same memory) that carries ``tangent`` at the level.
 
     It is backward differentiable: with ``tensor.requires_grad`` its ``grad_fn`` is ``ViewBackward0``.
@@ -181,7 +181,7 @@ class UnpackedDualTensor(NamedTuple):
 UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
 
 
-def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
+def unpack_dual(tensor: _tensor.Tensor, *, level: int | None = None) -> UnpackedDualTensor:
     """``(primal, tangent)``: a view of ``tensor`` without the tangent, and the tangent as is (None if none)."""
     if level is None:
         level = _current_level
@@ -205,13 +205,13 @@ def _primal_op():
 class dual_level:
     """Context manager (or decorator) for forward AD: the level's tangents live until it exits."""
 
-    def __enter__(self):
+    def __enter__(self) -> int:
         return enter_dual_level()
 
-    def __exit__(self, exc_type, exc_value, traceback):
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         exit_dual_level()
 
-    def __call__(self, fn):
+    def __call__(self, fn: Any) -> Any:
         import functools
 
         @functools.wraps(fn)
@@ -221,7 +221,7 @@ class dual_level:
         return wrapper
 
 
-def inplace(t, result) -> None:
+def inplace(t: Any, result: Any) -> None:
     """An in-place op on ``t`` computed ``result`` out of place: ``t``'s tangent takes ``result``'s, in
     place (so views of the tangent, like the tangent of a view of ``t``, see it, as in PyTorch)."""
     for level in _state.fw_levels:
@@ -287,7 +287,7 @@ def _apply_rule(cls, args):
     return out
 
 
-def push(cls, ctx, args, out) -> None:
+def push(cls: Any, ctx: Any, args: Any, out: Any) -> None:
     """Give ``out`` (a tensor or a tuple of them) its tangent at each live level an input has one at."""
     levels = _state.fw_levels
     Tensor = _tensor.Tensor

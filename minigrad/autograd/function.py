@@ -50,7 +50,7 @@ class FunctionCtx:
                                 % (i, type(t).__name__))
         self._to_save = tensors
 
-    def save_for_forward(self, *tensors) -> None:
+    def save_for_forward(self, *tensors: Any) -> None:
         """Keep tensors for ``jvp`` (forward-mode AD); ``ctx.saved_tensors`` reads them there."""
         for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, _tensor.Tensor):
@@ -257,7 +257,7 @@ def _split_forward(cls) -> None:
     """
     user_forward = cls.__dict__["forward"].__func__ if "forward" in cls.__dict__ else cls._user_forward
 
-    def forward(ctx, *args):
+    def forward(ctx: Any, *args: Any) -> Any:
         output = user_forward(*args)
         cls.setup_context(ctx, args, output)
         return output
@@ -317,7 +317,7 @@ class Function(metaclass=_FunctionMeta):
                                   "autograd.Function to use it with backward mode AD.")
 
     @staticmethod
-    def jvp(ctx, *grad_inputs):
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
         """Forward mode: the outputs' tangents from the inputs' (``grad_inputs``, zeros where an input has none)."""
         raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
                                   "forward mode AD.")

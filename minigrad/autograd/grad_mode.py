@@ -33,7 +33,7 @@ def is_inference_mode_enabled() -> bool:
     return _state.inference
 
 
-def _wrap_generator(ctx_factory, func):
+def _wrap_generator(ctx_factory: Any, func: Any) -> Any:
     """Decorate a generator function: the mode holds while the generator runs, not between its yields.
 
     Each time control enters the generator (``send``, ``throw``, ``close``) a fresh context is

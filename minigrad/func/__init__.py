@@ -190,12 +190,12 @@ def jacrev(func: Any, argnums: int | tuple[int, ...] = 0, *, has_aux: bool = Fal
     return wrapper
 
 
-def hessian(func, argnums=0):
+def hessian(func: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     """Second derivatives: ``jacfwd(jacrev(func))``."""
     return jacfwd(jacrev(func, argnums), argnums)
 
 
-def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+def jvp(func: Any, primals: Any, tangents: Any, *, strict: bool = False, has_aux: bool = False) -> Any:
     """``(func(*primals), J · tangents)`` in forward mode: one pass with dual tensors at a level of its own
     (so ``jvp`` nests, and composes with ``grad``/``jacrev``: forward-over-reverse Hessians)."""
     if not isinstance(primals, tuple):
@@ -236,7 +236,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     return (*result, aux) if has_aux else result
 
 
-def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+def jacfwd(func: Any, argnums: int | tuple[int, ...] = 0, has_aux: bool = False, *,
+           randomness: str = "error") -> Any:
     """The Jacobian in forward mode: one :func:`jvp` per input element (a column of the Jacobian each);
     shape ``output.shape + input.shape``."""
     def wrapper(*args):

@@ -202,14 +202,14 @@ class Slogdet(Function):
     words = "log|det A| has slope A⁻ᵀ (Jacobi's formula divided by det); the sign is piecewise constant."
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(ctx: Any, a: Any) -> Any:
         sign, logabsdet = np.linalg.slogdet(a._data)
         ctx.save_for_backward(a)
         dtype = a._data.dtype
         return np.asarray(sign, dtype=dtype), np.asarray(logabsdet, dtype=dtype)
 
     @staticmethod
-    def backward(ctx, g_sign, g_logabsdet):
+    def backward(ctx: Any, g_sign: Any, g_logabsdet: Any) -> Any:
         (a,) = ctx.saved_tensors
         if g_logabsdet is None:
             return None

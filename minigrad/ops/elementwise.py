@@ -633,7 +633,7 @@ class Normal(Function):
         return tuple(grad * 0 if needed else None for needed in ctx.needs_input_grad)
 
     @staticmethod
-    def jvp(ctx, *tangents):
+    def jvp(ctx: Any, *tangents: Any) -> Any:
         return ctx.result * 0                                   # a sample does not move with its parameters
 
 

@@ -215,7 +215,7 @@ class ScatterValue(Function):
         return ScatterValue.apply(grad, ctx.dim, ctx.index, 0), None, None, None
 
     @staticmethod
-    def jvp(ctx, t, _dim, _index, _value):
+    def jvp(ctx: Any, t: Any, _dim: Any, _index: Any, _value: Any) -> Any:
         return ScatterValue.apply(t, ctx.dim, ctx.index, 0)      # the scattered number is constant
 
 

@@ -274,7 +274,7 @@ class Fill(Function):
         return _zeros_like(grad), None
 
     @staticmethod
-    def jvp(ctx, t, _value):
+    def jvp(ctx: Any, t: Any, _value: Any) -> Any:
         return t * 0
 
 
@@ -320,7 +320,7 @@ class ViewCopy(Function):
     node_name: str = "CopySlices"
 
     @staticmethod
-    def jvp(ctx, *tangents):
+    def jvp(ctx: Any, *tangents: Any) -> Any:
         return None                             # the base's tangent is written by ``inplace`` (forward_ad)
 
     @staticmethod

@@ -626,7 +626,7 @@ class ConstantPadNd(Function):
         return ConstantPadNd.apply(grad, tuple(-p for p in ctx.pad), 0), None, None
 
     @staticmethod
-    def jvp(ctx, t, _pad, _value):
+    def jvp(ctx: Any, t: Any, _pad: Any, _value: Any) -> Any:
         return ConstantPadNd.apply(t, ctx.pad, 0)                # the padding is constant
 
 
@@ -757,7 +757,7 @@ class NativeLayerNorm(Function):
         return grad_x, None, grad_w, grad_b, None
 
     @staticmethod
-    def jvp(ctx, x_t, _shape, weight_t, bias_t, _eps):
+    def jvp(ctx: Any, x_t: Any, _shape: Any, weight_t: Any, bias_t: Any, _eps: Any) -> Any:
         """x̂ₜ = rstd · ((xₜ − mean xₜ) − x̂ · mean(x̂ (xₜ − mean xₜ))) (exactly 0 for a shift), then the affine part."""
         x, weight, bias = ctx.primals[0], _defined(ctx.primals[2]), _defined(ctx.primals[3])
         dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))

@@ -697,7 +697,7 @@ class Unique(Function):
         raise NotImplementedError("the derivative for '%s' is not implemented." % type(ctx)._forward_cls.op)
 
     @staticmethod
-    def jvp(ctx, *tangents):
+    def jvp(ctx: Any, *tangents: Any) -> Any:
         return None, None, None                                  # not differentiable
 
 

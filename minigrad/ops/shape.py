@@ -114,11 +114,11 @@ class Primal(Function):
     words = "unpack_dual's primal: the same values, the gradient passes through."
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: Any) -> Any:
         return x._data.view()
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx: Any, grad: Any) -> Any:
         return grad
 
 
