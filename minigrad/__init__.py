@@ -297,6 +297,7 @@ from .functional import (  # noqa: E402
     meshgrid,
     tensordot,
 )
+from .nn.functional import threshold, threshold_  # noqa: E402 - torch.threshold, torch.threshold_
 from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401 - torch.utils.data
 
@@ -314,7 +315,7 @@ __all__ = [
     # functions on tensors
     "max", "min", "matmul", "einsum", *_TENSOR_METHODS, *_creation.__all__, *_api.__all__,
     "meshgrid", "cartesian_prod", "save", "load", "serialization", "func", "linalg", "profiler", "broadcast_shapes",
-    "tensordot",
+    "tensordot", "threshold", "threshold_",
     "atleast_1d", "atleast_2d", "atleast_3d",
     # submodules
     "autograd", "nn", "optim", "utils", "accelerator", "functional",

@@ -40,6 +40,8 @@ __all__ = [
     "relu",
     "relu_",
     "leaky_relu",
+    "threshold",
+    "threshold_",
     "hardtanh",
     "silu",
     "elu",
@@ -508,6 +510,30 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     if inplace:
         return input._inplace(lambda x: N.LeakyReluInplace.apply(x, negative_slope))
     return N.LeakyRelu.apply(input, negative_slope)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``x`` where ``x > threshold``, ``value`` elsewhere (``ThresholdBackward0``).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.threshold(torch.tensor([-1., 0.5, 2.]), 0.5, -3.)
+    tensor([-3., -3.,  2.])
+    """
+    _checks.tensor_arg(input, "threshold", "input")
+    _checks.number_arg(threshold, "threshold", "threshold", 2)
+    _checks.number_arg(value, "threshold", "value", 3)
+    if inplace:
+        return threshold_(input, threshold, value)
+    return N.Threshold.apply(input, threshold, value)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """In-place :func:`threshold` (``ThresholdBackward1``)."""
+    _checks.tensor_arg(input, "threshold_", "input")
+    _checks.number_arg(threshold, "threshold_", "threshold", 2)
+    _checks.number_arg(value, "threshold_", "value", 3)
+    return input._inplace(lambda x: N.ThresholdInplace.apply(x, threshold, value))
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:

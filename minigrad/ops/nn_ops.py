@@ -396,6 +396,24 @@ class LeakyReluInplace(LeakyRelu):
     node_name: str = "LeakyReluBackward1"
 
 
+def _threshold(self, threshold, value):
+    # `self <= threshold`, as PyTorch compares: a nan input is kept (and its gradient passes)
+    return np.where(self <= threshold, self.dtype.type(value), self)
+
+
+Threshold: type[Rule] = rule(
+    "ThresholdBackward0", _threshold,
+    self=("g · [self > threshold]", lambda xp, g, self, threshold: xp.threshold_backward(g, self, threshold)),
+    jvp="auto_element_wise",
+    words="threshold replaces x ≤ threshold by a constant: the gradient passes where x > threshold, else 0.")
+
+
+class ThresholdInplace(Threshold):
+    """``threshold_`` (in place): the same derivative, PyTorch's node name for the in-place form."""
+
+    node_name: str = "ThresholdBackward1"
+
+
 def _hardtanh_backward(grad_output, self, min_val, max_val):
     return np.where((self > min_val) & (self < max_val), grad_output, np.zeros((), grad_output.dtype))
 
@@ -972,6 +990,8 @@ if TYPE_CHECKING:
 _SELF = ("self",)
 _row(LeakyReluInplace, _SELF, ("g · [result > 0] + negative_slope · g · [result ≤ 0]",),
      "In-place leaky ReLU: the same derivative, read from the result.")
+_row(ThresholdInplace, _SELF, ("g · [self > threshold]  (self before the write)",),
+     "In-place threshold: the same derivative, masked by the input as it was before the write.")
 _row(Embedding, ("weight",), ("zeros(weight) with g's rows added at indices",),
      "Embedding picks rows: each picked row gets its gradient (added up for repeats).")
 _row(ConstantPadNd, _SELF, ("g without the padding",), "Padding adds constants: the gradient drops the padded part.")
