@@ -80,6 +80,9 @@ _KEYWORD_CHECKS = {"sum": _sum_keywords, "mean": _sum_keywords, "squeeze": _sque
                    "clamp": _clamp_keywords, "clamp_": _clamp_keywords}
 
 
+_MASKED_FILL_EXPANDED = ("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                         "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar")
+
 class TensorOps:
     """Arithmetic, math, reductions, linear algebra, shapes, indexing and in-place variants."""
 
@@ -1141,9 +1144,14 @@ class TensorOps:
         return self._inplace(lambda x, e: x + weight * (e - x), operand(end))
 
     def masked_fill_(self, mask: Tensor, value: TensorOrNumber) -> Tensor:
+        where: Any = False                  # an expanded self: PyTorch warns, then writes where the mask is True
+        if P.has_overlap(self._data):
+            warnings.warn(_MASKED_FILL_EXPANDED, UserWarning, stacklevel=2)
+            if isinstance(mask, TensorOps) and broadcast_shape(mask.shape, self.shape) == tuple(self.shape):
+                where = np.broadcast_to(np.asarray(mask._data, dtype=bool), self.shape)
         if isinstance(value, TensorOps):
-            return self._inplace(lambda x, v: E.MaskedFillTensor.apply(x, mask._data, v), value)
-        return self._inplace(lambda x: E.MaskedFill.apply(x, mask._data, value))
+            return self._inplace(lambda x, v: E.MaskedFillTensor.apply(x, mask._data, v), value, fill=where)
+        return self._inplace(lambda x: E.MaskedFill.apply(x, mask._data, value), fill=where)
 
     def zero_(self) -> Tensor:
         return self._inplace(P.Zero.apply, fill=True)

@@ -32,7 +32,7 @@ _INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode 
 
 
 def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INPLACE, ufunc: Any = None,
-            fill: bool = False) -> Any:
+            fill: Any = False) -> Any:
     """Run ``compute(t, *others)`` out of place, then write the result into ``t``; return ``t``.
 
     The one place in-place semantics live: PyTorch's checks (leaves, views of leaves, special
@@ -40,7 +40,8 @@ def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INP
     its base (``CopySlices``) and on ``t`` (``AsStridedBackward0``).  ``ufunc`` (``np.add``...):
     when nothing is recorded, the same result computed straight into ``t``'s memory, one pass
     instead of three (the manual SGD step ``p -= lr * p.grad``).  ``fill``: the op writes one value everywhere
-    (``zero_``, ``fill_``), so, as in PyTorch, it may write a tensor whose elements share memory (``expand``).
+    (``zero_``, ``fill_``), so, as in PyTorch, it may write a tensor whose elements share memory (``expand``);
+    a boolean array instead of True: only where it is True (``masked_fill_``, ``t[i] = v`` on an expand).
     """
     state = grad_mode._state
     if t._is_inference and not state.inference:
@@ -205,21 +206,27 @@ def _write(target, result, fill=False):
     if not np.can_cast(src.dtype, target._data.dtype, casting="same_kind"):
         raise RuntimeError("result type %s can't be cast to the desired output type %s"
                            % (_dtype.from_numpy_dtype(src.dtype)._legacy, target.dtype._legacy))
-    if not target._data.flags.writeable:
-        writable = _writable_alias(target._data) if fill else None
-        if writable is not None:                 # zero_/fill_ of an expanded tensor: each element gets the value
-            np.copyto(writable, src, casting="unsafe")
-            target._version_counter[0] += 1
-            return
-        raise RuntimeError(_OVERLAP)
     if src.shape != target._data.shape:
         try:
             np.broadcast_to(src, target._data.shape)
         except ValueError:
             raise RuntimeError("output with shape [%s] doesn't match the broadcast shape [%s]"
                                % (", ".join(map(str, target.shape)), ", ".join(map(str, src.shape)))) from None
+    if not target._data.flags.writeable:     # an expand (numpy's broadcast views are read-only)
+        overlap = has_overlap(target._data)
+        writable = _writable_alias(target._data) if fill is not False or not overlap else None
+        if writable is not None:                 # zero_/fill_ of an expanded tensor: each element gets the value
+            np.copyto(writable, src, casting="unsafe", where=True if fill is False else fill)
+            target._version_counter[0] += 1
+            return
+        raise RuntimeError(_OVERLAP)
     np.copyto(target._data, src, casting="unsafe")
     target._version_counter[0] += 1
+
+
+def has_overlap(a) -> bool:
+    """Elements of ``a`` that share memory (PyTorch's internal overlap: a stride 0 over more than one element)."""
+    return any(stride == 0 and n > 1 for stride, n in zip(a.strides, a.shape))
 
 
 def _writable_alias(a):
