@@ -109,7 +109,8 @@ class BackwardCFunction(Node, FunctionCtx):
         return _check_grads(self, grads)
 
     def _release(self) -> bool:
-        if not self._packed:
+        if not self._packed:              # nothing saved: it may run again, so keep what it needs, shared
+            _compact(self)
             return False
         self._released = True
         self._packed = ()
@@ -127,6 +128,8 @@ class BackwardCFunction(Node, FunctionCtx):
                 saved = self._packed[names.index(key)]
                 return saved.unpack(self) if saved is not None else None
             if key in type(self)._value_fields:
+                if self._released and key not in self.__dict__:   # a saved tensor, freed by backward
+                    raise RuntimeError(_FREED)
                 return self.__dict__.get(key)
         raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, attr))
 
@@ -146,8 +149,8 @@ _KEPT_AFTER_RELEASE = frozenset(("next_functions", "_seq", "_released", "needs_i
 def _forget(node):
     """After a backward without retain_graph: drop all but what ``_KEPT_AFTER_RELEASE`` names."""
     state = node.__dict__
-    keep = type(node)._value_fields
-    for name in [n for n in state if n not in _KEPT_AFTER_RELEASE and n not in keep]:
+    keep = type(node)._value_fields                # but a tensor or array kept as a value is freed too
+    for name in [n for n in state if n not in _KEPT_AFTER_RELEASE and (n not in keep or _is_array(state[n]))]:
         del state[name]
     outputs = state.get("_outputs")
     if outputs and all(ref is None or ref() is None for ref in outputs):
@@ -156,13 +159,31 @@ def _forget(node):
         state["needs_input_grad"] = _shared(state["needs_input_grad"])
 
 
+def _is_array(value: Any) -> bool:
+    return isinstance(value, (np.ndarray, _tensor.Tensor))
+
+
 _SHARED: dict = {}
 
 
 def _shared(value: tuple) -> tuple:
-    """One copy of each small tuple of flags (``(True, False)``...) for all forgotten nodes."""
-    return _SHARED.setdefault(value, value) if len(_SHARED) < 1024 else value
+    """One copy of each small tuple of flags (``(True, False)``...) or shapes for all forgotten nodes."""
+    try:
+        return _SHARED.setdefault(value, value) if len(_SHARED) < 1024 else value
+    except TypeError:                       # unhashable (a list inside): keep this copy
+        return value
 
+
+def _compact(node: BackwardCFunction) -> None:
+    """A node that saved nothing, after a backward: the same flags and shapes, one shared copy of each
+    (through getattr/setattr: ``node.__dict__`` would make the instance's dict a separate object)."""
+    for name in ("needs_input_grad", "_input_meta", "_output_meta"):
+        value = getattr(node, name, None)
+        if type(value) is tuple:
+            setattr(node, name, _shared(value))
+    outputs = getattr(node, "_outputs", None)
+    if outputs and all(ref is None or ref() is None for ref in outputs):
+        node._outputs = _shared((None,) * len(outputs))
 
 
 def _check_grads(node, grads):

@@ -41,7 +41,7 @@ import numpy as np
 from .. import _tensor
 from ..autograd import forward_ad, grad_mode
 from ..autograd.formulas import register_formula
-from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor
+from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _is_array, _shared
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
 from ._util import fmath
 
@@ -268,6 +268,19 @@ class RuleNode(BackwardCFunction):
         del d["_input_meta"], d["_output_meta"]
         return True
 
+    def _release_values(self) -> bool:
+        """``_release`` for a rule with ``values=``: a tensor or array kept as a value (nll_loss's target) is
+        freed too (``_saved_target`` then raises, as in PyTorch); sizes and strides are kept, one shared copy."""
+        if not RuleNode._release(self):
+            return False
+        d = self.__dict__
+        for name in type(self)._value_fields:
+            if _is_array(d.get(name)):
+                del d[name]
+            elif type(d.get(name)) is tuple:
+                d[name] = _shared(d[name])
+        return True
+
 
 _DEAD = (None,)           # the output of a forgotten node, once collected: no weak reference to keep
 
@@ -481,6 +494,8 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
                                                          zip(formula.inputs, formula.grads) if t)),
     })
+    if derived:                     # ``values=`` may keep tensors (nll_loss's target): freed after backward too
+        cls._node_cls._release = RuleNode._release_values
     RULES[node_name] = cls
     return cls
 
