@@ -86,8 +86,10 @@ def _method(name, doc=None):
     """``torch.<name>(t, *args)`` as ``t.<name>(*args)``, the way PyTorch exposes both spellings."""
     takes_numbers = name in _NUMBER_FIRST
 
-    def fn(input, *args, **kwargs):
+    def fn(input, *args, out=None, **kwargs):
         from ._tensor import Tensor
+        if out is not None:               # torch.add(a, b, out=c): computed, then written into c
+            return _api.write_out(name, lambda: fn(input, *args, **kwargs), (input, *args), out)
         if not isinstance(input, Tensor):
             if not takes_numbers:
                 raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s"
@@ -256,8 +258,10 @@ def min(input: Tensor, dim: builtins.int | Tensor | None = None, keepdim: builti
     return input.min(dim, keepdim) if dim is not None else input.min()
 
 
-def matmul(input: Tensor, other: Tensor) -> Tensor:
+def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix product with PyTorch's dispatch (dot, mv, mm, batched)."""
+    if out is not None:
+        return _api.write_out("matmul", lambda: _linalg.matmul(input, other), (input, other), out)
     return _linalg.matmul(input, other)
 
 

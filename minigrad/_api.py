@@ -7,6 +7,7 @@ grad_fn as the out-of-place op, as in PyTorch), ``histc``/``histogram``, the def
 
 from __future__ import annotations
 
+import warnings
 from collections import namedtuple
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -22,6 +23,37 @@ __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal
            "get_default_device", "is_nonzero", "det", "inverse", "svd", "slogdet", "logdet"]
 
 
+def write_out(name: str, compute: Callable[[], Tensor], inputs: Any, out: Any) -> Tensor:
+    """``torch.<name>(..., out=out)``: compute the result, then write it into ``out`` and return ``out``.
+
+    As PyTorch: ``out`` must be a Tensor; functions with ``out=`` record no graph, so an input that
+    requires grad (with grad mode on) is refused; the result must cast to ``out``'s dtype by kind
+    (float into int is refused); an ``out`` of another shape is resized (with PyTorch's deprecation
+    warning unless it was empty).
+    """
+    from . import autograd
+    if not isinstance(out, Tensor):
+        raise TypeError("%s(): argument 'out' must be Tensor, not %s" % (name, type(out).__name__))
+    if autograd.grad_mode.is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs):
+        raise RuntimeError("%s(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad." % name)
+    result = compute()
+    if not np.can_cast(result._data.dtype, out._data.dtype, casting="same_kind"):
+        raise RuntimeError("result type %s can't be cast to the desired output type %s"
+                           % (result.dtype._legacy, out.dtype._legacy))
+    if tuple(out.shape) != tuple(result.shape):
+        if out.numel() != 0:
+            warnings.warn("An output with one or more elements was resized since it had shape %s, which does not "
+                          "match the required output shape %s. This behavior is deprecated, and in a future PyTorch "
+                          "release outputs will not be resized unless they have zero elements. You can explicitly "
+                          "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0)."
+                          % (list(out.shape), list(result.shape)), UserWarning, stacklevel=3)
+        out._data = np.empty(result._data.shape, dtype=out._data.dtype)
+    with autograd.no_grad():
+        out.copy_(result)
+    return out
+
+
 class _BinaryOp(Protocol):
     """``torch.eq`` & co.: ``(input, other, *, out=None) -> Tensor``."""
 
@@ -31,6 +63,8 @@ class _BinaryOp(Protocol):
 def _binary(name: str, method: str) -> _BinaryOp:
     def fn(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor:
         from .ops._util import operand
+        if out is not None:
+            return write_out(name, lambda: fn(input, other), (input, other), out)
         return getattr(operand(input), method)(other)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = "``torch.%s(input, other)``: the same as ``input.%s(other)``." % (name, method)

@@ -2617,6 +2617,25 @@ print(torch.autograd.gradgradcheck(lambda b: torch.linalg.svd(b, full_matrices=F
 print(torch.autograd.gradgradcheck(lambda b: torch.linalg.svd(b)[2].abs().sum(), (B.T.detach().requires_grad_(),)))
 from torch.func import hessian
 print(hessian(lambda a: torch.linalg.svdvals(a).pow(3).sum())(A.detach())[0, 0])
+### out_keyword
+# the tensor tutorials' out= forms: written into out, out returned, out resized (warning unless empty)
+x, y = torch.arange(6.).view(2, 3), torch.ones(2, 3)
+o = torch.empty(0)
+print(torch.add(x, y, out=o) is o, o)
+m = torch.zeros(3, 3)
+print(torch.matmul(x.T, y, out=m) is m, m)
+print(torch.mul(x, 2, out=torch.zeros(5)))
+print(torch.eq(x, 2, out=torch.zeros(2, 3, dtype=torch.bool)))
+print(torch.exp(torch.zeros(2), out=torch.zeros(2, dtype=torch.float64)))
+with torch.no_grad():
+    print(torch.add(x.requires_grad_(), 1, out=torch.zeros(2, 3)).requires_grad)
+for bad in (lambda: torch.add(x, y, out=torch.zeros(2, 3, dtype=torch.long)),
+            lambda: torch.add(x, y, out=[1]),
+            lambda: torch.mul(x, y, out=torch.zeros(2, 3))):
+    try:
+        bad()
+    except (RuntimeError, TypeError) as e:
+        print(type(e).__name__, e)
 '''
 
 
