@@ -191,7 +191,7 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
             tagger.handle.remove()
     if observe:
         _emit("end")
-    return run.captured
+    return None if accumulate else run.captured            # backward() returns None, grad() the gradients
 
 
 _run_serials = itertools.count()

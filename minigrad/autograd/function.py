@@ -167,9 +167,14 @@ _SHARED: dict = {}
 
 
 def _shared(value: tuple) -> tuple:
-    """One copy of each small tuple of flags (``(True, False)``...) or shapes for all forgotten nodes."""
+    """One copy of each small tuple of flags (``(True, False)``...) or shapes for all forgotten nodes.
+
+    Keyed by the elements' types too: ``(True,) == (1,)`` in Python, but a saved ``dim=(1,)`` must not
+    come back as ``(True,)``.
+    """
     try:
-        return _SHARED.setdefault(value, value) if len(_SHARED) < 1024 else value
+        key = (value, tuple(map(type, value)))
+        return _SHARED.setdefault(key, value) if len(_SHARED) < 1024 else value
     except TypeError:                       # unhashable (a list inside): keep this copy
         return value
 

@@ -428,3 +428,25 @@ def test_float64_and_float32_leaves_keep_their_grad_dtype(lib):
         "torch.float64",
     )
     np.testing.assert_allclose(x.grad.numpy(), [1.0, 2.0])
+
+
+def test_backward_returns_none_as_in_pytorch():
+    """``loss.backward()`` at a prompt shows nothing: it returns None in every form (a regression printed [])."""
+    import minigrad as torch
+    x = torch.tensor([1., 2.], requires_grad=True)
+    assert (x * 2).sum().backward() is None
+    assert (x * 2).sum().backward(retain_graph=True) is None
+    assert (x * 2).sum().backward(inputs=[x]) is None
+    assert (x * 2).backward(torch.ones(2)) is None
+    assert torch.autograd.backward([(x * 3).sum()]) is None
+    assert torch.autograd.grad((x * x).sum(), x)[0].tolist() == [2., 4.]
+
+
+def test_saved_dims_keep_their_type_after_backward():
+    """Forgotten nodes share small tuples, keyed by type too: ``(1,)`` must not come back as ``(True,)``."""
+    import minigrad as torch
+    a = torch.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
+    torch.tensor([1.], requires_grad=True).expand(2).sum().backward()   # a node sharing a (True,) flag tuple
+    y = a.amax(1)
+    y.sum().backward()
+    assert y.grad_fn._saved_dim == (1,) and type(y.grad_fn._saved_dim[0]) is int
