@@ -446,7 +446,15 @@ def test_saved_dims_keep_their_type_after_backward():
     """Forgotten nodes share small tuples, keyed by type too: ``(1,)`` must not come back as ``(True,)``."""
     import minigrad as torch
     a = torch.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
-    torch.tensor([1.], requires_grad=True).expand(2).sum().backward()   # a node sharing a (True,) flag tuple
+    a.amax().sum().backward()              # its forgotten node shares a (True,) flags tuple
     y = a.amax(1)
     y.sum().backward()
-    assert y.grad_fn._saved_dim == (1,) and type(y.grad_fn._saved_dim[0]) is int
+    assert y.grad_fn._saved_dim == (1,)
+    assert type(y.grad_fn._saved_dim[0]) is int
+
+
+def test_shared_tuples_are_keyed_by_type():
+    from minigrad.autograd.function import _shared
+    assert _shared((True, 7, 9)) == (True, 7, 9)
+    got = _shared((1, 7, 9))
+    assert [type(v) for v in got] == [int, int, int]
