@@ -126,6 +126,7 @@ class fmath:
     exp, log, log1p, expm1, log2, log10 = map(_via_float64, (np.exp, np.log, np.log1p, np.expm1, np.log2, np.log10))
     sin, cos, tan, arcsin, arccos, arctan = map(_via_float64, (np.sin, np.cos, np.tan, np.arcsin, np.arccos, np.arctan))
     sinh, cosh, tanh, arctan2, _power = map(_via_float64, (np.sinh, np.cosh, np.tanh, np.arctan2, np.power))
+    logaddexp = _via_float64(np.logaddexp)
 
     @staticmethod
     def power(a, b):

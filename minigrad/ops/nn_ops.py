@@ -448,7 +448,7 @@ def _gelu_backward(grad_output, self, approximate):
         t = fmath.tanh((x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI)
         slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * _KAPPA * x * x)
     else:
-        slope = 0.5 * (1 + _erf(x * math.sqrt(0.5))) + x * np.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
+        slope = 0.5 * (1 + _erf(x * math.sqrt(0.5))) + x * fmath.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
     return (grad_output * slope).astype(grad_output.dtype, copy=False)
 
 
@@ -559,7 +559,7 @@ Elu: type[Rule] = rule("EluBackward0", _elu,
 
 def _softplus(self, beta, threshold):
     a = self
-    return np.where(a * beta > threshold, a, np.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
+    return np.where(a * beta > threshold, a, fmath.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
 
 
 def _softplus_backward(grad_output, self, beta, threshold):

@@ -461,7 +461,9 @@ def _norm(self, ord, dim, keepdim):
     elif ord == 1:
         out = a.sum(axis=dims, keepdims=keepdim)
     else:
-        out = (a ** ord).sum(axis=dims, keepdims=keepdim) ** (1.0 / ord)
+        # (fmath: numpy's float32 power has CPU-specific kernels; a square and a square root are exact)
+        powered = np.square(a) if ord == 2 else fmath.power(a, ord)
+        out = fmath.power(powered.sum(axis=dims, keepdims=keepdim), 1.0 / ord)
     return np.asarray(out, dtype=self.dtype)
 
 
