@@ -250,7 +250,11 @@ def sweep(names=None, dtypes=(np.float32, np.float64)) -> dict[str, np.ndarray]:
 
 
 def cpu_kernels() -> str:
-    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+    """numpy's dispatched targets this interpreter uses ("X86_V3" here; "" with all of them disabled)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+    except ImportError:  # numpy 1.x
+        from numpy.core._multiarray_umath import __cpu_dispatch__, __cpu_features__
     return " ".join(f for f in __cpu_dispatch__ if __cpu_features__.get(f))
 
 

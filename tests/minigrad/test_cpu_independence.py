@@ -48,7 +48,7 @@ except ImportError:  # numpy 1.x
 ACTIVE = [f for f in __cpu_dispatch__ if __cpu_features__.get(f)]
 #: The targets where a new family of float32 kernels starts: turning off one and everything after it
 #: leaves the kernels below (numpy 2.4 names its groups X86_V3/X86_V4; numpy 1.x/2.0-2.3 the features).
-LEVELS = ("X86_V3", "X86_V4", "AVX", "FMA3", "AVX2", "AVX512F", "AVX512_SKX")
+LEVELS = ("X86_V3", "X86_V4", "AVX2", "AVX512F", "AVX512_SKX")
 #: glibc >= 2.33 spells its hwcaps AVX2/FMA; 2.26-2.32 AVX2_Usable/FMA_Usable (unknown names are ignored).
 GLIBC_SSE2 = "glibc.cpu.hwcaps=-AVX2,-FMA,-AVX2_Usable,-FMA_Usable"
 
@@ -159,8 +159,10 @@ def _assert_float32_identical(base, other, setting, blas_differs=False):
         if case in BLAS_CASES and blas_differs:
             ok = _close(base[key], other[key], 1e-5 if dtype == "float32" else 1e-13)
         elif dtype == "float64":
-            # float64 transcendentals are dispatched too (tanh here; all of them under AVX-512's SVML)
-            ok = _close(base[key], other[key], 1e-14)
+            # float64 transcendentals are dispatched too (tanh here; all of them under AVX-512's SVML) and glibc's
+            # differ by an ULP with and without FMA; cancellation (1 - tanh², gelu's 1 + tanh) magnifies that.
+            # 1e-10 of the array's magnitude still catches a float32 kernel in a float64 path (1e-7).
+            ok = _close(base[key], other[key], 1e-10)
         else:
             ok = False
         if not ok:
