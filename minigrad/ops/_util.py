@@ -104,6 +104,9 @@ class fmath:
     machine with AVX-512, ``np.log10(np.float32(100))`` is ``2.0000002``; elsewhere, and in
     PyTorch, it is ``2``.  So float32 inputs are computed in float64 and rounded once: the
     correctly rounded result on every machine (float64 and other dtypes go straight to numpy).
+    The float64 kernels differ too, by an ULP or three of float64, which changes the rounded float32
+    only when the exact value is that close to a midpoint between two float32s (about 1 in 10⁸;
+    none in 70 million inputs per function between numpy's baseline and AVX2 kernels, glibc's SSE2 and FMA).
     The plain version is ``np.exp(a)``.
     """
 
