@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 import warnings
 import zlib
+from pathlib import Path
 
 import numpy as np
 
@@ -231,6 +232,35 @@ def second_order(dtype) -> dict[str, np.ndarray]:
     return out
 
 
+def op_table(dtype) -> dict[str, np.ndarray]:
+    """Every row of the op table (op_cases.py: every differentiable op once), on fixed inputs of its shapes."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from op_cases import CASES as OPS
+    out = {}
+    for case in OPS:
+        global _rng
+        _rng = np.random.default_rng(zlib.crc32(case.name.encode()))
+        shapes = case.shapes if isinstance(case.shapes, tuple) else ((5, 7),)
+        shapes = shapes if len(shapes) >= case.arity else (shapes[0],) * case.arity
+        try:
+            inputs = [torch.tensor(_rng.uniform(0.2, 2, s).astype(dtype) * _rng.choice([-1, 1], s).astype(dtype),
+                                   requires_grad=True) for s in shapes]
+            result = case.fn(*inputs)
+            outs = [o for o in (result if isinstance(result, (tuple, list)) else [result])
+                    if isinstance(o, torch.Tensor) and o.is_floating_point()]
+            for i, o in enumerate(outs):
+                out["%s/out%d" % (case.name, i)] = o.detach().numpy().copy()
+            loss = sum((o * torch.tensor(_rng.uniform(-2, 2, o.shape).astype(dtype))).sum()
+                       for o in outs if o.requires_grad)
+            if isinstance(loss, torch.Tensor):
+                grads = torch.autograd.grad(loss, inputs, allow_unused=True)
+                for i, g in enumerate(grads):
+                    out["%s/grad%d" % (case.name, i)] = g.numpy() if g is not None else np.array([])
+        except Exception as e:  # a case that raises is recorded, and compared, as its message
+            out[case.name + "/error"] = np.array(type(e).__name__ + ": " + str(e))
+    return out
+
+
 def sweep(names=None, dtypes=(np.float32, np.float64)) -> dict[str, np.ndarray]:
     arrays = {}
     for dt in dtypes:
@@ -246,6 +276,8 @@ def sweep(names=None, dtypes=(np.float32, np.float64)) -> dict[str, np.ndarray]:
                 arrays["%s/random/%s" % (tag, key)] = value
             for key, value in second_order(dt).items():
                 arrays["%s/second/%s" % (tag, key)] = value
+            for key, value in op_table(dt).items():
+                arrays["%s/table/%s" % (tag, key)] = value
     return arrays
 
 
