@@ -130,6 +130,14 @@ def _close(x: np.ndarray, y: np.ndarray, scale: float) -> bool:
 #: kernel, as PyTorch's do on MKL's/oneDNN's; computing them in float64 would not be PyTorch's float32.
 BLAS_CASES = {"mm", "mm_big", "mv", "dot", "bmm", "einsum", "linear", "conv2d", "conv_transpose2d", "det",
               "inverse"}
+#: The op table's rows that reach the BLAS (einsum's contractions go through tensordot, its outer product too).
+BLAS_ROWS = re.compile(r"(addmm|bmm|einsum|matmul|mm|mv|dot|tensordot|linear|bilinear|conv|det|inverse|inv|slogdet|"
+                       r"logdet|solve|svd|linalg)")
+
+
+def _from_blas(key: str) -> bool:
+    parts = key.split("/")
+    return parts[1] in BLAS_CASES or (parts[1] == "table" and BLAS_ROWS.match(parts[2]) is not None)
 
 
 @pytest.fixture(scope="module")
@@ -155,8 +163,8 @@ def _assert_float32_identical(base, other, setting, blas_differs=False):
     differing = _differences(base, other)
     wrong = {}
     for key, what in differing.items():
-        dtype, case = key.split("/")[:2]
-        if case in BLAS_CASES and blas_differs:
+        dtype = key.split("/")[0]
+        if blas_differs and _from_blas(key):
             ok = _close(base[key], other[key], 1e-5 if dtype == "float32" else 1e-13)
         elif dtype == "float64":
             # float64 transcendentals are dispatched too (tanh here; all of them under AVX-512's SVML) and glibc's
@@ -176,7 +184,7 @@ def test_blas_kernel_changes_only_the_blas_cases(default_sweep, tmp_path):
     nothing else; within float32 rounding of the sums."""
     lower = _sweep(tmp_path, "blas", OPENBLAS_CORETYPE="Prescott")
     _assert_float32_identical(default_sweep, lower, "OPENBLAS_CORETYPE=Prescott", blas_differs=True)
-    unexpected = {k for k in _differences(default_sweep, lower) if k.split("/")[1] not in BLAS_CASES}
+    unexpected = {k for k in _differences(default_sweep, lower) if not _from_blas(k)}
     assert not unexpected
 
 
