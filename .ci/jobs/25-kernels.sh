@@ -25,6 +25,10 @@ print(" ".join(x for x in d if f.get(x)))')] (empty: the baseline)"
     if [ -f "$shared/run.py" ]; then
         run "shared parity (lowest kernels)" "${lowest[@]}" timeout -k 30 600 \
             "$py" "$shared/run.py" check --backend minigrad "$shared/cases" "$shared/expected"
+        if compgen -G "tests/parity/cases/*.py" >/dev/null && [ -d tests/parity/expected ]; then
+            run "project parity (lowest kernels)" "${lowest[@]}" timeout -k 30 600 \
+                "$py" "$shared/run.py" check --backend minigrad tests/parity/cases tests/parity/expected
+        fi
     else
         notice "$shared/run.py not found; skipping the shared parity cases"
     fi
