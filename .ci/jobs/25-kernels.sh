@@ -3,10 +3,10 @@
 # values again with the lowest kernels forced: numpy's baseline (every dispatched SIMD target off:
 # NPY_DISABLE_CPU_FEATURES), glibc's SSE2 maths (no FMA: GLIBC_TUNABLES) and OpenBLAS's Prescott GEMM
 # (OPENBLAS_CORETYPE). `make test` already compares every float32 op bit for bit across these
-# settings (tests/minigrad/test_cpu_independence.py); here the whole minigrad suite, the doctests
-# and the shared parity cases must pass with them too.
+# settings (tests/minigrad/test_cpu_independence.py); here the minigrad, nn and viz suites (viz prints
+# values into its graphs), the doctests and the parity cases must pass with them too.
 job_kernels() {
-    local extras=(@test)
+    local extras=(viz notebooks @test)      # what `make test` installs: the set-up is already done
     if [ "${WITH_TORCH:-1}" != 0 ]; then extras+=(@torch); fi
     bash ./dev setup "${extras[@]}" >/dev/null || { fail "set-up of $VENV"; return; }
     local py="$VENV/bin/python" disabled
@@ -17,8 +17,8 @@ print(" ".join(x for x in d if f.get(x)))')"
     echo "lowest kernels: ${lowest[*]:1}"
     echo "numpy's dispatched targets with them: [$("${lowest[@]}" "$py" -c 'from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f
 print(" ".join(x for x in d if f.get(x)))')] (empty: the baseline)"
-    run "pytest tests/minigrad tests/nn (lowest kernels)" "${lowest[@]}" timeout -k 30 1500 \
-        "$py" -m pytest tests/minigrad tests/nn -q -p no:cacheprovider
+    run "pytest tests/minigrad tests/nn tests/viz (lowest kernels)" "${lowest[@]}" timeout -k 30 1800 \
+        "$py" -m pytest tests/minigrad tests/nn tests/viz -m "not browser" -q -p no:cacheprovider
     run "doctests (lowest kernels)" "${lowest[@]}" timeout -k 30 600 \
         "$py" -m pytest --doctest-modules minigrad -q -p no:cacheprovider
     local shared="${SHARED_PARITY:-../shared/parity}"
