@@ -145,6 +145,7 @@ def default_sweep(tmp_path_factory):
     return _sweep(tmp_path_factory.mktemp("sweep"), "default")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("label", "disabled"), _numpy_settings() or [pytest.param("-", "", marks=pytest.mark.skip(
     reason="numpy dispatches no SIMD kernels on this machine"))])
 def test_numpy_kernels_do_not_change_float32_results(default_sweep, tmp_path, label, disabled):
@@ -153,6 +154,7 @@ def test_numpy_kernels_do_not_change_float32_results(default_sweep, tmp_path, la
     _assert_float32_identical(default_sweep, lower, "NPY_DISABLE_CPU_FEATURES=%r" % disabled)
 
 
+@pytest.mark.slow
 def test_glibc_and_numpy_baseline_kernels_do_not_change_float32_results(default_sweep, tmp_path):
     lower = _sweep(tmp_path, "glibc", NPY_DISABLE_CPU_FEATURES=LOWEST["NPY_DISABLE_CPU_FEATURES"],
                    GLIBC_TUNABLES=GLIBC_SSE2)
@@ -179,6 +181,7 @@ def _assert_float32_identical(base, other, setting, blas_differs=False):
         setting, "\n".join("  %s: %s" % kv for kv in wrong.items()))
 
 
+@pytest.mark.slow
 def test_blas_kernel_changes_only_the_blas_cases(default_sweep, tmp_path):
     """OpenBLAS's GEMM kernel changes matrix products in the last bits (as MKL's does PyTorch's), and
     nothing else; within float32 rounding of the sums."""
@@ -297,6 +300,7 @@ def _run_lowest(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
                           timeout=timeout)
 
 
+@pytest.mark.slow
 def test_doctests_pass_with_the_lowest_kernels():
     proc = _run_lowest("-m", "pytest", "--doctest-modules", "minigrad", "-q", "-p", "no:cacheprovider")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
