@@ -224,6 +224,7 @@ def test_float32_results_do_not_use_numpy_float32_kernels(monkeypatch):
         import kernel_sweep
     finally:
         sys.path.remove(str(SWEEP.parent))
+    state = torch.get_rng_state()                   # (the sweep seeds the generator: leave it as it was)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         plain = kernel_sweep.sweep(dtypes=(np.float32,))
@@ -233,6 +234,7 @@ def test_float32_results_do_not_use_numpy_float32_kernels(monkeypatch):
                     m.setattr(np, name, _another_cpu(getattr(np, name)))
             assert np.exp(np.float32(1)) != np.float32(np.e)                    # (the patch is in place)
             other = kernel_sweep.sweep(dtypes=(np.float32,))
+    torch.set_rng_state(state)
     differing = _differences(plain, other)
     assert not differing, "float32 results computed with numpy's own float32 kernels:\n" + "\n".join(
         "  %s: %s" % kv for kv in differing.items())
