@@ -42,7 +42,6 @@ from ._dtype import (
 )
 from ._size import Size
 from ._tensor import Tensor, _legacy_type, _LegacyTensorType
-from ._tensor_ops import numpy_names as _numpy_names
 from ._tensor_str import set_printoptions
 from .autograd.grad_mode import (
     enable_grad,
@@ -53,6 +52,7 @@ from .autograd.grad_mode import (
     set_grad_enabled,
 )
 from .ops import linalg as _linalg
+from .ops._args import numpy_names as _numpy_names
 
 __version__ = "0.1.0"
 

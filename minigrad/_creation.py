@@ -11,6 +11,9 @@ import numpy as np
 
 from . import _checks, _dtype, _random
 from ._tensor import Tensor, _to_nested
+from .autograd import grad_mode
+from .ops._writes import fill_random
+from .ops.inplace import LEAF_INPLACE
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "rand_like", "randn_like", "arange", "linspace", "logspace", "eye", "rand",
@@ -692,9 +695,6 @@ def _random_fill(t, kind, generator, *args, **kwargs):
     Elements are drawn in memory order (a transposed tensor column by column), as ATen's kernels do;
     ``normal_`` on a non-contiguous tensor takes PyTorch's one-at-a-time path.
     """
-    from ._tensor_ops import _fill_random
-    from .autograd import grad_mode
-    from .ops.inplace import LEAF_INPLACE
     if t.requires_grad and t.grad_fn is None and grad_mode.is_grad_enabled():
         raise RuntimeError(LEAF_INPLACE)
     g = _rng(generator)
@@ -751,7 +751,7 @@ def _random_fill(t, kind, generator, *args, **kwargs):
                 raise RuntimeError("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d"
                                    % (low, high))
             values = _random.random_from_to(g, shape, dtype, low, high, order=order)
-    return _fill_random(t, values)
+    return fill_random(t, values)
 
 
 def is_tensor(obj: Any) -> bool:

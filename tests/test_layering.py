@@ -297,3 +297,25 @@ def test_the_layer_scan_resolves_relative_imports(tmp_path: Path) -> None:
     assert layer_of("numpy") is None
     found = {m for _, m in module_level_imports(ROOT / "minigrad" / "autograd" / "engine.py")}
     assert "minigrad.autograd.graph" in found
+
+
+def test_tensor_ops_holds_delegations_only() -> None:
+    # issue 12: TensorOps (the methods of Tensor) holds delegations only; the logic lives in ops/ (the front
+    # ends ops/_arith.py, _logic.py, _reductions.py, _shapes.py, _indexing.py, _writes.py, _convert.py).
+    # A method is its docstring, at most an import that says why, and one statement.
+    path = ROOT / "minigrad" / "_tensor_ops.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "TensorOps"]
+    offences = []
+    for fn in cls.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        body = [s for s in body if not isinstance(s, (ast.Import, ast.ImportFrom))]
+        if len(body) != 1 or not isinstance(body[0], (ast.Return, ast.Expr, ast.Raise)):
+            offences.append(f"minigrad/_tensor_ops.py:{fn.lineno}: TensorOps.{fn.name} has {len(body)} statements")
+    assert offences == [], "move the logic into ops/ and delegate:\n" + "\n".join(offences)
+    module_functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert module_functions == ["_creation"], f"helpers belong in ops/: {module_functions}"
+    loops = [n.lineno for n in tree.body if isinstance(n, (ast.For, ast.While))]
+    assert loops == [], f"minigrad/_tensor_ops.py rewrites methods at import time in a loop (lines {loops})"
