@@ -742,6 +742,123 @@ class TensorOps:
     def sqrt_(self: Tensor) -> Tensor:
         return self._inplace(E.Sqrt.apply)
 
+    # the in-place twins of unary ops: the same op, its result written into this tensor (same grad_fn, as in PyTorch)
+    def cos_(self: Tensor) -> Tensor:
+        """In-place ``cos``: writes the result into this tensor (same gradient as ``cos``)."""
+        return self._inplace(lambda x: x.cos())
+
+    def sin_(self: Tensor) -> Tensor:
+        """In-place ``sin``: writes the result into this tensor (same gradient as ``sin``)."""
+        return self._inplace(lambda x: x.sin())
+
+    def tan_(self: Tensor) -> Tensor:
+        """In-place ``tan``: writes the result into this tensor (same gradient as ``tan``)."""
+        return self._inplace(lambda x: x.tan())
+
+    def abs_(self: Tensor) -> Tensor:
+        """In-place ``abs``: writes the result into this tensor (same gradient as ``abs``)."""
+        return self._inplace(lambda x: x.abs())
+
+    def log_(self: Tensor) -> Tensor:
+        """In-place ``log``: writes the result into this tensor (same gradient as ``log``)."""
+        return self._inplace(lambda x: x.log())
+
+    def log2_(self: Tensor) -> Tensor:
+        """In-place ``log2``: writes the result into this tensor (same gradient as ``log2``)."""
+        return self._inplace(lambda x: x.log2())
+
+    def log10_(self: Tensor) -> Tensor:
+        """In-place ``log10``: writes the result into this tensor (same gradient as ``log10``)."""
+        return self._inplace(lambda x: x.log10())
+
+    def log1p_(self: Tensor) -> Tensor:
+        """In-place ``log1p``: writes the result into this tensor (same gradient as ``log1p``)."""
+        return self._inplace(lambda x: x.log1p())
+
+    def expm1_(self: Tensor) -> Tensor:
+        """In-place ``expm1``: writes the result into this tensor (same gradient as ``expm1``)."""
+        return self._inplace(lambda x: x.expm1())
+
+    def floor_(self: Tensor) -> Tensor:
+        """In-place ``floor``: writes the result into this tensor (same gradient as ``floor``)."""
+        return self._inplace(lambda x: x.floor())
+
+    def ceil_(self: Tensor) -> Tensor:
+        """In-place ``ceil``: writes the result into this tensor (same gradient as ``ceil``)."""
+        return self._inplace(lambda x: x.ceil())
+
+    def trunc_(self: Tensor) -> Tensor:
+        """In-place ``trunc``: writes the result into this tensor (same gradient as ``trunc``)."""
+        return self._inplace(lambda x: x.trunc())
+
+    def frac_(self: Tensor) -> Tensor:
+        """In-place ``frac``: writes the result into this tensor (same gradient as ``frac``)."""
+        return self._inplace(lambda x: x.frac())
+
+    def reciprocal_(self: Tensor) -> Tensor:
+        """In-place ``reciprocal``: writes the result into this tensor (same gradient as ``reciprocal``)."""
+        return self._inplace(lambda x: x.reciprocal())
+
+    def square_(self: Tensor) -> Tensor:
+        """In-place ``square``: writes the result into this tensor (same gradient as ``square``)."""
+        return self._inplace(lambda x: x.square())
+
+    def erf_(self: Tensor) -> Tensor:
+        """In-place ``erf``: writes the result into this tensor (same gradient as ``erf``)."""
+        return self._inplace(lambda x: x.erf())
+
+    def sign_(self: Tensor) -> Tensor:
+        """In-place ``sign``: writes the result into this tensor (same gradient as ``sign``)."""
+        return self._inplace(lambda x: x.sign())
+
+    def sgn_(self: Tensor) -> Tensor:
+        """In-place ``sgn``: writes the result into this tensor (same gradient as ``sgn``)."""
+        return self._inplace(lambda x: x.sgn())
+
+    def rsqrt_(self: Tensor) -> Tensor:
+        """In-place ``rsqrt``: writes the result into this tensor (same gradient as ``rsqrt``)."""
+        return self._inplace(lambda x: x.rsqrt())
+
+    def sinh_(self: Tensor) -> Tensor:
+        """In-place ``sinh``: writes the result into this tensor (same gradient as ``sinh``)."""
+        return self._inplace(lambda x: x.sinh())
+
+    def cosh_(self: Tensor) -> Tensor:
+        """In-place ``cosh``: writes the result into this tensor (same gradient as ``cosh``)."""
+        return self._inplace(lambda x: x.cosh())
+
+    def asin_(self: Tensor) -> Tensor:
+        """In-place ``asin``: writes the result into this tensor (same gradient as ``asin``)."""
+        return self._inplace(lambda x: x.asin())
+
+    def acos_(self: Tensor) -> Tensor:
+        """In-place ``acos``: writes the result into this tensor (same gradient as ``acos``)."""
+        return self._inplace(lambda x: x.acos())
+
+    def atan_(self: Tensor) -> Tensor:
+        """In-place ``atan``: writes the result into this tensor (same gradient as ``atan``)."""
+        return self._inplace(lambda x: x.atan())
+
+    def round_(self: Tensor, *, decimals: _int = 0) -> Tensor:
+        """In-place ``round``: writes the result into this tensor (same gradient as ``round``)."""
+        return self._inplace(lambda x: x.round(decimals=decimals))
+
+    def remainder_(self: Tensor, other: TensorOrNumber) -> Tensor:
+        """In-place ``remainder``: writes the result into this tensor (same gradient as ``remainder``)."""
+        return self._inplace(lambda x: x.remainder(other))
+
+    def atan2_(self: Tensor, other: Tensor) -> Tensor:
+        """In-place ``atan2``: writes the result into this tensor (same gradient as ``atan2``)."""
+        return self._inplace(lambda x: x.atan2(other))
+
+    def clamp_min_(self: Tensor, min: TensorOrNumber) -> Tensor:
+        """In-place ``clamp_min``: writes the result into this tensor (same gradient as ``clamp_min``)."""
+        return self._inplace(lambda x: x.clamp_min(min))
+
+    def clamp_max_(self: Tensor, max: TensorOrNumber) -> Tensor:
+        """In-place ``clamp_max``: writes the result into this tensor (same gradient as ``clamp_max``)."""
+        return self._inplace(lambda x: x.clamp_max(max))
+
     def addcmul_(self: Tensor, t1: Tensor, t2: Tensor, *, value: Number = 1) -> Tensor:
         return self._inplace(lambda x, a, b: x + value * a * b, operand(t1), operand(t2))
 
