@@ -15,7 +15,7 @@ from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._rules import fused, rule
-from ._util import cast, check_broadcast, fmath, promoted
+from ._util import cast, check_broadcast, fmath, operand, promoted
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -79,7 +79,6 @@ Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False,
 
 
 def _rsub(self, other):
-    from ._util import operand
     _check_bool_sub(self, operand(other))
     a, b = promoted(self, operand(other))
     return b - a
@@ -172,7 +171,6 @@ PowTensor: type[Rule] = rule(
 
 
 def _pow_scalar_base(self, exponent):
-    from ._util import operand
     a = exponent._data.astype(result_type(operand(self), exponent).numpy, copy=False)   # 2 ** int stays integral
     return fmath.power(a.dtype.type(self), a)
 
@@ -487,7 +485,6 @@ Remainder: type[Rule] = rule("RemainderBackward1", _remainder, arrays=False,
                  words="self − other · floor(self / other): slope 1 in self, −floor(self / other) in other.")
 
 def _remainder_scalar(self, other):
-    from ._util import operand
     return _remainder(self, operand(other))
 
 
@@ -651,7 +648,7 @@ class NormalBoth(Normal):
 
 def _const(array, like=None):
     """A constant tensor (no gradient) from an ndarray, in ``like``'s dtype if given."""
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: ops/ is imported while _tensor is loading
 
     if like is not None:
         array = np.asarray(array, dtype=like._data.dtype)

@@ -11,7 +11,8 @@ from .. import _checks, _dtype
 from .._dtype import cpp_type_name
 from ..autograd.function import Function
 from ._rules import rule
-from .shape import UnsafeView
+from ._util import broadcast_shape
+from .shape import SqueezeMatmul, UnsafeView
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -189,7 +190,6 @@ def matmul(x: Any, y: Any) -> Any:
     if x.ndim == 2 and y.ndim == 1:
         return Mv.apply(x, y)
     if x.ndim == 1 and y.ndim == 2:
-        from .shape import SqueezeMatmul
         if x.shape[0] != y.shape[0]:
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (1x%d and %s)" % (x.shape[0], _dims(y.shape)))
         return SqueezeMatmul.apply(Mm.apply(x.unsqueeze(0), y), 0)
@@ -238,7 +238,6 @@ def _folded_matmul(x, y):
 
 def _batched_matmul(x, y):
     """Expand both operands to the broadcast batch shape, flatten the batches and multiply with bmm."""
-    from ._util import broadcast_shape
 
     n, k = (x.shape[-2] if x.ndim > 1 else 1), x.shape[-1]
     k2, m = (y.shape[-2], y.shape[-1]) if y.ndim > 1 else (y.shape[0], 1)
@@ -324,7 +323,7 @@ def parse_einsum(equation: Any, shapes: Any) -> Any:
 
 def einsum(*args: Any) -> Any:
     """``torch.einsum(equation, *operands)`` (or operands in a list, or the sublist form), differentiable."""
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: ops/ is imported while _tensor is loading
 
     if args and isinstance(args[0], Tensor):
         equation, operands = _sublist_equation(args)
@@ -395,7 +394,7 @@ def _einsum_grad(grad, output, terms, operands, i):
     A label only operand i has is broadcast back with a vector of ones; a repeated label (a diagonal,
     ``"ii->"``) gets a fresh label tied to it by an identity matrix, so the result's subscripts are distinct.
     """
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: ops/ is imported while _tensor is loading
 
     dtype = grad._data.dtype
     subs = [output] + [t for j, t in enumerate(terms) if j != i]

@@ -25,6 +25,7 @@ from ..autograd.function import Function
 from . import elementwise
 from ._rules import NP, fused, rule
 from ._util import fmath, promoted
+from .index import IndexScatter
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -610,8 +611,6 @@ class Embedding(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        from .index import IndexScatter
-
         scale = np.ones(ctx.indices.shape)
         if ctx.padding_idx is not None:
             scale[ctx.indices == ctx.padding_idx] = 0

@@ -8,6 +8,7 @@ backward puts the gradient back at the indices (``gather_backward``).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ from .._dtype import from_numpy_dtype, get_default_dtype
 from ..autograd.function import Function
 from ._rules import NP, fused, rule
 from ._util import dims_tuple, fmath, wrap_dim
+from .index import gather_backward
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -336,7 +338,6 @@ def _warn_dof(name, a, n, correction):
     """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf.
     PyTorch's ``n`` is the input's numel divided by the output's: 0 for an empty input."""
     if (n if a.size else 0) - correction <= 0:
-        import warnings
         warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
                       "(input numel divided by output numel)." % name, UserWarning, stacklevel=5)
 
@@ -570,7 +571,6 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor, grad_indices: Tensor) -> Grads:
-        from .index import gather_backward
         (indices,) = ctx.saved_tensors
         if not ctx.self_sym_sizes:                   # a 0-dim input: its one element was picked
             return grad.reshape(()), None, None
@@ -656,7 +656,6 @@ class Sort(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor, grad_indices: Tensor) -> Grads:
-        from .index import gather_backward
         if not ctx.self_sym_sizes:
             return grad, None, None, None
         (indices,) = ctx.saved_tensors
