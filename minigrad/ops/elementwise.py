@@ -59,7 +59,7 @@ def _add(self, other, alpha=1):
 
 Add: type[Rule] = rule("AddBackward0", _add, arrays=False,
            self=("g", lambda xp, g: g),
-           other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else g * alpha),
+           other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else xp.mul_scalar(g, alpha)),
            jvp="auto_linear",
            words="Addition passes the gradient through to both inputs (scaled by alpha for the second).")
 
@@ -73,7 +73,7 @@ def _sub(self, other, alpha=1):
 
 Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False,
            self=("g", lambda xp, g: g),
-           other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else g * -alpha),
+           other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else xp.mul_scalar(-g, alpha)),
            jvp="auto_linear",
            words="Subtraction passes the gradient to the first input and its negative to the second.")
 
@@ -531,7 +531,7 @@ Where: type[Rule] = rule("WhereBackward0", _where, arrays=False, quiet=False,
 
 MulScalar: type[Rule] = fused("mul_scalar", rule(
     "MulBackward1", lambda self, other: self * self.dtype.type(other),
-    self=("g · other", lambda xp, g, other: g * other),
+    self=("g · other", lambda xp, g, other: xp.mul_scalar(g, other)),
     jvp="auto_linear",
     words="Multiplying by a number scales the gradient by it."))
 

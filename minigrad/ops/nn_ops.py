@@ -865,7 +865,7 @@ def _bce_logits_grad_self(xp, g, self, target, weight, pos_weight, reduction):
         grad = (xp.sigmoid(self) - target) * g
     else:
         pt = _weight(xp, pos_weight) * target
-        grad = ((pt + 1 - target) * xp.sigmoid(self) - pt) * g
+        grad = ((xp.add_scalar(pt, 1) - target) * xp.sigmoid(self) - pt) * g      # t.add(1).sub(target)...
     return _per_element(_times(grad, _weight(xp, weight)), reduction)
 
 

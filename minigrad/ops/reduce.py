@@ -483,9 +483,9 @@ def _norm_grad(xp, g, self, result, ord, dim, keepdim):
         return xp.sgn(x) * (g / xp.sum(hit, dims, True) * hit)
     r_zero = xp.value(r) == 0
     if ord == 2:
-        return x * xp.masked_fill(g / r, r_zero, 0)
+        return g * xp.masked_fill(x / r, r_zero, 0)
     if ord < 1:
-        scaled = xp.sgn(x) * xp.where(xp.mask(xp.value(x) == 0), 0, xp.pow(xp.abs(x), ord - 1))
+        scaled = xp.sgn(x) * xp.masked_fill(xp.pow(xp.abs(x), ord - 1), xp.value(x) == 0, 0)
         return scaled * g * xp.pow(r, 1 - ord)
     scaled = x * xp.pow(xp.abs(x), ord - 2) if ord >= 2 else xp.sgn(x) * xp.pow(xp.abs(x), ord - 1)
     return scaled * xp.masked_fill(g / xp.pow(r, ord - 1), r_zero, 0)
@@ -535,7 +535,7 @@ def _cumprod_grad(xp, g, self, result, dim):
     if self.ndim == 0:
         return g
     if not np.any(xp.value(self) == 0):
-        return _reverse_cumsum(xp, g * result, dim) / self
+        return _reverse_cumsum(xp, result * g, dim) / self
     return xp.by_tensors(_cumprod_with_zeros, g, self, result, dim)
 
 
