@@ -201,9 +201,9 @@ def test_listed_double_backward_differences_are_real(case_name):
     assert _derivative_graphs(case, minigrad) != _derivative_graphs(case, torch), "%s matches now" % case_name
 
 
-#: PyTorch's fused double-backward nodes of ops that are still classes in minigrad (their create_graph
-#: backward records the formula's elementary ops instead).  To do: native_layer_norm_backward as one node.
-NOT_YET_FUSED = {"NativeLayerNormBackwardBackward0"}
+#: PyTorch's fused double-backward nodes minigrad does not record yet (NativeLayerNormBackwardBackward0 is now
+#: a class of ops/nn_ops.py, layer_norm's backward under create_graph).
+NOT_YET_FUSED: set[str] = set()
 #: minigrad's view/in-place machinery (ops/inplace.py, the core's) differentiates CopySlices' backward through
 #: an AsStridedBackwardBackward0 node where PyTorch records none (reported in /work/notes/rules.md).
 NOT_IN_TORCH = {"AsStridedBackwardBackward0"}
