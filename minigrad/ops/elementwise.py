@@ -448,7 +448,7 @@ def _minimum(self, other):
 def _share(xp, g, loses, ties):
     """g / 2 on ties, exactly 0 where the input ``loses``, g elsewhere (so where an input is nan, both get g,
     as in PyTorch)."""
-    return xp.where(xp.mask(loses), 0, xp.where(xp.mask(ties), g / 2, g))
+    return xp.masked_fill(xp.where(xp.mask(ties), xp.div_scalar(g, 2), g), xp.value(loses), 0)   # PyTorch's
 
 
 Maximum: type[Rule] = rule("MaximumBackward0", _maximum, arrays=False, quiet=False,
