@@ -162,19 +162,21 @@ def _addmm(self, mat1, mat2, beta=1, alpha=1):
     return out + term
 
 
-def _scaled(g, alpha):
-    return g if alpha == 1 else g * alpha
+def _scaled(xp, g, alpha):
+    """PyTorch's maybe_multiply: ``g * alpha`` (mul.Scalar, MulBackward1) unless alpha is 1."""
+    return g if alpha == 1 else xp.mul_scalar(g, alpha)
 
 
 Addmm: type[Rule] = rule("AddmmBackward0", _addmm, arrays=False,
              values={"mat1_sym_sizes": lambda mat1: mat1.shape, "mat1_sym_strides": lambda mat1: _strides(mat1),
                      **_MAT2},
-             self=("beta · g", lambda xp, g, beta: _scaled(g, beta)),
-             mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha: xp.mm(_scaled(g, alpha), xp.t(mat2))),
+             self=("beta · g", lambda xp, g, beta: _scaled(xp, g, beta)),
+             mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha: _scaled(xp, xp.mm(g, xp.t(mat2)), alpha)),
              mat2=("alpha · mat1ᵀ @ g", lambda xp, g, mat1, alpha, mat2_sym_sizes, mat2_sym_strides:
-                   _mat2_grad(xp, _scaled(g, alpha), mat1, mat2_sym_sizes, mat2_sym_strides)),
+                   _scaled(xp, _mat2_grad(xp, g, mat1, mat2_sym_sizes, mat2_sym_strides), alpha)),
              jvp=lambda xp, self_t, mat1_t, mat2_t, mat1, mat2, beta, alpha:
-                 _scaled(self_t, beta) + _scaled(xp.mm(mat1_t, mat2) + xp.mm(mat1, mat2_t), alpha),
+                 _scaled(xp, self_t, beta) + _scaled(xp, xp.mm(mat1_t, mat2), alpha)
+                 + _scaled(xp, xp.mm(mat1, mat2_t), alpha),
              words="beta · self + alpha · mat1 @ mat2 (nn.Linear): the bias gets beta · g, the factors as in mm.")
 
 

@@ -358,15 +358,21 @@ def _std(self, dim, correction, keepdim):
     return np.sqrt(_variance(self, dims, n - correction, keepdim))
 
 
-def _var_backward(xp, g, self, dim, correction):
-    """PyTorch's var_backward (``g`` already restored): g · 2 (x − mean) / (N − correction); for a full reduction
-    without degrees of freedom, g · (nan where x is the mean, inf elsewhere)."""
+def _var_backward(xp, g, self, dim, correction, keepdim):
+    """PyTorch's var_backward: g · 2 (x − mean) / (N − correction), ``g`` unsqueezed back over reduced dims (a
+    full reduction broadcasts it); for a full reduction without degrees of freedom, g · (nan where x is the mean,
+    inf elsewhere)."""
     dims = dims_tuple(dim, self.ndim)
     dof = _count(self.shape, dims) - correction
-    centered = self - xp.mean(self, None if dim is None else dims, True)
-    if dof <= 0 and (dim is None or self.ndim == 0):
-        return g * xp.where(xp.mask(xp.value(centered) == 0), math.nan, math.inf)
-    return g * centered * (2.0 / dof if dof else math.inf)
+    if dim is None or self.ndim == 0:
+        centered = self - xp.mean(self, None, True)
+        if dof <= 0:
+            return g * xp.where(xp.mask(xp.value(centered) == 0), math.nan, math.inf)
+    else:
+        if self.ndim > 1:
+            g = xp.restore(g, dims, keepdim)
+        centered = self - xp.mean(self, dims, True)
+    return xp.mul_scalar(g, 2.0 / dof if dof else math.inf) * centered
 
 
 def _saved_dim(self, dim):
@@ -375,17 +381,14 @@ def _saved_dim(self, dim):
 
 Var: type[Rule] = rule("VarBackward0", _var, values={"dim": _saved_dim},
            self=("g · 2 · (self − mean(self)) / (N − correction)",
-                 lambda xp, g, self, dim, correction, keepdim:
-                 _var_backward(xp, xp.restore(g, dims_tuple(dim, self.ndim), keepdim), self, dim, correction)),
+                 lambda xp, g, self, dim, correction, keepdim: _var_backward(xp, g, self, dim, correction, keepdim)),
            jvp="from_vjp",
            words="Variance: each element gets g times twice its distance from the mean, over N − correction.")
 
 
 def _std_grad(xp, g, self, result, dim, correction, keepdim):
-    dims = dims_tuple(dim, self.ndim)
-    r = xp.restore(result, dims, keepdim)
-    g_var = xp.masked_fill(xp.restore(g, dims, keepdim) / xp.mul_scalar(r, 2), xp.value(r) == 0, 0)   # std 0: 0
-    return _var_backward(xp, g_var, self, dim, correction)
+    g_var = xp.masked_fill(g / xp.mul_scalar(result, 2), xp.value(result) == 0, 0)   # PyTorch's std_backward
+    return _var_backward(xp, g_var, self, dim, correction, keepdim)
 
 
 Std: type[Rule] = rule("StdBackward0", _std, values={"dim": _saved_dim},
@@ -483,9 +486,9 @@ def _norm_grad(xp, g, self, result, ord, dim, keepdim):
         return xp.sgn(x) * (g / xp.sum(hit, dims, True) * hit)
     r_zero = xp.value(r) == 0
     if ord == 2:
-        return x * xp.masked_fill(g / r, r_zero, 0)
+        return g * xp.masked_fill(x / r, r_zero, 0)
     if ord < 1:
-        scaled = xp.sgn(x) * xp.where(xp.mask(xp.value(x) == 0), 0, xp.pow(xp.abs(x), ord - 1))
+        scaled = xp.sgn(x) * xp.masked_fill(xp.pow(xp.abs(x), ord - 1), xp.value(x) == 0, 0)
         return scaled * g * xp.pow(r, 1 - ord)
     scaled = x * xp.pow(xp.abs(x), ord - 2) if ord >= 2 else xp.sgn(x) * xp.pow(xp.abs(x), ord - 1)
     return scaled * xp.masked_fill(g / xp.pow(r, ord - 1), r_zero, 0)
@@ -535,7 +538,7 @@ def _cumprod_grad(xp, g, self, result, dim):
     if self.ndim == 0:
         return g
     if not np.any(xp.value(self) == 0):
-        return _reverse_cumsum(xp, g * result, dim) / self
+        return _reverse_cumsum(xp, result * g, dim) / self
     return xp.by_tensors(_cumprod_with_zeros, g, self, result, dim)
 
 
