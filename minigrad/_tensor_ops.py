@@ -170,7 +170,7 @@ class TensorOps:
         return E.Remainder.apply(self, other)
 
     def __rmod__(self, other: TensorOrNumber) -> Tensor:
-        return _int_div(np.mod, other, self)
+        return _int_div(E.remainder, other, self)
 
     def remainder(self, other: TensorOrNumber) -> Tensor:
         return self.__mod__(other)

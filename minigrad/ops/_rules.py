@@ -43,7 +43,7 @@ from ..autograd import forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _is_array, _shared
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
-from ._util import fmath
+from ._util import clip, fmath
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -82,6 +82,7 @@ class NP:
     sin, cos, tan, exp, log = fmath.sin, fmath.cos, fmath.tan, fmath.exp, fmath.log
     sinh, cosh, tanh = fmath.sinh, fmath.cosh, fmath.tanh
     sqrt, abs, sign, floor = np.sqrt, np.abs, np.sign, np.floor
+    div_floor = np.floor_divide                     # PyTorch's div(rounding_mode="floor") on floats
 
     @staticmethod
     def rsqrt(a: np.ndarray) -> Any:
@@ -107,11 +108,11 @@ class NP:
 
     @staticmethod
     def minimum0(a: np.ndarray) -> Any:
-        return np.minimum(a, 0)
+        return clip(a, None, 0)                     # (np.minimum(-0., 0) may be 0.)
 
     @staticmethod
     def clamp_min(a: np.ndarray, low: Any) -> Any:
-        return np.maximum(a, low)
+        return clip(a, low)
 
     @staticmethod
     def expand(a: np.ndarray, shape: tuple[int, ...]) -> Any:
@@ -194,8 +195,9 @@ class T:
     abs = staticmethod(lambda t: t.abs())
     sign = staticmethod(lambda t: t.sign())
     floor = staticmethod(lambda t: t.floor())
+    div_floor = staticmethod(lambda a, b: a.div(b, rounding_mode="floor"))
     pow = staticmethod(lambda a, b: a ** b)
-    zeros_like = staticmethod(lambda t: t * 0)
+    zeros_like = staticmethod(lambda t: _tensor.Tensor._make(np.zeros_like(t._data), False))  # (t * 0: inf → nan)
     sigmoid = staticmethod(lambda t: t.sigmoid())
     minimum0 = staticmethod(lambda t: t.clamp_max(0))
     clamp_min = staticmethod(lambda t, low: t.clamp_min(low))
