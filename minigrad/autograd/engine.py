@@ -418,9 +418,9 @@ def _accumulate_into(var, grad, create_graph):
             var._grad = stolen
         else:            # a copy the leaf owns, laid out like the leaf (not like a transposed view's grad), as PyTorch
             var._grad = _tensor.Tensor._make(np.array(grad._data, var._data.dtype, copy=True, order=_layout(var)))
-    elif create_graph or var._grad.requires_grad:
-        var._grad = var._grad + grad
-    else:
+    elif create_graph:
+        var._grad = var._grad + grad                # recorded (AddBackward0): a new tensor, as PyTorch
+    else:            # in place, even into a .grad with a graph (its CopyBackwards stays, as PyTorch's `grad += new`)
         with np.errstate(all="ignore"):            # inf + -inf is nan, without numpy's warning
             np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
         var._grad._version_counter[0] += 1

@@ -82,11 +82,14 @@ class NP:
     sin, cos, tan, exp, log = fmath.sin, fmath.cos, fmath.tan, fmath.exp, fmath.log
     sinh, cosh, tanh = fmath.sinh, fmath.cosh, fmath.tanh
     sqrt, abs, sign, floor = np.sqrt, np.abs, np.sign, np.floor
-    div_floor = np.floor_divide                     # PyTorch's div(rounding_mode="floor") on floats
 
     @staticmethod
     def rsqrt(a: np.ndarray) -> Any:
         return 1 / np.sqrt(a)
+
+    @staticmethod
+    def reciprocal(a: np.ndarray) -> Any:
+        return np.reciprocal(a)
 
     @staticmethod
     def pow(a: np.ndarray, b: np.ndarray) -> Any:
@@ -178,6 +181,16 @@ class NP:
     def cumsum(a: np.ndarray, dim: Any) -> Any:
         return np.cumsum(a, axis=dim)
 
+    div_floor = staticmethod(np.floor_divide)       # self.div(other, rounding_mode="floor"), as Python's //
+
+    @staticmethod
+    def scalar_sub(number: Any, a: np.ndarray) -> Any:
+        return a.dtype.type(number) - a
+
+    @staticmethod
+    def scalar_div(number: Any, a: np.ndarray) -> Any:
+        return a.dtype.type(number) / a
+
 
 class T:
     """The same functions on Tensors (``create_graph=True``: the derivative is recorded)."""
@@ -192,12 +205,17 @@ class T:
     tanh = staticmethod(lambda t: t.tanh())
     sqrt = staticmethod(lambda t: t.sqrt())
     rsqrt = staticmethod(lambda t: t.rsqrt())
+    reciprocal = staticmethod(lambda t: t.reciprocal())
     abs = staticmethod(lambda t: t.abs())
     sign = staticmethod(lambda t: t.sign())
     floor = staticmethod(lambda t: t.floor())
-    div_floor = staticmethod(lambda a, b: a.div(b, rounding_mode="floor"))
     pow = staticmethod(lambda a, b: a ** b)
-    zeros_like = staticmethod(lambda t: _tensor.Tensor._make(np.zeros_like(t._data), False))  # (t * 0: inf → nan)
+
+    @staticmethod
+    def zeros_like(t: Any) -> Any:
+        """A constant: PyTorch's ``zeros_like(grad)`` records no node (the gradient does not require grad)."""
+        return _tensor.Tensor._make(np.zeros_like(t._data), False)
+
     sigmoid = staticmethod(lambda t: t.sigmoid())
     minimum0 = staticmethod(lambda t: t.clamp_max(0))
     clamp_min = staticmethod(lambda t, low: t.clamp_min(low))
@@ -231,6 +249,19 @@ class T:
     transpose = staticmethod(lambda a, d0, d1: a.transpose(d0, d1))
     flip = staticmethod(lambda a, dim: a.flip(dim))
     cumsum = staticmethod(lambda a, dim: a.cumsum(dim))
+
+    # A number and a tensor in PyTorch's C++ formulas: ``t * 2`` is ``mul.Scalar`` (MulBackward1, see the
+    # fused ``mul_scalar``/``add_scalar``/``sub_scalar``/``div_scalar``); ``2 - t`` fills a constant tensor
+    # with 2 and subtracts in place (SubBackward0 with no edge for the constant), ``2 / t`` likewise.
+    div_floor = staticmethod(lambda a, b: a.div(b, rounding_mode="floor"))
+
+    @staticmethod
+    def scalar_sub(number: Any, t: Any) -> Any:
+        return T.const(np.full_like(t._data, number)) - t
+
+    @staticmethod
+    def scalar_div(number: Any, t: Any) -> Any:
+        return T.const(np.full_like(t._data, number)) / t
 
     @staticmethod
     def restore(g: Any, dims: Any, keepdim: bool) -> Any:

@@ -374,15 +374,21 @@ def _std(self, dim, correction, keepdim):
     return _variance(self, dims, n - correction, keepdim, take_sqrt=True)
 
 
-def _var_backward(xp, g, self, dim, correction):
-    """PyTorch's var_backward (``g`` already restored): g · 2 (x − mean) / (N − correction); for a full reduction
-    without degrees of freedom, g · (nan where x is the mean, inf elsewhere)."""
+def _var_backward(xp, g, self, dim, correction, keepdim):
+    """PyTorch's var_backward: g · 2 (x − mean) / (N − correction), ``g`` unsqueezed back over reduced dims (a
+    full reduction broadcasts it); for a full reduction without degrees of freedom, g · (nan where x is the mean,
+    inf elsewhere)."""
     dims = dims_tuple(dim, self.ndim)
     dof = _count(self.shape, dims) - correction
-    centered = self - xp.mean(self, None if dim is None else dims, True)
-    if dof <= 0 and (dim is None or self.ndim == 0):
-        return g * xp.where(xp.mask(xp.value(centered) == 0), math.nan, math.inf)
-    return g * centered * (2.0 / dof if dof else math.inf)
+    if dim is None or self.ndim == 0:
+        centered = self - xp.mean(self, None, True)
+        if dof <= 0:
+            return g * xp.where(xp.mask(xp.value(centered) == 0), math.nan, math.inf)
+    else:
+        if self.ndim > 1:
+            g = xp.restore(g, dims, keepdim)
+        centered = self - xp.mean(self, dims, True)
+    return xp.mul_scalar(g, 2.0 / dof if dof else math.inf) * centered
 
 
 def _saved_dim(self, dim):
@@ -391,17 +397,14 @@ def _saved_dim(self, dim):
 
 Var: type[Rule] = rule("VarBackward0", _var, values={"dim": _saved_dim},
            self=("g · 2 · (self − mean(self)) / (N − correction)",
-                 lambda xp, g, self, dim, correction, keepdim:
-                 _var_backward(xp, xp.restore(g, dims_tuple(dim, self.ndim), keepdim), self, dim, correction)),
+                 lambda xp, g, self, dim, correction, keepdim: _var_backward(xp, g, self, dim, correction, keepdim)),
            jvp="from_vjp",
            words="Variance: each element gets g times twice its distance from the mean, over N − correction.")
 
 
 def _std_grad(xp, g, self, result, dim, correction, keepdim):
-    dims = dims_tuple(dim, self.ndim)
-    r = xp.restore(result, dims, keepdim)
-    g_var = xp.masked_fill(xp.restore(g, dims, keepdim) / xp.mul_scalar(r, 2), xp.value(r) == 0, 0)   # std 0: 0
-    return _var_backward(xp, g_var, self, dim, correction)
+    g_var = xp.masked_fill(g / xp.mul_scalar(result, 2), xp.value(result) == 0, 0)   # PyTorch's std_backward
+    return _var_backward(xp, g_var, self, dim, correction, keepdim)
 
 
 Std: type[Rule] = rule("StdBackward0", _std, values={"dim": _saved_dim},
@@ -565,7 +568,7 @@ def _cumprod_with_zeros(xp, grad, x, y, d):
 
 
 def _cumprod_grad(xp, g, self, result, dim):
-    if self.size <= 1 or self.shape[dim] == 1:       # (PyTorch: g itself, so an inf at a 0 is not 0 · inf)
+    if math.prod(self.shape) <= 1 or self.shape[dim] == 1:     # (PyTorch: g itself; no 0 · inf)
         return g
     if not np.any(xp.value(self) == 0):
         return _reverse_cumsum(xp, g * result, dim) / self
