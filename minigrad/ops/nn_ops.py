@@ -442,7 +442,8 @@ def _gelu(self, approximate):
     a = self
     if approximate == "tanh":
         return (0.5 * a * (1 + fmath.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(a.dtype, copy=False)
-    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)))).astype(a.dtype, copy=False)
+    # erf rounded to a's dtype first, as PyTorch computes it: gelu(-5.8) in float32 is 1 + erf = 1 - 1 = 0, so -0.
+    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)).astype(a.dtype, copy=False))).astype(a.dtype, copy=False)
 
 
 def _gelu_backward(grad_output, self, approximate):
@@ -451,7 +452,8 @@ def _gelu_backward(grad_output, self, approximate):
         t = fmath.tanh((x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI)
         slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * _KAPPA * x * x)
     else:
-        slope = 0.5 * (1 + _erf(x * math.sqrt(0.5))) + x * np.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
+        slope = 0.5 * (1 + _erf(x * math.sqrt(0.5)).astype(x.dtype, copy=False)) + \
+            x * fmath.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
     return (grad_output * slope).astype(grad_output.dtype, copy=False)
 
 

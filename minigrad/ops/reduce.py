@@ -490,6 +490,8 @@ def _norm(self, ord, dim, keepdim):
     if self.size == 0 and (ord < 0 or ord == math.inf):
         _check_norm_identity(self, ord, dim, dims)
     a = np.abs(self)
+    if _count(self.shape, dims) == 1 and ord != 0:     # one element per norm: |x| (PyTorch: no 1e30² overflow)
+        return np.asarray(a if keepdim else np.squeeze(a, axis=dims), dtype=self.dtype)
     if ord == math.inf:
         out = a.max(axis=dims, keepdims=keepdim)
     elif ord == -math.inf:
