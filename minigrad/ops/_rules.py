@@ -43,7 +43,7 @@ from ..autograd import forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _is_array, _shared
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
-from ._util import fmath
+from ._util import clip, fmath
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -111,11 +111,11 @@ class NP:
 
     @staticmethod
     def minimum0(a: np.ndarray) -> Any:
-        return np.minimum(a, 0)
+        return clip(a, None, 0)                     # (np.minimum(-0., 0) may be 0.)
 
     @staticmethod
     def clamp_min(a: np.ndarray, low: Any) -> Any:
-        return np.maximum(a, low)
+        return clip(a, low)
 
     @staticmethod
     def expand(a: np.ndarray, shape: tuple[int, ...]) -> Any:

@@ -15,7 +15,7 @@ from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._rules import fused, rule
-from ._util import cast, check_broadcast, fmath, operand, promoted
+from ._util import cast, check_broadcast, clip, fmath, operand, promoted, remainder
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -329,7 +329,7 @@ ThresholdBackward: type[Rule] = fused("threshold_backward", rule(
     jvp="auto_element_wise",
     words="relu's backward as one op: the gradient where the input passed the threshold, else exactly 0."))
 
-Relu: type[Rule] = rule("ReluBackward0", lambda self: np.maximum(self, 0).astype(self.dtype, copy=False), quiet=False,
+Relu: type[Rule] = rule("ReluBackward0", lambda self: clip(self, 0), quiet=False,
             self=("g · [result > 0]", lambda xp, g, result: xp.threshold_backward(g, result, 0)),
             jvp="auto_element_wise",
             words="ReLU lets the gradient through where the output is positive, else 0 (so relu'(0) = 0).")
@@ -400,7 +400,7 @@ def _clamp(self, min, max):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     d = result_type(self, *[b for b in (min, max) if b is not None])    # an int tensor clamped at 2.5 is float
-    return np.clip(self._data.astype(d.numpy, copy=False), min, max).astype(d.numpy, copy=False)
+    return clip(self._data.astype(d.numpy, copy=False), min, max)
 
 
 def _clamp_mask(self, min, max):
@@ -477,7 +477,7 @@ def _remainder(self, other):
     if a.dtype.kind == "b":
         raise NotImplementedError('"remainder_cpu" not implemented for \'Bool\'')
     _integer_division(a, b)
-    return np.mod(a, b)
+    return remainder(a, b)
 
 
 Remainder: type[Rule] = rule("RemainderBackward1", _remainder, arrays=False,

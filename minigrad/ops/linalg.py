@@ -64,6 +64,15 @@ def _mat2_grad(xp, g, mat1, mat2_sym_sizes, mat2_sym_strides):
     return xp.mm(xp.t(mat1), g)
 
 
+def _product(a, b):
+    """``a @ b`` for matrices. With an inner size of 1 and both outer sizes above 1, PyTorch's gemm is the outer
+    product itself (0 · −0.3 is −0.), where numpy's sums from +0 (+0.); a row or a column goes through gemv, from
+    +0, in both."""
+    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
+        return a * b
+    return a @ b
+
+
 # -- the derivative table: matrix products -------------------------------------------------------------
 
 def _mm(self, mat2):
@@ -74,7 +83,7 @@ def _mm(self, mat2):
         raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
     if a.dtype != b.dtype:
         _same_dtype(self, mat2, "mm")
-    return a @ b
+    return _product(a, b)
 
 
 # The products are quiet rules (the default): numpy's matmul warns "invalid value encountered in matmul"
@@ -150,7 +159,7 @@ def _addmm(self, mat1, mat2, beta=1, alpha=1):
         _same_dtype(mat1, mat2, "addmm")
     if self._data.shape != (a.shape[0], b.shape[1]) and self._data.shape != (b.shape[1],):
         _checks.expandable(self._data.shape, (a.shape[0], b.shape[1]))
-    out = a @ b
+    out = _product(a, b)
     if alpha != 1:
         out = out * alpha
     if beta == 0:                                  # PyTorch: input is ignored, nan and inf in it too

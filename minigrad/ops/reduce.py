@@ -200,8 +200,13 @@ def _saved_dims(self, dim):
 
 
 def _extreme_grad(xp, g, self, result, dim, keepdim):
+    """PyTorch's scale_grad_by_count: (g / count) · [self = result], a product (not exact zeros: an inf g gives nan
+    at the other elements, a nan result nan everywhere)."""
     dims = _axes(dim, self.ndim)
-    return _evenly(xp, xp.restore(g, dims, keepdim), self, xp.restore(result, dims, keepdim), dims)
+    a = xp.value(self)
+    hit = a == xp.value(xp.restore(result, dims, keepdim))
+    count = xp.const(hit.sum(axis=dims, keepdims=True).astype(a.dtype))
+    return xp.restore(g, dims, keepdim) / count * xp.const(hit.astype(a.dtype))
 
 
 Amax: type[Rule] = rule("AmaxBackward0", _extreme(np.max, "amax"), values={"dim": _saved_dims},
@@ -328,10 +333,22 @@ def _check_var_dtype(a):
         raise RuntimeError("std and var only support floating point and complex dtypes")
 
 
-def _variance(a, dims, dof, keepdim):
-    """Σ(x - mean)² / dof, in ``a``'s dtype (inf or nan when ``dof <= 0``, without numpy's warnings)."""
-    centered = a - a.mean(axis=dims, keepdims=True) if a.size else a
-    return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0), dtype=a.dtype)
+def _variance(a, dims, dof, keepdim, take_sqrt=False):
+    """Σ(x - mean)² / dof (its square root if ``take_sqrt``), inf or nan when ``dof <= 0``, without numpy's warnings.
+
+    As PyTorch's CPU kernels: the squares are summed in float64 and the result is rounded to ``a``'s dtype last,
+    so a float32 ``std`` of 1e30-sized numbers is finite (its variance overflows only at the final rounding). A
+    reduction to one number centres on the mean in ``a``'s dtype (``std_var_all_cpu``), the others on a float64
+    mean (Welford's algorithm in double)."""
+    if not a.size:
+        centered = a.astype(np.float64)
+    elif a.size == _count(a.shape, dims):                       # one output: PyTorch's all-reduce path
+        centered = a.astype(np.float64) - np.float64(a.mean())
+    else:
+        wide = a.astype(np.float64)
+        centered = wide - wide.mean(axis=dims, keepdims=True)
+    out = np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0)
+    return np.asarray(np.sqrt(out) if take_sqrt else out).astype(a.dtype)
 
 
 def _warn_dof(name, a, n, correction):
@@ -355,7 +372,7 @@ def _std(self, dim, correction, keepdim):
     dims = dims_tuple(dim, self.ndim)
     n = _count(self.shape, dims)
     _warn_dof("std", self, n, correction)
-    return np.sqrt(_variance(self, dims, n - correction, keepdim))
+    return _variance(self, dims, n - correction, keepdim, take_sqrt=True)
 
 
 def _var_backward(xp, g, self, dim, correction, keepdim):
@@ -454,14 +471,34 @@ ProdDim: type[Rule] = rule("ProdBackward1",
                words="Product over dim: each element gets g times the product of the others.")
 
 
+def _check_norm_identity(self, ord, dim, dims):
+    """PyTorch's error for a max/min-like norm (inf, -inf, ord < 0) over an empty dimension."""
+    name = ("-inf" if ord < 0 else "inf") if math.isinf(ord) else "%g" % ord
+    if dim is None:
+        raise RuntimeError("linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation "
+                           "does not have an identity" % name)
+    for d in dims:
+        if self.shape[d] == 0:
+            raise RuntimeError("linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this "
+                               "dimension is empty and the operation does not have an identity" % (name, d))
+
+
 def _norm(self, ord, dim, keepdim):
     if self.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s"
                            % _legacy(self))
     dims = dims_tuple(dim, self.ndim)
+    if self.size == 0 and (ord < 0 or ord == math.inf):
+        _check_norm_identity(self, ord, dim, dims)
     a = np.abs(self)
-    if ord == float("inf"):
+    if _count(self.shape, dims) == 1 and ord != 0:     # one element per norm: |x| (PyTorch: no 1e30² overflow)
+        return np.asarray(a if keepdim else np.squeeze(a, axis=dims), dtype=self.dtype)
+    if ord == math.inf:
         out = a.max(axis=dims, keepdims=keepdim)
+    elif ord == -math.inf:
+        out = a.min(axis=dims, keepdims=keepdim)
+    elif ord == 0:                                     # the number of nonzero elements (nan counts)
+        out = (a != 0).sum(axis=dims, keepdims=keepdim, dtype=self.dtype)
     elif ord == 1:
         out = a.sum(axis=dims, keepdims=keepdim)
     else:
@@ -478,11 +515,12 @@ def _norm_grad(xp, g, self, result, ord, dim, keepdim):
         g, result = xp.restore(g, dims, keepdim), xp.restore(result, dims, keepdim)
     r = result
     if ord == 0:
-        return g * 0
+        return None                          # (PyTorch: an undefined gradient)
     if ord == 1:
         return xp.sgn(x) * g
-    if ord == float("inf") or ord == -float("inf"):
-        hit = xp.const((np.abs(xp.value(x)) == xp.value(r)).astype(xp.value(x).dtype))
+    if math.isinf(ord):                      # the elements at the max (min) |x|, and nan ones, share g
+        a = np.abs(xp.value(x))
+        hit = xp.const(((a == xp.value(r)) | np.isnan(a)).astype(a.dtype))
         return xp.sgn(x) * (g / xp.sum(hit, dims, True) * hit)
     r_zero = xp.value(r) == 0
     if ord == 2:
@@ -535,7 +573,7 @@ def _cumprod_with_zeros(xp, grad, x, y, d):
 
 
 def _cumprod_grad(xp, g, self, result, dim):
-    if self.ndim == 0:
+    if math.prod(self.shape) <= 1 or self.shape[dim] == 1:     # (PyTorch: g itself; no 0 · inf)
         return g
     if not np.any(xp.value(self) == 0):
         return _reverse_cumsum(xp, result * g, dim) / self
