@@ -1068,15 +1068,7 @@ class TensorOps:
         return out
 
     def __setitem__(self, key: Index | tuple[Index, ...], value: TensorOrNumber) -> None:
-        key, advanced = I.normalize_key(key, self.shape)
-        if advanced:
-            I.check_advanced(key, self.shape)
-        else:
-            I.check_bounds(key, self.shape)
-        value = operand(value)
-        I.check_assignable(self._data, key, value)
-        op = I.IndexPut if advanced else I.CopySlices
-        self._inplace(lambda x, v: op.apply(x, key, v.to(x.dtype)), value, leaf_message=P.VIEW_OF_LEAF_INPLACE)
+        I.setitem(self, key, value)
 
     # -- in place -------------------------------------------------------------------------------------
     def _inplace(self, compute: Callable[..., Any], *others: Any, leaf_message: str = P.LEAF_INPLACE,
@@ -1310,8 +1302,10 @@ def _int_div(fn, x, y):
 
 def _arg(t, fn, dim, keepdim, name):
     if dim is None:
+        R.check_arg_reduction(name, t.shape, None)
         return type(t)._make(np.asarray(fn(t._data), dtype=np.int64))
     dim = wrap_dim(_checks.int_arg(dim, name, "dim", None), t.ndim)
+    R.check_arg_reduction(name, t.shape, dim)
     out = fn(t._data, axis=dim)
     if keepdim:
         out = np.expand_dims(out, dim)

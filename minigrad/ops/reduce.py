@@ -456,13 +456,28 @@ def _norm(self, ord, dim, keepdim):
                            % _legacy(self))
     dims = dims_tuple(dim, self.ndim)
     a = np.abs(self)
-    if ord == float("inf"):
-        out = a.max(axis=dims, keepdims=keepdim)
+    if ord in (float("inf"), -float("inf")):
+        if self.size == 0:                      # max/min of nothing: PyTorch's errors
+            if dim is None:
+                raise RuntimeError("linalg.vector_norm cannot compute the %s norm on an empty tensor because the "
+                                   "operation does not have an identity" % _ord_text(ord))
+            for d in (dim,) if isinstance(dim, int) else dim:      # (named as given: -3 stays -3)
+                if self.shape[d % self.ndim] == 0:
+                    raise RuntimeError("linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this "
+                                       "dimension is empty and the operation does not have an identity"
+                                       % (_ord_text(ord), d))
+        out = a.max(axis=dims, keepdims=keepdim) if ord > 0 else a.min(axis=dims, keepdims=keepdim)
+    elif ord == 0:                              # the number of non-zero elements
+        out = (a != 0).sum(axis=dims, keepdims=keepdim)
     elif ord == 1:
         out = a.sum(axis=dims, keepdims=keepdim)
     else:
         out = (a ** ord).sum(axis=dims, keepdims=keepdim) ** (1.0 / ord)
     return np.asarray(out, dtype=self.dtype)
+
+
+def _ord_text(ord):
+    return "inf" if ord > 0 else "-inf"
 
 
 def _norm_grad(xp, g, self, result, ord, dim, keepdim):
@@ -552,10 +567,12 @@ class MaxDim(Function):
     saved_names: tuple[str, ...] = ("indices",)
     saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_sizes")
     arg: Callable[..., Any] = staticmethod(np.argmax)
+    op: str = "max"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> tuple[Any, ...]:
         d = wrap_dim(dim, x.ndim)
+        check_arg_reduction(type(ctx)._forward_cls.op, x.shape, d)
         ctx.axis, ctx.dim, ctx.keepdim, ctx.self_sym_sizes = d, _saved_int(dim), keepdim, tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
         idx = np.expand_dims(type(ctx)._forward_cls.arg(a, axis=d if x.ndim else 0), d if x.ndim else 0)
@@ -578,7 +595,20 @@ class MaxDim(Function):
 class MinDim(MaxDim):
     node_name: str = "MinBackward0"
     arg: Callable[..., Any] = staticmethod(np.argmin)
+    op: str = "min"
 
+
+
+def check_arg_reduction(op: str, shape: Any, dim: Any) -> None:
+    """PyTorch's IndexError for picking an element (max/argmax/median/mode...) out of nothing.
+
+    ``dim`` is a wrapped dim, or None for the whole tensor.
+    """
+    if dim is None:
+        if 0 in shape:
+            raise IndexError("%s(): Expected reduction dim to be specified for input.numel() == 0." % op)
+    elif shape and shape[dim] == 0:
+        raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (op, dim))
 
 
 def _drop(shape, d, ndim):
@@ -613,6 +643,7 @@ class MedianDim(MaxDim):
 
     node_name: str = "MedianBackward1"
     arg: Callable[..., Any] = staticmethod(_median_index)
+    op: str = "median"
 
 
 class ModeDim(MaxDim):
@@ -620,6 +651,7 @@ class ModeDim(MaxDim):
 
     node_name: str = "ModeBackward0"
     arg: Callable[..., Any] = staticmethod(_mode_index)
+    op: str = "mode"
 
 
 def _argsort(a, axis, descending):
