@@ -53,7 +53,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks",
-                 "fw_grads")
+                 "fw_grads", "view_writer")
 
     tensor: Any                 # the Tensor (None for a saved output), or what a pack hook returned
     data: Any                   # a saved output's array (None for a saved input)
@@ -113,8 +113,11 @@ def _version_message(saved, node):
     where = ""
     writer = node if saved.output_nr is not None else tensor.grad_fn
     if writer is not None:
-        op = writer.name()
-        op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
+        # an in-place op's result saved on a view: PyTorch names the view's node (AsStrided) while it lives
+        view_writer = getattr(saved, "view_writer", None)
+        op = (view_writer() or writer).name() if view_writer is not None else writer.name()
+        if not op.startswith("torch::"):     # (torch::autograd::CopyBackwards keeps its name)
+            op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
         output_nr = saved.output_nr or (tensor._output_nr if tensor is not None else 0)
         where = ", which is output %d of %s," % (output_nr, op)
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "

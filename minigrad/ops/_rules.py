@@ -314,10 +314,14 @@ class RuleNode(BackwardCFunction):
 
     def _release_values(self) -> bool:
         """``_release`` for a rule with ``values=``: a tensor or array kept as a value (nll_loss's target) is
-        freed too (``_saved_target`` then raises, as in PyTorch); sizes and strides are kept, one shared copy."""
+        freed too (``_saved_target`` then raises, as in PyTorch); sizes and strides are kept, one shared copy.
+        Such a value is a saved tensor in PyTorch even when nothing else is (masked_fill's mask): a second
+        backward through the node raises."""
+        d = self.__dict__
+        if not self._packed and any(_is_array(d.get(name)) for name in type(self)._value_fields):
+            d["_packed"] = (None,)                  # (released below like a node that saved a tensor)
         if not RuleNode._release(self):
             return False
-        d = self.__dict__
         for name in type(self)._value_fields:
             if _is_array(d.get(name)):
                 del d[name]
@@ -409,8 +413,8 @@ class Rule(Function):
                                      for a in args if isinstance(a, Tensor)])
         node._output_meta, node._outputs = ((out.shape, out.dtype),), (weakref.ref(result),)
         result._grad_fn, result._requires_grad = node, True
-        if cls._saves:                                       # an output is saved without a reference cycle
-            node._packed = tuple([(SavedTensor(result, 0) if src < 0 else SavedTensor(args[src]))
+        if cls._saves:     # an output is saved without a reference cycle, and always (as PyTorch's codegen)
+            node._packed = tuple([SavedTensor(result, 0) if src < 0 else SavedTensor(args[src])
                                   if True in [needs[i] for i in users] else None for src, users in cls._saves])
         if cls._attr_names:
             _save_values(cls, node.__dict__, args)

@@ -7,6 +7,7 @@ gradients of the broadcast shape; the node sums them back to each operand's shap
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -178,8 +179,11 @@ def _pow_scalar_base(self, exponent):
 
 def _pow_base_grad(xp, g, self, exponent, result):
     if self == 0:
-        return g * xp.where(xp.mask(xp.value(exponent) >= 0), 0, xp.mul_scalar(result, float(fmath.log(float(self)))))
-    return g * xp.mul_scalar(result, float(fmath.log(float(self))))
+    # ln(0) = -inf; ln of a negative base is nan (numpy would warn), as in PyTorch
+    log_base = math.log(self) if self > 0 else -math.inf if self == 0 else math.nan
+    if self == 0:
+        return g * xp.where(xp.mask(xp.value(exponent) >= 0), 0, xp.mul_scalar(result, log_base))
+    return g * xp.mul_scalar(result, log_base)
 
 
 PowScalarBase: type[Rule] = rule("PowBackward2", _pow_scalar_base, arrays=False,
@@ -504,9 +508,10 @@ def _div_rounding(self, other, rounding_mode):
     return q
 
 
+# (self and other are saved, unused, as PyTorch's formulas save them: an in-place write to either is caught)
 DivRounding: type[Rule] = rule("DivBackward2", _div_rounding, arrays=False,
-                   self=("0", lambda xp, g: xp.zeros_like(g)),
-                   other=("0", lambda xp, g: xp.zeros_like(g)),
+                   self=("0", lambda xp, g, self, other: xp.zeros_like(g)),
+                   other=("0", lambda xp, g, self, other: xp.zeros_like(g)),
                    jvp="auto_element_wise",
                    words="A rounded quotient is a step function: the gradient is 0.")
 

@@ -139,7 +139,11 @@ def _bmm(self, mat2):
     if self.shape[0] != mat2.shape[0] or self.shape[2] != mat2.shape[1]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: "
                            "[%d, %d]." % (self.shape[0], self.shape[2], mat2.shape[0], mat2.shape[1]))
-    _same_dtype(self, mat2, "bmm")
+    if self._data.dtype != mat2._data.dtype:
+        if self._data.size and mat2._data.size:
+            _same_dtype(self, mat2, "bmm")
+        # an empty operand: PyTorch skips the dtype check, and the (zero or empty) result has mat2's dtype
+        return np.matmul(self._data, mat2._data).astype(mat2._data.dtype)
     return np.matmul(self._data, mat2._data)
 
 
@@ -350,9 +354,15 @@ def einsum(*args: Any) -> Any:
     terms = terms.split(",")
     summed = [c for c in dict.fromkeys("".join(terms)) if c not in output]
     mixed = [t for t in operands if t.dtype is not operands[0].dtype]
-    if mixed:
-        sizes = {c: n for term, t in zip(terms, operands) for c, n in zip(term, t.shape) if n != 1}
-        if any(sizes.get(c, 1) > 1 for c in summed):     # PyTorch contracts with bmm, which does not promote
+    if mixed and any(t.numel() == 0 for t in operands):
+        # an empty operand: PyTorch's bmm skips its dtype check, and the result has the last operand's dtype
+        operands = [t.to(operands[-1].dtype) for t in operands]
+    elif mixed:
+        # a label summed over in two operands (size > 1 in both): PyTorch contracts with bmm, which does not
+        # promote; a label of size > 1 in one operand only is summed out of it first, then they are multiplied
+        big = [sum(1 for term, t in zip(terms, operands) for c2, n in zip(term, t.shape) if c2 == c and n > 1)
+               for c in summed]
+        if any(k > 1 for k in big):
             raise RuntimeError("expected scalar type %s but found %s"
                                % (operands[0].dtype._legacy, mixed[0].dtype._legacy))
         dtype = _dtype.result_type(*operands)           # no contraction, only products: PyTorch's mul promotes

@@ -508,6 +508,10 @@ def _norm(self, ord, dim, keepdim):
     return np.asarray(out, dtype=self.dtype)
 
 
+def _ord_text(ord):
+    return "inf" if ord > 0 else "-inf"
+
+
 def _norm_grad(xp, g, self, result, ord, dim, keepdim):
     """PyTorch's norm_backward, case by case (exact zeros where the norm or the element is 0)."""
     x, dims = self, dims_tuple(dim, self.ndim)
@@ -596,10 +600,12 @@ class MaxDim(Function):
     saved_names: tuple[str, ...] = ("indices",)
     saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_sizes")
     arg: Callable[..., Any] = staticmethod(np.argmax)
+    op: str = "max"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> tuple[Any, ...]:
         d = wrap_dim(dim, x.ndim)
+        check_arg_reduction(type(ctx)._forward_cls.op, x.shape, d)
         ctx.axis, ctx.dim, ctx.keepdim, ctx.self_sym_sizes = d, _saved_int(dim), keepdim, tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
         idx = np.expand_dims(type(ctx)._forward_cls.arg(a, axis=d if x.ndim else 0), d if x.ndim else 0)
@@ -621,7 +627,20 @@ class MaxDim(Function):
 class MinDim(MaxDim):
     node_name: str = "MinBackward0"
     arg: Callable[..., Any] = staticmethod(np.argmin)
+    op: str = "min"
 
+
+
+def check_arg_reduction(op: str, shape: Any, dim: Any) -> None:
+    """PyTorch's IndexError for picking an element (max/argmax/median/mode...) out of nothing.
+
+    ``dim`` is a wrapped dim, or None for the whole tensor.
+    """
+    if dim is None:
+        if 0 in shape:
+            raise IndexError("%s(): Expected reduction dim to be specified for input.numel() == 0." % op)
+    elif shape and shape[dim] == 0:
+        raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (op, dim))
 
 
 def _drop(shape, d, ndim):
@@ -656,6 +675,7 @@ class MedianDim(MaxDim):
 
     node_name: str = "MedianBackward1"
     arg: Callable[..., Any] = staticmethod(_median_index)
+    op: str = "median"
 
 
 class ModeDim(MaxDim):
@@ -663,6 +683,7 @@ class ModeDim(MaxDim):
 
     node_name: str = "ModeBackward0"
     arg: Callable[..., Any] = staticmethod(_mode_index)
+    op: str = "mode"
 
 
 def _argsort(a, axis, descending):
