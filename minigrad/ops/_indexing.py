@@ -14,7 +14,7 @@ from . import index as I
 from . import inplace as P
 from . import shape as S
 from ._args import check_step, is_tensor
-from ._util import broadcast_shape, operand, wrap_dim
+from ._util import broadcast_shape, wrap_dim
 
 if TYPE_CHECKING:
     from .._tensor import Tensor

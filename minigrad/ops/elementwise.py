@@ -178,7 +178,6 @@ def _pow_scalar_base(self, exponent):
 
 
 def _pow_base_grad(xp, g, self, exponent, result):
-    if self == 0:
     # ln(0) = -inf; ln of a negative base is nan (numpy would warn), as in PyTorch
     log_base = math.log(self) if self > 0 else -math.inf if self == 0 else math.nan
     if self == 0:

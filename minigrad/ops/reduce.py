@@ -508,10 +508,6 @@ def _norm(self, ord, dim, keepdim):
     return np.asarray(out, dtype=self.dtype)
 
 
-def _ord_text(ord):
-    return "inf" if ord > 0 else "-inf"
-
-
 def _norm_grad(xp, g, self, result, ord, dim, keepdim):
     """PyTorch's norm_backward, case by case (exact zeros where the norm or the element is 0)."""
     x, dims = self, dims_tuple(dim, self.ndim)
