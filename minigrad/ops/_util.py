@@ -139,3 +139,23 @@ class fmath:
             root = np.sqrt(a)
             return root if b == 0.5 else 1 / root
         return fmath._power(a, b)
+
+
+def remainder(a, b):
+    """PyTorch's ``remainder`` on arrays: ``fmod`` moved to ``b``'s side, Python's ``%`` (``np.mod``) except that a
+    zero remainder keeps ``fmod``'s sign (``0. % -3.`` is 0., numpy's -0.)."""
+    if a.dtype.kind != "f":
+        return np.mod(a, b)
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
+
+
+def clip(a, low=None, high=None):
+    """PyTorch's clamp on arrays: ``a`` itself unless it is below ``low`` or above ``high`` -- so at a bound of 0,
+    -0. stays -0. (``np.clip``/``np.maximum`` may return the bound instead, depending on the CPU's SIMD kernel) --
+    and nan where ``a`` or a bound is nan. A bound may be a number, an array or a tensor."""
+    for bound, outside in ((low, np.less), (high, np.greater)):
+        if bound is not None:
+            b = np.asarray(getattr(bound, "_data", bound), dtype=a.dtype)
+            a = np.where(outside(a, b) | (b != b), b, a)
+    return a
