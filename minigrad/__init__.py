@@ -87,7 +87,7 @@ def _method(name, doc=None):
     takes_numbers = name in _NUMBER_FIRST
 
     def fn(input, *args, out=None, **kwargs):
-        from ._tensor import Tensor
+        # (Tensor: this module's global, imported above; an import statement here cost more than the op)
         if out is not None:               # torch.add(a, b, out=c): computed, then written into c
             return _api.write_out(name, lambda: fn(input, *args, **kwargs), (input, *args), out)
         if not isinstance(input, Tensor):
