@@ -53,7 +53,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks",
-                 "fw_grads")
+                 "fw_grads", "view_writer")
 
     tensor: Any                 # the Tensor (None for a saved output), or what a pack hook returned
     data: Any                   # a saved output's array (None for a saved input)
@@ -113,8 +113,11 @@ def _version_message(saved, node):
     where = ""
     writer = node if saved.output_nr is not None else tensor.grad_fn
     if writer is not None:
-        op = writer.name()
-        op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
+        # an in-place op's result saved on a view: PyTorch names the view's node (AsStrided) while it lives
+        view_writer = getattr(saved, "view_writer", None)
+        op = (view_writer() or writer).name() if view_writer is not None else writer.name()
+        if not op.startswith("torch::"):     # (torch::autograd::CopyBackwards keeps its name)
+            op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
         output_nr = saved.output_nr or (tensor._output_nr if tensor is not None else 0)
         where = ", which is output %d of %s," % (output_nr, op)
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
@@ -449,9 +452,9 @@ def _accumulate_into(var, grad, create_graph):
             var._grad = stolen
         else:            # a copy the leaf owns, laid out like the leaf (not like a transposed view's grad), as PyTorch
             var._grad = _tensor.Tensor._make(np.array(data, var._data.dtype, copy=True, order=_layout(var)))
-    elif create_graph or var._grad.requires_grad:
+    elif create_graph:               # recorded (AddBackward0): a new tensor, as PyTorch
         var._grad = var._grad + (grad if data is not grad else _tensor.Tensor._make(data))
-    else:
+    else:            # in place, even into a .grad with a graph (its CopyBackwards stays, as PyTorch's `grad += new`)
         with np.errstate(all="ignore"):            # inf + -inf is nan, without numpy's warning
             np.add(var._grad._data, data, out=var._grad._data, casting="unsafe")
         var._grad._version_counter[0] += 1

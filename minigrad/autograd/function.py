@@ -9,6 +9,8 @@ links to the inputs' nodes through ``next_functions``.
 
 from __future__ import annotations
 
+import functools
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar
@@ -230,12 +232,13 @@ def _sum_to(grad, shape, node, index):
         raise RuntimeError("Function %s returned an invalid gradient at index %d - got [%s] but expected shape "
                            "compatible with [%s]" % (node.name(), index, ", ".join(map(str, grad.shape)),
                                                      ", ".join(map(str, shape))))
-    stretched = tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
-    if stretched:
-        grad = grad.sum(stretched, keepdim=True)      # dims of size 1 that were broadcast
-    if lead:
-        grad = grad.sum(tuple(range(lead)))           # leading dims that were added
-    return grad if grad._data.shape == shape else grad.reshape(shape)
+    if not shape:
+        return grad.sum()                             # as PyTorch's sum_to: SumBackward0 under create_graph
+    # the leading dims that were added and the dims of size 1 that were broadcast, in one sum (SumBackward1)
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    return grad.view(shape) if lead else grad         # then a view drops the leading 1s (ViewBackward0)
 
 
 _CPP_NODES = ("CopySlices", "CopyBackwards")   # PyTorch's C++-only nodes: name() is "torch::autograd::<Class>"
@@ -314,8 +317,6 @@ class Function(metaclass=_FunctionMeta):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        import warnings
-
         warnings.warn("%r should not be instantiated. Methods on autograd functions are all static, so you should "
                       "invoke them on the class itself. Instantiating an autograd function will raise an error in a "
                       "future version of PyTorch." % type(self), DeprecationWarning, stacklevel=2)
@@ -534,7 +535,6 @@ def _save(value, outputs):
 
 def once_differentiable(fn: _F) -> _F:
     """Decorator for ``backward``: run it without recording (no double backward through it)."""
-    import functools
 
     @functools.wraps(fn)
     def wrapper(ctx: Any, *args: Any) -> Any:

@@ -43,7 +43,7 @@ from ..autograd import forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _is_array, _shared
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
-from ._util import fmath
+from ._util import clip, fmath
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -88,6 +88,10 @@ class NP:
         return 1 / np.sqrt(a)
 
     @staticmethod
+    def reciprocal(a: np.ndarray) -> Any:
+        return np.reciprocal(a)
+
+    @staticmethod
     def pow(a: np.ndarray, b: np.ndarray) -> Any:
         return fmath.power(a, b)
 
@@ -107,11 +111,11 @@ class NP:
 
     @staticmethod
     def minimum0(a: np.ndarray) -> Any:
-        return np.minimum(a, 0)
+        return clip(a, None, 0)                     # (np.minimum(-0., 0) may be 0.)
 
     @staticmethod
     def clamp_min(a: np.ndarray, low: Any) -> Any:
-        return np.maximum(a, low)
+        return clip(a, low)
 
     @staticmethod
     def expand(a: np.ndarray, shape: tuple[int, ...]) -> Any:
@@ -177,6 +181,16 @@ class NP:
     def cumsum(a: np.ndarray, dim: Any) -> Any:
         return np.cumsum(a, axis=dim)
 
+    div_floor = staticmethod(np.floor_divide)       # self.div(other, rounding_mode="floor"), as Python's //
+
+    @staticmethod
+    def scalar_sub(number: Any, a: np.ndarray) -> Any:
+        return a.dtype.type(number) - a
+
+    @staticmethod
+    def scalar_div(number: Any, a: np.ndarray) -> Any:
+        return a.dtype.type(number) / a
+
 
 class T:
     """The same functions on Tensors (``create_graph=True``: the derivative is recorded)."""
@@ -191,11 +205,17 @@ class T:
     tanh = staticmethod(lambda t: t.tanh())
     sqrt = staticmethod(lambda t: t.sqrt())
     rsqrt = staticmethod(lambda t: t.rsqrt())
+    reciprocal = staticmethod(lambda t: t.reciprocal())
     abs = staticmethod(lambda t: t.abs())
     sign = staticmethod(lambda t: t.sign())
     floor = staticmethod(lambda t: t.floor())
     pow = staticmethod(lambda a, b: a ** b)
-    zeros_like = staticmethod(lambda t: t * 0)
+
+    @staticmethod
+    def zeros_like(t: Any) -> Any:
+        """A constant: PyTorch's ``zeros_like(grad)`` records no node (the gradient does not require grad)."""
+        return _tensor.Tensor._make(np.zeros_like(t._data), False)
+
     sigmoid = staticmethod(lambda t: t.sigmoid())
     minimum0 = staticmethod(lambda t: t.clamp_max(0))
     clamp_min = staticmethod(lambda t, low: t.clamp_min(low))
@@ -229,6 +249,19 @@ class T:
     transpose = staticmethod(lambda a, d0, d1: a.transpose(d0, d1))
     flip = staticmethod(lambda a, dim: a.flip(dim))
     cumsum = staticmethod(lambda a, dim: a.cumsum(dim))
+
+    # A number and a tensor in PyTorch's C++ formulas: ``t * 2`` is ``mul.Scalar`` (MulBackward1, see the
+    # fused ``mul_scalar``/``add_scalar``/``sub_scalar``/``div_scalar``); ``2 - t`` fills a constant tensor
+    # with 2 and subtracts in place (SubBackward0 with no edge for the constant), ``2 / t`` likewise.
+    div_floor = staticmethod(lambda a, b: a.div(b, rounding_mode="floor"))
+
+    @staticmethod
+    def scalar_sub(number: Any, t: Any) -> Any:
+        return T.const(np.full_like(t._data, number)) - t
+
+    @staticmethod
+    def scalar_div(number: Any, t: Any) -> Any:
+        return T.const(np.full_like(t._data, number)) / t
 
     @staticmethod
     def restore(g: Any, dims: Any, keepdim: bool) -> Any:
@@ -284,10 +317,14 @@ class RuleNode(BackwardCFunction):
 
     def _release_values(self) -> bool:
         """``_release`` for a rule with ``values=``: a tensor or array kept as a value (nll_loss's target) is
-        freed too (``_saved_target`` then raises, as in PyTorch); sizes and strides are kept, one shared copy."""
+        freed too (``_saved_target`` then raises, as in PyTorch); sizes and strides are kept, one shared copy.
+        Such a value is a saved tensor in PyTorch even when nothing else is (masked_fill's mask): a second
+        backward through the node raises."""
+        d = self.__dict__
+        if not self._packed and any(_is_array(d.get(name)) for name in type(self)._value_fields):
+            d["_packed"] = (None,)                  # (released below like a node that saved a tensor)
         if not RuleNode._release(self):
             return False
-        d = self.__dict__
         for name in type(self)._value_fields:
             if _is_array(d.get(name)):
                 del d[name]
@@ -382,7 +419,7 @@ class Rule(Function):
         node.needs_input_grad, node._seq = needs, next(_sequence)     # (creation order: later nodes run first)
         node._input_meta, node.next_functions = tuple(metas), tuple(edges)
         node._outputs, result._grad_fn, result._requires_grad = (weakref.ref(result),), node, True
-        if cls._saves:                                       # an output is saved without a reference cycle
+        if cls._saves:              # an output is saved without a reference cycle, and always (as PyTorch's codegen)
             node._packed = tuple([None if src is None else SavedTensor(result, 0) if src < 0 else SavedTensor(args[src])
                                   for src in cls._save_plans.get(needs) or _save_plan(cls, needs)])
         for name, i, default in cls._attr_spec:             # the row's saved values (alpha, dim...)
@@ -423,10 +460,11 @@ class Rule(Function):
 
 def _save_plan(cls, needs):
     """Which tensors a node saves when ``needs`` says which inputs require grad: per saved name, its argument
-    index (-1: the result), or None when no input that needs a gradient uses it.  Once per class and ``needs``."""
+    index (-1: the result, always saved), or None when no input that needs a gradient uses it.  Once per class
+    and ``needs``."""
     if "_save_plans" not in cls.__dict__:               # (a subclass of a rule's class gets its own)
         cls._save_plans = {}
-    plan = cls._save_plans[needs] = tuple(src if True in [needs[i] for i in users] else None
+    plan = cls._save_plans[needs] = tuple(src if src < 0 or True in [needs[i] for i in users] else None
                                           for src, users in cls._saves)
     return plan
 
