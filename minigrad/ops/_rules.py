@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .. import _tensor
-from ..autograd import forward_ad, grad_mode
+from ..autograd import _fast, forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _is_array, _shared
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
@@ -58,19 +58,8 @@ _NO_EDGE = (None, 0)
 _SHARED_NEEDS = {flags: flags for n in (1, 2, 3) for flags in itertools.product((False, True), repeat=n)}
 
 
-try:  # the context variable behind np.errstate, set directly (see function._ignore_fp_errors)
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
-    _QUIET, _quiet_set, _quiet_reset = _make_extobj(all="ignore"), _extobj_contextvar.set, _extobj_contextvar.reset
-except ImportError:  # pragma: no cover - the public, slower way
-    _QUIET = None
-
-    def _quiet_set(_):
-        errstate = np.errstate(all="ignore")
-        errstate.__enter__()
-        return errstate
-
-    def _quiet_reset(errstate):
-        errstate.__exit__(None, None, None)
+# np.errstate(all="ignore") without its cost: ``token = _quiet_set(_QUIET)`` ... ``_quiet_reset(token)`` (_fast.py)
+_QUIET, _quiet_set, _quiet_reset = _fast.QUIET, _fast.quiet_set, _fast.quiet_reset
 
 #: Every rule class, by node name, in the order they were defined.
 RULES: dict[str, type[Rule]] = {}
@@ -119,7 +108,7 @@ class NP:
 
     @staticmethod
     def expand(a: np.ndarray, shape: tuple[int, ...]) -> Any:
-        return np.broadcast_to(a, shape)
+        return _fast.expand(a, shape)                   # the plain version: np.broadcast_to(a, shape)
 
     @staticmethod
     def sum(a: np.ndarray, dims: Any, keepdim: bool = False) -> Any:
