@@ -15,6 +15,7 @@ import numpy as np
 from . import _dtype, linalg
 from ._creation import _require_cpu, device, tensor, where
 from ._tensor import Tensor
+from .ops._args import pytorch_qualnames
 from .ops._out import with_out
 from .ops._util import operand
 
@@ -152,31 +153,26 @@ del _name, _fn
 
 # -- linear algebra (torch.det, torch.inverse, torch.svd, Tensor.det...) ---------------------------------------
 
-def _linalg():
-    return linalg
-
-
 def det(input: Tensor, *, out: Any = None) -> Tensor:
-    return _linalg().det(input)
+    return linalg.det(input)
 
 
 def inverse(input: Tensor, *, out: Any = None) -> Tensor:
-    return _linalg().inv(input)
+    return linalg.inv(input)
 
 
 def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *, out: Any = None) -> Any:
-    return _linalg()._torch_svd(input, some, compute_uv)
+    return linalg._torch_svd(input, some, compute_uv)
 
 
 def slogdet(input: Tensor, *, out: Any = None) -> Any:
     """The sign and the log of the absolute value of the determinant: ``(sign, logabsdet)``."""
-    linalg = _linalg()
     return linalg._torch_slogdet_result(*linalg.slogdet(input))
 
 
 def logdet(input: Tensor) -> Tensor:
     """``log det A``: nan where the determinant is negative (from ``slogdet``, as PyTorch composes it)."""
-    sign, logabsdet = _linalg().slogdet(input)
+    sign, logabsdet = linalg.slogdet(input)
     return where(sign == -1, tensor(float("nan"), dtype=logabsdet.dtype), logabsdet)
 
 
@@ -189,10 +185,5 @@ del _name, _linalg_method
 
 
 # Argument errors name a method as PyTorch's parser does: ``requires_grad_() got an unexpected keyword argument``
-# (PyTorch's methods written in Python keep ``Tensor.``: ``Tensor.backward()``). See also _tensor_ops.py.
-_PYTHON_IN_TORCH = {"backward", "register_hook", "register_post_accumulate_grad_hook"}
-for _name, _method in list(vars(Tensor).items()):
-    if getattr(_method, "__qualname__", None) == "Tensor." + _name and not _name.startswith("_") \
-            and _name not in _PYTHON_IN_TORCH:
-        _method.__qualname__ = _name
-del _name, _method
+# (PyTorch's methods written in Python keep ``Tensor.``: ``Tensor.backward()``); TensorOps' methods: _tensor_ops.py.
+pytorch_qualnames({"backward", "register_hook", "register_post_accumulate_grad_hook"}, public_only=True)(Tensor)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ._tensor import Tensor
     from ._typing import Device, Dims, DType, Index, Number, ShapeArg, TensorOrNumber, _bool, _float, _int
 
+
 # Python names a method in its argument errors by ``__qualname__``: ``flatten() got an unexpected keyword
 # argument 'start'``, as PyTorch's parser says (its methods written in Python say ``Tensor.unique()``).
 @pytorch_qualnames(python_in_torch={"norm", "split", "unflatten", "unique"})
