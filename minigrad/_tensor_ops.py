@@ -83,7 +83,7 @@ class TensorOps:
         return A.mod(self, other)
 
     def __rmod__(self: Tensor, other: TensorOrNumber) -> Tensor:
-        return A.int_div(np.mod, other, self)
+        return A.int_div(E.remainder, other, self)
 
     def remainder(self: Tensor, other: TensorOrNumber) -> Tensor:
         return self.__mod__(other)

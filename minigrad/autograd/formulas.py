@@ -96,11 +96,6 @@ register_formula(
     "AccumulateGrad", ("variable",), ("variable.grad + g",), (),
     "A leaf: the arriving gradient is added into its .grad (stored as it is the first time).")
 
-# Nodes PyTorch records and minigrad never does (viz explains PyTorch's graphs through this table too).
-register_formula(
-    "SubBackward1", ("self",), ("g",), (),
-    "Subtracting a number (x − c): the gradient passes through unchanged.")
-
 
 if __name__ == "__main__":  # pragma: no cover
     import minigrad.autograd.formulas as table  # the registered module, not this __main__ copy

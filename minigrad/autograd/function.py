@@ -232,12 +232,13 @@ def _sum_to(grad, shape, node, index):
         raise RuntimeError("Function %s returned an invalid gradient at index %d - got [%s] but expected shape "
                            "compatible with [%s]" % (node.name(), index, ", ".join(map(str, grad.shape)),
                                                      ", ".join(map(str, shape))))
-    stretched = tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
-    if stretched:
-        grad = grad.sum(stretched, keepdim=True)      # dims of size 1 that were broadcast
-    if lead:
-        grad = grad.sum(tuple(range(lead)))           # leading dims that were added
-    return grad if grad._data.shape == shape else grad.reshape(shape)
+    if not shape:
+        return grad.sum()                             # as PyTorch's sum_to: SumBackward0 under create_graph
+    # the leading dims that were added and the dims of size 1 that were broadcast, in one sum (SumBackward1)
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    return grad.view(shape) if lead else grad         # then a view drops the leading 1s (ViewBackward0)
 
 
 _CPP_NODES = ("CopySlices", "CopyBackwards")   # PyTorch's C++-only nodes: name() is "torch::autograd::<Class>"

@@ -471,7 +471,8 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         raise RuntimeError(
             "expected common dtype to be floating point, yet common dtype is %s" % common._legacy
         )
-    x1, x2 = x1.to(common), x2.to(common)
+    # only integer inputs are converted (a float32 input's norm is float32, as in PyTorch: 1e30 overflows it)
+    x1, x2 = (x if x.dtype.is_floating_point else x.to(common) for x in (x1, x2))
     if x1.shape != x2.shape:               # both expanded (PyTorch's expand_outplace), or neither
         shape = broadcast_shape(x1.shape, x2.shape)
         x1, x2 = x1.expand(shape), x2.expand(shape)

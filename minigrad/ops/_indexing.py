@@ -14,7 +14,7 @@ from . import index as I
 from . import inplace as P
 from . import shape as S
 from ._args import check_step, is_tensor
-from ._util import broadcast_shape, operand, wrap_dim
+from ._util import broadcast_shape, wrap_dim
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -52,16 +52,9 @@ def getitem(x: Tensor, key: Any) -> Tensor:
 
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
-    """``x[key] = value``: ``CopySlices`` (basic) or ``IndexPutBackward0`` (advanced), written in place."""
-    key, advanced = I.normalize_key(key, x.shape)
-    if advanced:
-        I.check_advanced(key, x.shape)
-    else:
-        I.check_bounds(key, x.shape)
-    value = operand(value)
-    I.check_assignable(x._data, key, value)
-    op = I.IndexPut if advanced else I.CopySlices
-    P.inplace(x, lambda t, v: op.apply(t, key, v.to(t.dtype)), (value,), P.VIEW_OF_LEAF_INPLACE, None, False)
+    """``x[key] = value``: ``CopySlices`` (basic) or ``IndexPutBackward0`` (advanced), written in place
+    (``ops/index.py``'s ``setitem``, PyTorch's ``set_item``)."""
+    I.setitem(x, key, value)
 
 
 def gather(x: Tensor, dim: Any, index: Tensor) -> Tensor:

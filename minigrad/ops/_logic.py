@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _checks, _dtype
 from ._util import check_broadcast, operand, promoted, wrap_dim
+from .reduce import check_arg_reduction
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -89,8 +90,10 @@ def any_all(x: Tensor, fn: Callable[..., Any], dim: Any, keepdim: bool, name: st
 def arg(x: Tensor, fn: Callable[..., Any], dim: Any, keepdim: bool, name: str) -> Tensor:
     """``argmax``/``argmin`` (``fn`` is ``np.argmax``/``np.argmin``): of the flattened tensor, or along ``dim``."""
     if dim is None:
+        check_arg_reduction(name, x.shape, None)
         return type(x)._make(np.asarray(fn(x._data), dtype=np.int64))
     dim = wrap_dim(_checks.int_arg(dim, name, "dim", None), x.ndim)
+    check_arg_reduction(name, x.shape, dim)
     out = fn(x._data, axis=dim)
     if keepdim:
         out = np.expand_dims(out, dim)

@@ -7,6 +7,7 @@ gradients of the broadcast shape; the node sums them back to each operand's shap
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,7 +16,7 @@ from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._rules import fused, rule
-from ._util import cast, check_broadcast, fmath, operand, promoted
+from ._util import cast, check_broadcast, clip, fmath, operand, promoted, remainder
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -59,7 +60,7 @@ def _add(self, other, alpha=1):
 
 Add: type[Rule] = rule("AddBackward0", _add, arrays=False,
            self=("g", lambda xp, g: g),
-           other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else g * alpha),
+           other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else xp.mul_scalar(g, alpha)),
            jvp="auto_linear",
            words="Addition passes the gradient through to both inputs (scaled by alpha for the second).")
 
@@ -73,7 +74,7 @@ def _sub(self, other, alpha=1):
 
 Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False,
            self=("g", lambda xp, g: g),
-           other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else g * -alpha),
+           other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else xp.mul_scalar(-g, alpha)),
            jvp="auto_linear",
            words="Subtraction passes the gradient to the first input and its negative to the second.")
 
@@ -110,7 +111,7 @@ def _div(self, other):
 
 Div: type[Rule] = rule("DivBackward0", _div, arrays=False,
            self=("g / other", lambda xp, g, other: g / other),
-           other=("−g · self / other²", lambda xp, g, self, other: -g * self / (other * other)),
+           other=("−g · self / other²", lambda xp, g, self, other: -g * ((self / other) / other)),
            jvp="auto_element_wise",
            words="Quotient rule: self gets g / other, other gets −g · self / other².")
 
@@ -144,7 +145,7 @@ def _pow(self, exponent):
 def _pow_grad(xp, g, self, exponent):
     if exponent == 0:
         return xp.zeros_like(g)
-    return g * (exponent * xp.pow(self, exponent - 1))
+    return g * xp.mul_scalar(xp.pow(self, exponent - 1), exponent)      # PyTorch's pow_backward
 
 
 Pow: type[Rule] = rule("PowBackward0", _pow,
@@ -162,10 +163,11 @@ def _pow_tensor(self, exponent):
 PowTensor: type[Rule] = rule(
     "PowBackward1", _pow_tensor, arrays=False,
     self=("g · exponent · self^(exponent − 1)  (0 where exponent = 0)",
-          lambda xp, g, self, exponent: xp.where(exponent == 0, g * 0, g * (exponent * xp.pow(self, exponent - 1)))),
+          lambda xp, g, self, exponent:
+          xp.where(xp.mask(xp.value(exponent) == 0), 0, g * (exponent * xp.pow(self, xp.sub_scalar(exponent, 1))))),
     exponent=("g · result · ln(self)  (0 where self = 0 and exponent ≥ 0)",
               lambda xp, g, self, exponent, result:
-              g * xp.where(xp.mask((self == 0) & (exponent >= 0)), result * 0, result * xp.log(self))),
+              g * xp.where(xp.mask((xp.value(self) == 0) & (xp.value(exponent) >= 0)), 0, result * xp.log(self))),
     jvp="auto_element_wise",
     words="A tensor power: the power rule for the base, the log rule for the exponent.")
 
@@ -176,9 +178,11 @@ def _pow_scalar_base(self, exponent):
 
 
 def _pow_base_grad(xp, g, self, exponent, result):
+    # ln(0) = -inf; ln of a negative base is nan (numpy would warn), as in PyTorch
+    log_base = math.log(self) if self > 0 else -math.inf if self == 0 else math.nan
     if self == 0:
-        return g * xp.where(xp.mask(exponent >= 0), result * 0, result * float(fmath.log(float(self))))
-    return g * (result * float(fmath.log(float(self))))
+        return g * xp.where(xp.mask(xp.value(exponent) >= 0), 0, xp.mul_scalar(result, log_base))
+    return g * xp.mul_scalar(result, log_base)
 
 
 PowScalarBase: type[Rule] = rule("PowBackward2", _pow_scalar_base, arrays=False,
@@ -197,22 +201,22 @@ Log: type[Rule] = rule("LogBackward0", lambda self: fmath.log(_f(self)),
            words="The slope of ln x is 1/x.")
 
 Log1p: type[Rule] = rule("Log1PBackward0", lambda self: fmath.log1p(_f(self)),
-             self=("g / (self + 1)", lambda xp, g, self: g / (self + 1)),
+             self=("g / (self + 1)", lambda xp, g, self: g / xp.add_scalar(self, 1)),
              jvp="auto_element_wise",
              words="ln(1 + x), exact near 0: the slope is 1/(1 + x).")
 
 Expm1: type[Rule] = rule("Expm1Backward0", lambda self: fmath.expm1(_f(self)),
-             self=("g · (result + 1)", lambda xp, g, result: g * (result + 1)),
+             self=("g · (result + 1)", lambda xp, g, result: g * xp.add_scalar(result, 1)),
              jvp="auto_element_wise",
              words="eˣ − 1, exact near 0: the slope eˣ is the result plus 1.")
 
 Log2: type[Rule] = rule("Log2Backward0", lambda self: fmath.log2(_f(self)),
-            self=("g / (self · ln 2)", lambda xp, g, self: g / (self * 0.6931471805599453)),
+            self=("g / (self · ln 2)", lambda xp, g, self: g / xp.mul_scalar(self, 0.6931471805599453)),
             jvp="auto_element_wise",
             words="The slope of log₂ x is 1/(x ln 2).")
 
 Log10: type[Rule] = rule("Log10Backward0", lambda self: fmath.log10(_f(self)),
-             self=("g / (self · ln 10)", lambda xp, g, self: g / (self * 2.302585092994046)),
+             self=("g / (self · ln 10)", lambda xp, g, self: g / xp.mul_scalar(self, 2.3025850929940456)),
              jvp="auto_element_wise",
              words="The slope of log₁₀ x is 1/(x ln 10).")
 
@@ -227,22 +231,22 @@ Cos: type[Rule] = rule("CosBackward0", lambda self: fmath.cos(_f(self)),
            words="The slope of cos is −sin.")
 
 Tan: type[Rule] = rule("TanBackward0", lambda self: fmath.tan(_f(self)),
-           self=("g · (1 + result²)", lambda xp, g, result: g * (1 + result * result)),
+           self=("g · (1 + result²)", lambda xp, g, result: g * xp.add_scalar(xp.pow(result, 2), 1)),
            jvp="auto_element_wise",
            words="The slope of tan is 1 + tan², read from the saved result.")
 
 Asin: type[Rule] = rule("AsinBackward0", lambda self: fmath.arcsin(_f(self)),
-            self=("g / √(1 − self²)", lambda xp, g, self: g * xp.rsqrt(1 - self * self)),
+            self=("g / √(1 − self²)", lambda xp, g, self: g * xp.rsqrt(xp.add_scalar(-self * self, 1))),
             jvp="auto_element_wise",
             words="The slope of arcsine is 1/√(1 − x²).")
 
 Acos: type[Rule] = rule("AcosBackward0", lambda self: fmath.arccos(_f(self)),
-            self=("−g / √(1 − self²)", lambda xp, g, self: g * -xp.rsqrt(1 - self * self)),
+            self=("−g / √(1 − self²)", lambda xp, g, self: g * -xp.rsqrt(xp.add_scalar(-self * self, 1))),
             jvp="auto_element_wise",
             words="The slope of arccosine is −1/√(1 − x²).")
 
 Atan: type[Rule] = rule("AtanBackward0", lambda self: fmath.arctan(_f(self)),
-            self=("g / (1 + self²)", lambda xp, g, self: g / (self * self + 1)),
+            self=("g / (1 + self²)", lambda xp, g, self: g / xp.add_scalar(self * self, 1)),
             jvp="auto_element_wise",
             words="The slope of arctangent is 1/(1 + x²).")
 
@@ -256,7 +260,7 @@ def _atan2(self, other):
 def _atan2_scale(xp, self, other):
     """1 / (self² + other²), 0 at the origin (where PyTorch's gradient is 0)."""
     r2 = self * self + other * other
-    return xp.where(xp.mask(r2 == 0), r2 * 0, 1 / r2)
+    return xp.masked_fill(xp.reciprocal(r2), xp.value(r2) == 0, 0)      # PyTorch's atan2_backward
 
 
 Atan2: type[Rule] = rule("Atan2Backward0", _atan2, arrays=False,
@@ -281,7 +285,8 @@ Cosh: type[Rule] = rule("CoshBackward0", lambda self: fmath.cosh(_f(self)),
 TanhBackward: type[Rule] = fused("tanh_backward", rule(
     "TanhBackwardBackward0", lambda grad_output, output: grad_output * (1 - output * output),
     grad_output=("g · (1 − output²)", lambda xp, g, output: xp.tanh_backward(g, output)),
-    output=("−2 · g · grad_output · output", lambda xp, g, grad_output, output: g * -2 * output * grad_output),
+    output=("−2 · g · grad_output · output",
+            lambda xp, g, grad_output, output: g * (xp.mul_scalar(output, -2) * grad_output)),
     name="TanhBackward",
     jvp="auto_element_wise",
     words="tanh's backward, g · (1 − y²), as one op: linear in g, quadratic in the saved y."))
@@ -301,7 +306,7 @@ SigmoidBackward: type[Rule] = fused("sigmoid_backward", rule(
     "SigmoidBackwardBackward0", lambda grad_output, output: grad_output * (output * (1 - output)),
     grad_output=("g · output · (1 − output)", lambda xp, g, output: xp.sigmoid_backward(g, output)),
     output=("g · grad_output · (1 − 2 · output)",
-            lambda xp, g, grad_output, output: g * grad_output * (1 - 2 * output)),
+            lambda xp, g, grad_output, output: g * grad_output * xp.add_scalar(xp.mul_scalar(output, -2), 1)),
     name="SigmoidBackward",
     jvp="auto_element_wise",
     words="sigmoid's backward, g · y · (1 − y), as one op."))
@@ -327,18 +332,18 @@ ThresholdBackward: type[Rule] = fused("threshold_backward", rule(
     jvp="auto_element_wise",
     words="relu's backward as one op: the gradient where the input passed the threshold, else exactly 0."))
 
-Relu: type[Rule] = rule("ReluBackward0", lambda self: np.maximum(self, 0).astype(self.dtype, copy=False), quiet=False,
+Relu: type[Rule] = rule("ReluBackward0", lambda self: clip(self, 0), quiet=False,
             self=("g · [result > 0]", lambda xp, g, result: xp.threshold_backward(g, result, 0)),
             jvp="auto_element_wise",
             words="ReLU lets the gradient through where the output is positive, else 0 (so relu'(0) = 0).")
 
 Sqrt: type[Rule] = rule("SqrtBackward0", lambda self: np.sqrt(_f(self)),
-            self=("g / (2 · result)", lambda xp, g, result: g / (2 * result)),
+            self=("g / (2 · result)", lambda xp, g, result: g / xp.mul_scalar(result, 2)),
             jvp="auto_element_wise",
             words="The slope of √x is 1/(2√x), from the saved result (inf at 0, as in PyTorch).")
 
 Rsqrt: type[Rule] = rule("RsqrtBackward0", lambda self: 1 / np.sqrt(_f(self)),
-             self=("−g · result³ / 2", lambda xp, g, result: -0.5 * g * result * result * result),
+             self=("−g · result³ / 2", lambda xp, g, result: xp.mul_scalar(g, -0.5) * xp.pow(result, 3)),
              jvp="auto_element_wise",
              words="The slope of 1/√x is −1/(2 x√x) = −result³/2.")
 
@@ -398,7 +403,7 @@ def _clamp(self, min, max):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     d = result_type(self, *[b for b in (min, max) if b is not None])    # an int tensor clamped at 2.5 is float
-    return np.clip(self._data.astype(d.numpy, copy=False), min, max).astype(d.numpy, copy=False)
+    return clip(self._data.astype(d.numpy, copy=False), min, max)
 
 
 def _clamp_mask(self, min, max):
@@ -444,7 +449,7 @@ def _minimum(self, other):
 def _share(xp, g, loses, ties):
     """g / 2 on ties, exactly 0 where the input ``loses``, g elsewhere (so where an input is nan, both get g,
     as in PyTorch)."""
-    return xp.where(xp.mask(loses), 0, xp.where(xp.mask(ties), g / 2, g))
+    return xp.masked_fill(xp.where(xp.mask(ties), xp.div_scalar(g, 2), g), xp.value(loses), 0)   # PyTorch's
 
 
 Maximum: type[Rule] = rule("MaximumBackward0", _maximum, arrays=False, quiet=False,
@@ -475,12 +480,12 @@ def _remainder(self, other):
     if a.dtype.kind == "b":
         raise NotImplementedError('"remainder_cpu" not implemented for \'Bool\'')
     _integer_division(a, b)
-    return np.mod(a, b)
+    return remainder(a, b)
 
 
 Remainder: type[Rule] = rule("RemainderBackward1", _remainder, arrays=False,
                  self=("g", lambda xp, g: g),
-                 other=("−g · floor(self / other)", lambda xp, g, self, other: -g * xp.floor(self / other)),
+                 other=("−g · floor(self / other)", lambda xp, g, self, other: -g * xp.div_floor(self, other)),
                  jvp="auto_element_wise",
                  words="self − other · floor(self / other): slope 1 in self, −floor(self / other) in other.")
 
@@ -502,9 +507,10 @@ def _div_rounding(self, other, rounding_mode):
     return q
 
 
+# (self and other are saved, unused, as PyTorch's formulas save them: an in-place write to either is caught)
 DivRounding: type[Rule] = rule("DivBackward2", _div_rounding, arrays=False,
-                   self=("0", lambda xp, g: xp.zeros_like(g)),
-                   other=("0", lambda xp, g: xp.zeros_like(g)),
+                   self=("0", lambda xp, g, self, other: xp.zeros_like(g)),
+                   other=("0", lambda xp, g, self, other: xp.zeros_like(g)),
                    jvp="auto_element_wise",
                    words="A rounded quotient is a step function: the gradient is 0.")
 
@@ -526,19 +532,27 @@ Where: type[Rule] = rule("WhereBackward0", _where, arrays=False, quiet=False,
 
 MulScalar: type[Rule] = fused("mul_scalar", rule(
     "MulBackward1", lambda self, other: self * self.dtype.type(other),
-    self=("g · other", lambda xp, g, other: g * other),
+    self=("g · other", lambda xp, g, other: xp.mul_scalar(g, other)),
     jvp="auto_linear",
     words="Multiplying by a number scales the gradient by it."))
 
-AddScalar: type[Rule] = rule("AddBackward1", lambda self, other: self + self.dtype.type(other),
-                 self=("g", lambda xp, g: g),
-                 jvp="auto_element_wise",
-                 words="Adding a number passes the gradient through.")
+AddScalar: type[Rule] = fused("add_scalar", rule(
+    "AddBackward1", lambda self, other: self + self.dtype.type(other),
+    self=("g", lambda xp, g: g),
+    jvp="auto_element_wise",
+    words="Adding a number passes the gradient through."))
 
-DivScalar: type[Rule] = rule("DivBackward1", lambda self, other: self / self.dtype.type(other),
-                 self=("g / other", lambda xp, g, other: g / other),
-                 jvp="auto_linear",
-                 words="Dividing by a number divides the gradient by it.")
+SubScalar: type[Rule] = fused("sub_scalar", rule(
+    "SubBackward1", lambda self, other: self - self.dtype.type(other),
+    self=("g", lambda xp, g: g),
+    jvp="auto_element_wise",
+    words="Subtracting a number passes the gradient through."))
+
+DivScalar: type[Rule] = fused("div_scalar", rule(
+    "DivBackward1", lambda self, other: self / self.dtype.type(other),
+    self=("g / other", lambda xp, g, other: xp.div_scalar(g, other)),
+    jvp="auto_linear",
+    words="Dividing by a number divides the gradient by it."))
 
 
 def _check_mask(mask):

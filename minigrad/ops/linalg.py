@@ -64,6 +64,15 @@ def _mat2_grad(xp, g, mat1, mat2_sym_sizes, mat2_sym_strides):
     return xp.mm(xp.t(mat1), g)
 
 
+def _product(a, b):
+    """``a @ b`` for matrices. With an inner size of 1 and both outer sizes above 1, PyTorch's gemm is the outer
+    product itself (0 · −0.3 is −0.), where numpy's sums from +0 (+0.); a row or a column goes through gemv, from
+    +0, in both."""
+    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
+        return a * b
+    return a @ b
+
+
 # -- the derivative table: matrix products -------------------------------------------------------------
 
 def _mm(self, mat2):
@@ -74,7 +83,7 @@ def _mm(self, mat2):
         raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
     if a.dtype != b.dtype:
         _same_dtype(self, mat2, "mm")
-    return a @ b
+    return _product(a, b)
 
 
 # The products are quiet rules (the default): numpy's matmul warns "invalid value encountered in matmul"
@@ -130,7 +139,11 @@ def _bmm(self, mat2):
     if self.shape[0] != mat2.shape[0] or self.shape[2] != mat2.shape[1]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: "
                            "[%d, %d]." % (self.shape[0], self.shape[2], mat2.shape[0], mat2.shape[1]))
-    _same_dtype(self, mat2, "bmm")
+    if self._data.dtype != mat2._data.dtype:
+        if self._data.size and mat2._data.size:
+            _same_dtype(self, mat2, "bmm")
+        # an empty operand: PyTorch skips the dtype check, and the (zero or empty) result has mat2's dtype
+        return np.matmul(self._data, mat2._data).astype(mat2._data.dtype)
     return np.matmul(self._data, mat2._data)
 
 
@@ -150,7 +163,7 @@ def _addmm(self, mat1, mat2, beta=1, alpha=1):
         _same_dtype(mat1, mat2, "addmm")
     if self._data.shape != (a.shape[0], b.shape[1]) and self._data.shape != (b.shape[1],):
         _checks.expandable(self._data.shape, (a.shape[0], b.shape[1]))
-    out = a @ b
+    out = _product(a, b)
     if alpha != 1:
         out = out * alpha
     if beta == 0:                                  # PyTorch: input is ignored, nan and inf in it too
@@ -162,19 +175,21 @@ def _addmm(self, mat1, mat2, beta=1, alpha=1):
     return out + term
 
 
-def _scaled(g, alpha):
-    return g if alpha == 1 else g * alpha
+def _scaled(xp, g, alpha):
+    """PyTorch's maybe_multiply: ``g * alpha`` (mul.Scalar, MulBackward1) unless alpha is 1."""
+    return g if alpha == 1 else xp.mul_scalar(g, alpha)
 
 
 Addmm: type[Rule] = rule("AddmmBackward0", _addmm, arrays=False,
              values={"mat1_sym_sizes": lambda mat1: mat1.shape, "mat1_sym_strides": lambda mat1: _strides(mat1),
                      **_MAT2},
-             self=("beta · g", lambda xp, g, beta: _scaled(g, beta)),
-             mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha: xp.mm(_scaled(g, alpha), xp.t(mat2))),
+             self=("beta · g", lambda xp, g, beta: _scaled(xp, g, beta)),
+             mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha: _scaled(xp, xp.mm(g, xp.t(mat2)), alpha)),
              mat2=("alpha · mat1ᵀ @ g", lambda xp, g, mat1, alpha, mat2_sym_sizes, mat2_sym_strides:
-                   _mat2_grad(xp, _scaled(g, alpha), mat1, mat2_sym_sizes, mat2_sym_strides)),
+                   _scaled(xp, _mat2_grad(xp, g, mat1, mat2_sym_sizes, mat2_sym_strides), alpha)),
              jvp=lambda xp, self_t, mat1_t, mat2_t, mat1, mat2, beta, alpha:
-                 _scaled(self_t, beta) + _scaled(xp.mm(mat1_t, mat2) + xp.mm(mat1, mat2_t), alpha),
+                 _scaled(xp, self_t, beta) + _scaled(xp, xp.mm(mat1_t, mat2), alpha)
+                 + _scaled(xp, xp.mm(mat1, mat2_t), alpha),
              words="beta · self + alpha · mat1 @ mat2 (nn.Linear): the bias gets beta · g, the factors as in mm.")
 
 
@@ -339,9 +354,15 @@ def einsum(*args: Any) -> Any:
     terms = terms.split(",")
     summed = [c for c in dict.fromkeys("".join(terms)) if c not in output]
     mixed = [t for t in operands if t.dtype is not operands[0].dtype]
-    if mixed:
-        sizes = {c: n for term, t in zip(terms, operands) for c, n in zip(term, t.shape) if n != 1}
-        if any(sizes.get(c, 1) > 1 for c in summed):     # PyTorch contracts with bmm, which does not promote
+    if mixed and any(t.numel() == 0 for t in operands):
+        # an empty operand: PyTorch's bmm skips its dtype check, and the result has the last operand's dtype
+        operands = [t.to(operands[-1].dtype) for t in operands]
+    elif mixed:
+        # a label summed over in two operands (size > 1 in both): PyTorch contracts with bmm, which does not
+        # promote; a label of size > 1 in one operand only is summed out of it first, then they are multiplied
+        big = [sum(1 for term, t in zip(terms, operands) for c2, n in zip(term, t.shape) if c2 == c and n > 1)
+               for c in summed]
+        if any(k > 1 for k in big):
             raise RuntimeError("expected scalar type %s but found %s"
                                % (operands[0].dtype._legacy, mixed[0].dtype._legacy))
         dtype = _dtype.result_type(*operands)           # no contraction, only products: PyTorch's mul promotes

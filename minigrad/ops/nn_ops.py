@@ -21,10 +21,11 @@ import numpy as np
 from .. import _dtype
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ..autograd.function import Function
 from . import elementwise
 from ._rules import NP, fused, rule
-from ._util import fmath, promoted
+from ._util import clip, fmath, promoted
 from .index import IndexScatter
 
 NONE, MEAN, SUM = 0, 1, 2
@@ -225,23 +226,25 @@ def _nll_loss(self, target, weight, reduction, ignore_index):
     key, w, total = _samples(self.shape, self.dtype, target, weight, ignore_index)
     picked = self[key]                                   # x[t] of each sample
     losses = -picked if w is None else -w * picked
+    if w is not None and (ignore_index >= 0 or (target.size and target.min() < 0)):
+        losses = np.where(target != ignore_index, losses, np.zeros((), losses.dtype))  # ignored: 0 (not -0, nan)
     if reduction == MEAN:      # 0/0 (every target ignored) is nan, as in PyTorch
         return np.asarray(losses.sum() / total if total else np.nan, dtype=self.dtype)
     return _reduce(losses, reduction)
 
 
 def _nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
-    """−w[t] (÷ total weight for mean) · grad_output at each sample's target slot, 0 elsewhere."""
-    key, w, _ = _samples(self.shape, self.dtype, _data(target), _data(weight), ignore_index)
-    w = np.ones((), self.dtype) if w is None else w
-    total = _data(total_weight)
-    if reduction == MEAN and total:
-        w = w / total                              # nothing counted: no gradient either
+    """−w[t] · grad_output (÷ total weight for mean) written at each counted sample's target slot, exactly 0
+    elsewhere (as PyTorch's kernel writes it: an inf grad_output gives no nan at the other slots)."""
+    target = _data(target)
+    key, w, _ = _samples(self.shape, self.dtype, target, _data(weight), ignore_index)
+    g = -grad_output / _data(total_weight) if reduction == MEAN else -grad_output
+    values = np.broadcast_to(g if w is None else w * g, target.shape)
+    if w is not None and (ignore_index >= 0 or (target.size and target.min() < 0)):
+        values = np.where(target != ignore_index, values, np.zeros((), values.dtype))     # ignored: not written
     slots = np.zeros(self.shape, self.dtype)
-    slots[key] = -w
-    if reduction == NONE:
-        grad_output = _unsqueeze(grad_output, 0 if self.ndim == 1 else 1)
-    return grad_output * slots
+    slots[key] = values
+    return slots
 
 
 def _nll_loss_rows(node_name, backward_name, fused_name, words):
@@ -416,7 +419,8 @@ class ThresholdInplace(Threshold):
 
 
 def _hardtanh_backward(grad_output, self, min_val, max_val):
-    return np.where((self > min_val) & (self < max_val), grad_output, np.zeros((), grad_output.dtype))
+    # PyTorch masks `self <= min_val or self >= max_val`: where self is nan the gradient passes
+    return np.where((self <= min_val) | (self >= max_val), np.zeros((), grad_output.dtype), grad_output)
 
 
 HardtanhBackward: type[Rule] = fused("hardtanh_backward", rule(
@@ -429,7 +433,7 @@ HardtanhBackward: type[Rule] = fused("hardtanh_backward", rule(
     words="hardtanh's backward as one op: the gradient strictly inside (min_val, max_val), else exactly 0."))
 
 Hardtanh: type[Rule] = rule(
-    "HardtanhBackward0", lambda self, min_val, max_val: np.clip(self, min_val, max_val),
+    "HardtanhBackward0", lambda self, min_val, max_val: clip(self, min_val, max_val),
     self=("g · [min_val < self < max_val]",
           lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
     jvp="auto_element_wise",
@@ -440,7 +444,8 @@ def _gelu(self, approximate):
     a = self
     if approximate == "tanh":
         return (0.5 * a * (1 + fmath.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(a.dtype, copy=False)
-    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)))).astype(a.dtype, copy=False)
+    # erf rounded to a's dtype first, as PyTorch computes it: gelu(-5.8) in float32 is 1 + erf = 1 - 1 = 0, so -0.
+    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)).astype(a.dtype, copy=False))).astype(a.dtype, copy=False)
 
 
 def _gelu_backward(grad_output, self, approximate):
@@ -449,7 +454,8 @@ def _gelu_backward(grad_output, self, approximate):
         t = fmath.tanh((x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI)
         slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * _KAPPA * x * x)
     else:
-        slope = 0.5 * (1 + _erf(x * math.sqrt(0.5))) + x * np.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
+        slope = 0.5 * (1 + _erf(x * math.sqrt(0.5)).astype(x.dtype, copy=False)) + \
+            x * fmath.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
     return (grad_output * slope).astype(grad_output.dtype, copy=False)
 
 
@@ -488,7 +494,8 @@ def _erf_forward(self):
 
 
 Erf: type[Rule] = rule("ErfBackward0", _erf_forward,
-           self=("g · 2/√π · exp(−self²)", lambda xp, g, self: 2.0 / math.sqrt(math.pi) * xp.exp(-(self * self)) * g),
+           self=("g · 2/√π · exp(−self²)",
+                 lambda xp, g, self: xp.mul_scalar(xp.exp(-xp.pow(self, 2)), 2.0 / math.sqrt(math.pi)) * g),
            jvp="auto_element_wise",
            words="The slope of erf is 2/√π · e^(−x²), the normal density's shape.")
 
@@ -522,7 +529,7 @@ def _sigmoid(a):
 
 def _silu_grad(xp, g, self):
     s = xp.sigmoid(self)
-    return g * s * (1 + self * (1 - s))
+    return g * s * xp.add_scalar(self * xp.scalar_sub(1, s), 1)       # infinitely_differentiable_silu_backward
 
 
 Silu: type[Rule] = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-self))).astype(self.dtype, copy=False),
@@ -532,7 +539,7 @@ Silu: type[Rule] = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-se
 
 
 def _elu(self, alpha):
-    return np.where(self > 0, self, alpha * fmath.expm1(np.minimum(self, 0))).astype(self.dtype, copy=False)
+    return np.where(self > 0, self, alpha * fmath.expm1(clip(self, None, 0))).astype(self.dtype, copy=False)
 
 
 def _elu_backward(grad_output, self, alpha):
@@ -560,7 +567,7 @@ Elu: type[Rule] = rule("EluBackward0", _elu,
 
 def _softplus(self, beta, threshold):
     a = self
-    return np.where(a * beta > threshold, a, np.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
+    return np.where(a * beta > threshold, a, fmath.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
 
 
 def _softplus_backward(grad_output, self, beta, threshold):
@@ -699,10 +706,26 @@ def _defined(t):
     return None if t is UNDEFINED else t
 
 
+def _overflowing_rows(a, dims):
+    """The rows (keepdims) where PyTorch's CPU layer_norm is nan although the input is finite: its RowwiseMoments
+    merges the SIMD lanes' moments into the row's, adding ``(0 - mean)² · 0`` for each empty lane -- nan once
+    mean² overflows. A row shorter than one vector (8 float32 or 4 float64 numbers, on AVX2 and AVX-512 alike) has
+    only empty lanes; for longer rows it depends on the CPU's vector width (tests/fuzz/fuzzlib/known.py). None if
+    there is no such row (the usual case)."""
+    n = math.prod(a.shape[d] for d in dims)
+    if n >= (8 if a.dtype == np.float32 else 4) or a.dtype.kind != "f":
+        return None
+    bad = np.abs(a.mean(dims, keepdims=True)) > np.sqrt(np.finfo(a.dtype).max)
+    return bad if bad.any() else None
+
+
 def _standardized(x, dims, eps):
     """``(x̂, rstd)`` with ``x̂ = (x - mean) · rstd``, ``rstd = 1/√(var + eps)`` over ``dims`` (Tensor ops)."""
     centered = x - x.mean(dims, keepdim=True)
     rstd = ((centered * centered).mean(dims, keepdim=True) + eps).rsqrt()
+    bad = _overflowing_rows(x._data, dims)
+    if bad is not None:                           # nan there, as in PyTorch's forward (see _overflowing_rows)
+        rstd = rstd + Tensor._make(np.where(bad, np.nan, 0).astype(x._data.dtype))
     return centered * rstd, rstd
 
 
@@ -754,24 +777,24 @@ class NativeLayerNorm(Function):
         if a.size == 0:                 # nothing to standardize (numpy's mean would warn "Mean of empty slice")
             return _affine(a, _defined(weight), _defined(bias), ctx.normalized_shape).astype(a.dtype, copy=False)
         x_hat = (a - a.mean(dims, keepdims=True)) / np.sqrt(a.var(dims, keepdims=True) + eps)
+        bad = _overflowing_rows(a, dims)
+        if bad is not None:
+            x_hat = np.where(bad, np.nan, x_hat)
         out = _affine(x_hat, _defined(weight), _defined(bias), ctx.normalized_shape)
         return out.astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        x, weight, _ = ctx.saved_tensors
-        weight, needs = _defined(weight), ctx.needs_input_grad
-        dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))
-        x_hat, rstd = _standardized(x, dims, ctx.eps)
-        grad_x = grad_w = grad_b = None
-        if needs[0]:
-            g = grad if weight is None else grad * weight
-            grad_x = _standardize_backward(g, x_hat, rstd, dims)
-        if needs[2]:
-            grad_w = grad * x_hat        # summed down to the weight's shape by the node
-        if needs[3]:
-            grad_b = grad
-        return grad_x, None, grad_w, grad_b, None
+        x, weight, bias = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        if grad_mode.is_grad_enabled():      # create_graph: PyTorch's one fused node, NativeLayerNormBackwardBackward0
+            dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))
+            mean, rstd = (Tensor._make(a, False) for a in _mean_rstd(x._data, dims, ctx.eps))   # constants
+            grad_x, grad_w, grad_b = NativeLayerNormBackward.apply(grad, x, mean, rstd, weight, bias,
+                                                                   ctx.normalized_shape, ctx.eps)
+            return (grad_x if needs[0] else None), None, (grad_w if needs[2] else None), \
+                (grad_b if needs[3] else None), None
+        return _layer_norm_backward(grad, x, _defined(weight), ctx.normalized_shape, ctx.eps, needs[2], needs[3])
 
     @staticmethod
     def jvp(ctx: Any, x_t: Any, _shape: Any, weight_t: Any, bias_t: Any, _eps: Any) -> Any:
@@ -784,6 +807,68 @@ class NativeLayerNorm(Function):
         if weight is not None:
             out = out * weight + x_hat * weight_t
         return out if bias is None else out + bias_t
+
+
+def _mean_rstd(a, dims, eps):
+    """native_layer_norm's other two outputs, on arrays: the mean and 1/√(var + eps) over ``dims``."""
+    with np.errstate(all="ignore"):
+        return a.mean(dims, keepdims=True), 1 / np.sqrt(a.var(dims, keepdims=True) + eps)
+
+
+def _layer_norm_backward(grad, x, weight, normalized_shape, eps, need_w=True, need_b=True):
+    """layer_norm's gradients (Tensor ops): d/dx = rstd (g − mean g − x̂ mean(g x̂)), g = grad · weight; d/dweight
+    and d/dbias are grad · x̂ and grad summed over the leading dims."""
+    dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+    lead = tuple(range(x.ndim - len(normalized_shape)))
+    x_hat, rstd = _standardized(x, dims, eps)
+    g = grad if weight is None else grad * weight
+    grad_x = _standardize_backward(g, x_hat, rstd, dims)
+    grad_w = (grad * x_hat).sum(lead) if need_w and weight is not None else None
+    grad_b = grad.sum(lead) if need_b else None
+    return grad_x, None, grad_w, grad_b, None
+
+
+class NativeLayerNormBackward(Function):
+    """layer_norm's backward as one op (``native_layer_norm_backward``), recorded under create_graph.
+
+    Its inputs are PyTorch's (grad_out, input, weight, bias); its outputs the three gradients.  Backward
+    (``layer_norm_double_backward``): the vector-Jacobian product of the same formula, by autograd on it.
+    """
+
+    node_name: str = "NativeLayerNormBackwardBackward0"
+    saved_names: tuple[str, ...] = ("grad_out", "input", "weight")
+    saved_attrs: tuple[str, ...] = ("normalized_shape", "eps")
+    jvp = "from_vjp"
+
+    @staticmethod
+    def forward(ctx: Any, grad_out: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor, bias: Tensor,
+                normalized_shape: Any, eps: float) -> Any:
+        ctx.save_for_backward(grad_out, x, weight)
+        ctx.normalized_shape, ctx.eps, ctx.has_bias = tuple(normalized_shape), eps, _defined(bias) is not None
+        w = _defined(weight)
+        with grad_mode.no_grad():
+            gx, _, gw, gb, _ = _layer_norm_backward(grad_out.detach(), x.detach(), None if w is None else w.detach(),
+                                                    ctx.normalized_shape, eps)
+        empty = np.empty(0, x._data.dtype)
+        return gx._data, empty if gw is None else gw._data, gb._data if _defined(bias) is not None else empty
+
+    @staticmethod
+    def backward(ctx: Any, gg_x: Tensor, gg_w: Tensor, gg_b: Tensor) -> Grads:
+        from ..autograd import grad as autograd_grad  # at call time: autograd's API builds on the ops
+        grad_out, x, weight = ctx.saved_tensors
+        w = _defined(weight)
+        create_graph = grad_mode.is_grad_enabled()
+        with grad_mode.enable_grad():
+            # fresh handles on the inputs: the formula's own paths only (x also reaches grad_out upstream)
+            args = [t.view_as(t) if t.requires_grad else t.detach().requires_grad_() for t in
+                    (grad_out, x) + (() if w is None else (w,))]
+            gx, _, gw, gb, _ = _layer_norm_backward(args[0], args[1], args[2] if w is not None else None,
+                                                    ctx.normalized_shape, ctx.eps, need_b=ctx.has_bias)
+            pairs = [(o, g) for o, g in ((gx, gg_x), (gw, gg_w), (gb, gg_b)) if o is not None and g is not None]
+            got = autograd_grad([o for o, _ in pairs], args, [g for _, g in pairs], create_graph=create_graph,
+                                allow_unused=True)
+        got = [None if g is None else (g if create_graph else g.detach()) for g in got]
+        return got[0], got[1], None, None, (got[2] if w is not None else None), None, None, None
 
 
 class NativeBatchNorm(Function):
@@ -863,7 +948,7 @@ def _bce_logits_grad_self(xp, g, self, target, weight, pos_weight, reduction):
         grad = (xp.sigmoid(self) - target) * g
     else:
         pt = _weight(xp, pos_weight) * target
-        grad = ((pt + 1 - target) * xp.sigmoid(self) - pt) * g
+        grad = ((xp.add_scalar(pt, 1) - target) * xp.sigmoid(self) - pt) * g      # t.add(1).sub(target)...
     return _per_element(_times(grad, _weight(xp, weight)), reduction)
 
 
@@ -999,6 +1084,9 @@ _row(Trilinear, ("i1", "i2", "i3"), ("Σ g · W · x2", "Σ g · x1 · x2", "Σ 
 _row(NativeLayerNorm, ("input", "weight", "bias"),
      ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
      "Layer norm: the input's gradient is centred and decorrelated from x̂; weight gets Σ g·x̂, bias Σ g.")
+_row(NativeLayerNormBackward, ("grad_out", "input", "mean", "rstd", "weight", "bias"),
+     ("d(layer norm's gradients)/d grad_out · gg", "d(...)/d input · gg", None, None, "d(...)/d weight · gg", None),
+     "layer_norm's backward as one node: its own gradient is the vector-Jacobian product of that formula.")
 _row(NativeBatchNorm, ("input", "weight", "bias"),
      ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
      "Batch norm (training): as layer norm, per channel over the batch.")

@@ -200,8 +200,13 @@ def _saved_dims(self, dim):
 
 
 def _extreme_grad(xp, g, self, result, dim, keepdim):
+    """PyTorch's scale_grad_by_count: (g / count) · [self = result], a product (not exact zeros: an inf g gives nan
+    at the other elements, a nan result nan everywhere)."""
     dims = _axes(dim, self.ndim)
-    return _evenly(xp, xp.restore(g, dims, keepdim), self, xp.restore(result, dims, keepdim), dims)
+    a = xp.value(self)
+    hit = a == xp.value(xp.restore(result, dims, keepdim))
+    count = xp.const(hit.sum(axis=dims, keepdims=True).astype(a.dtype))
+    return xp.restore(g, dims, keepdim) / count * xp.const(hit.astype(a.dtype))
 
 
 Amax: type[Rule] = rule("AmaxBackward0", _extreme(np.max, "amax"), values={"dim": _saved_dims},
@@ -328,10 +333,22 @@ def _check_var_dtype(a):
         raise RuntimeError("std and var only support floating point and complex dtypes")
 
 
-def _variance(a, dims, dof, keepdim):
-    """Σ(x - mean)² / dof, in ``a``'s dtype (inf or nan when ``dof <= 0``, without numpy's warnings)."""
-    centered = a - a.mean(axis=dims, keepdims=True) if a.size else a
-    return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0), dtype=a.dtype)
+def _variance(a, dims, dof, keepdim, take_sqrt=False):
+    """Σ(x - mean)² / dof (its square root if ``take_sqrt``), inf or nan when ``dof <= 0``, without numpy's warnings.
+
+    As PyTorch's CPU kernels: the squares are summed in float64 and the result is rounded to ``a``'s dtype last,
+    so a float32 ``std`` of 1e30-sized numbers is finite (its variance overflows only at the final rounding). A
+    reduction to one number centres on the mean in ``a``'s dtype (``std_var_all_cpu``), the others on a float64
+    mean (Welford's algorithm in double)."""
+    if not a.size:
+        centered = a.astype(np.float64)
+    elif a.size == _count(a.shape, dims):                       # one output: PyTorch's all-reduce path
+        centered = a.astype(np.float64) - np.float64(a.mean())
+    else:
+        wide = a.astype(np.float64)
+        centered = wide - wide.mean(axis=dims, keepdims=True)
+    out = np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0)
+    return np.asarray(np.sqrt(out) if take_sqrt else out).astype(a.dtype)
 
 
 def _warn_dof(name, a, n, correction):
@@ -355,18 +372,24 @@ def _std(self, dim, correction, keepdim):
     dims = dims_tuple(dim, self.ndim)
     n = _count(self.shape, dims)
     _warn_dof("std", self, n, correction)
-    return np.sqrt(_variance(self, dims, n - correction, keepdim))
+    return _variance(self, dims, n - correction, keepdim, take_sqrt=True)
 
 
-def _var_backward(xp, g, self, dim, correction):
-    """PyTorch's var_backward (``g`` already restored): g · 2 (x − mean) / (N − correction); for a full reduction
-    without degrees of freedom, g · (nan where x is the mean, inf elsewhere)."""
+def _var_backward(xp, g, self, dim, correction, keepdim):
+    """PyTorch's var_backward: g · 2 (x − mean) / (N − correction), ``g`` unsqueezed back over reduced dims (a
+    full reduction broadcasts it); for a full reduction without degrees of freedom, g · (nan where x is the mean,
+    inf elsewhere)."""
     dims = dims_tuple(dim, self.ndim)
     dof = _count(self.shape, dims) - correction
-    centered = self - xp.mean(self, None if dim is None else dims, True)
-    if dof <= 0 and (dim is None or self.ndim == 0):
-        return g * xp.where(xp.mask(xp.value(centered) == 0), math.nan, math.inf)
-    return g * centered * (2.0 / dof if dof else math.inf)
+    if dim is None or self.ndim == 0:
+        centered = self - xp.mean(self, None, True)
+        if dof <= 0:
+            return g * xp.where(xp.mask(xp.value(centered) == 0), math.nan, math.inf)
+    else:
+        if self.ndim > 1:
+            g = xp.restore(g, dims, keepdim)
+        centered = self - xp.mean(self, dims, True)
+    return xp.mul_scalar(g, 2.0 / dof if dof else math.inf) * centered
 
 
 def _saved_dim(self, dim):
@@ -375,17 +398,14 @@ def _saved_dim(self, dim):
 
 Var: type[Rule] = rule("VarBackward0", _var, values={"dim": _saved_dim},
            self=("g · 2 · (self − mean(self)) / (N − correction)",
-                 lambda xp, g, self, dim, correction, keepdim:
-                 _var_backward(xp, xp.restore(g, dims_tuple(dim, self.ndim), keepdim), self, dim, correction)),
+                 lambda xp, g, self, dim, correction, keepdim: _var_backward(xp, g, self, dim, correction, keepdim)),
            jvp="from_vjp",
            words="Variance: each element gets g times twice its distance from the mean, over N − correction.")
 
 
 def _std_grad(xp, g, self, result, dim, correction, keepdim):
-    dims = dims_tuple(dim, self.ndim)
-    r = xp.restore(result, dims, keepdim)
-    g_var = xp.masked_fill(xp.restore(g, dims, keepdim) / xp.mul_scalar(r, 2), xp.value(r) == 0, 0)   # std 0: 0
-    return _var_backward(xp, g_var, self, dim, correction)
+    g_var = xp.masked_fill(g / xp.mul_scalar(result, 2), xp.value(result) == 0, 0)   # PyTorch's std_backward
+    return _var_backward(xp, g_var, self, dim, correction, keepdim)
 
 
 Std: type[Rule] = rule("StdBackward0", _std, values={"dim": _saved_dim},
@@ -451,18 +471,40 @@ ProdDim: type[Rule] = rule("ProdBackward1",
                words="Product over dim: each element gets g times the product of the others.")
 
 
+def _check_norm_identity(self, ord, dim, dims):
+    """PyTorch's error for a max/min-like norm (inf, -inf, ord < 0) over an empty dimension."""
+    name = ("-inf" if ord < 0 else "inf") if math.isinf(ord) else "%g" % ord
+    if dim is None:
+        raise RuntimeError("linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation "
+                           "does not have an identity" % name)
+    for d in dims:
+        if self.shape[d] == 0:
+            raise RuntimeError("linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this "
+                               "dimension is empty and the operation does not have an identity" % (name, d))
+
+
 def _norm(self, ord, dim, keepdim):
     if self.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s"
                            % _legacy(self))
     dims = dims_tuple(dim, self.ndim)
+    if self.size == 0 and (ord < 0 or ord == math.inf):
+        _check_norm_identity(self, ord, dim, dims)
     a = np.abs(self)
-    if ord == float("inf"):
+    if _count(self.shape, dims) == 1 and ord != 0:     # one element per norm: |x| (PyTorch: no 1e30² overflow)
+        return np.asarray(a if keepdim else np.squeeze(a, axis=dims), dtype=self.dtype)
+    if ord == math.inf:
         out = a.max(axis=dims, keepdims=keepdim)
+    elif ord == -math.inf:
+        out = a.min(axis=dims, keepdims=keepdim)
+    elif ord == 0:                                     # the number of nonzero elements (nan counts)
+        out = (a != 0).sum(axis=dims, keepdims=keepdim, dtype=self.dtype)
     elif ord == 1:
         out = a.sum(axis=dims, keepdims=keepdim)
     else:
-        out = (a ** ord).sum(axis=dims, keepdims=keepdim) ** (1.0 / ord)
+        # (fmath: numpy's float32 power has CPU-specific kernels; a square and a square root are exact)
+        powered = np.square(a) if ord == 2 else fmath.power(a, ord)
+        out = fmath.power(powered.sum(axis=dims, keepdims=keepdim), 1.0 / ord)
     return np.asarray(out, dtype=self.dtype)
 
 
@@ -473,17 +515,18 @@ def _norm_grad(xp, g, self, result, ord, dim, keepdim):
         g, result = xp.restore(g, dims, keepdim), xp.restore(result, dims, keepdim)
     r = result
     if ord == 0:
-        return g * 0
+        return None                          # (PyTorch: an undefined gradient)
     if ord == 1:
         return xp.sgn(x) * g
-    if ord == float("inf") or ord == -float("inf"):
-        hit = xp.const((np.abs(xp.value(x)) == xp.value(r)).astype(xp.value(x).dtype))
+    if math.isinf(ord):                      # the elements at the max (min) |x|, and nan ones, share g
+        a = np.abs(xp.value(x))
+        hit = xp.const(((a == xp.value(r)) | np.isnan(a)).astype(a.dtype))
         return xp.sgn(x) * (g / xp.sum(hit, dims, True) * hit)
     r_zero = xp.value(r) == 0
     if ord == 2:
-        return x * xp.masked_fill(g / r, r_zero, 0)
+        return g * xp.masked_fill(x / r, r_zero, 0)
     if ord < 1:
-        scaled = xp.sgn(x) * xp.where(xp.mask(xp.value(x) == 0), 0, xp.pow(xp.abs(x), ord - 1))
+        scaled = xp.sgn(x) * xp.masked_fill(xp.pow(xp.abs(x), ord - 1), xp.value(x) == 0, 0)
         return scaled * g * xp.pow(r, 1 - ord)
     scaled = x * xp.pow(xp.abs(x), ord - 2) if ord >= 2 else xp.sgn(x) * xp.pow(xp.abs(x), ord - 1)
     return scaled * xp.masked_fill(g / xp.pow(r, ord - 1), r_zero, 0)
@@ -530,10 +573,10 @@ def _cumprod_with_zeros(xp, grad, x, y, d):
 
 
 def _cumprod_grad(xp, g, self, result, dim):
-    if self.ndim == 0:
+    if math.prod(self.shape) <= 1 or self.shape[dim] == 1:     # (PyTorch: g itself; no 0 · inf)
         return g
     if not np.any(xp.value(self) == 0):
-        return _reverse_cumsum(xp, g * result, dim) / self
+        return _reverse_cumsum(xp, result * g, dim) / self
     return xp.by_tensors(_cumprod_with_zeros, g, self, result, dim)
 
 
@@ -553,10 +596,12 @@ class MaxDim(Function):
     saved_names: tuple[str, ...] = ("indices",)
     saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_sizes")
     arg: Callable[..., Any] = staticmethod(np.argmax)
+    op: str = "max"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> tuple[Any, ...]:
         d = wrap_dim(dim, x.ndim)
+        check_arg_reduction(type(ctx)._forward_cls.op, x.shape, d)
         ctx.axis, ctx.dim, ctx.keepdim, ctx.self_sym_sizes = d, _saved_int(dim), keepdim, tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
         idx = np.expand_dims(type(ctx)._forward_cls.arg(a, axis=d if x.ndim else 0), d if x.ndim else 0)
@@ -578,7 +623,20 @@ class MaxDim(Function):
 class MinDim(MaxDim):
     node_name: str = "MinBackward0"
     arg: Callable[..., Any] = staticmethod(np.argmin)
+    op: str = "min"
 
+
+
+def check_arg_reduction(op: str, shape: Any, dim: Any) -> None:
+    """PyTorch's IndexError for picking an element (max/argmax/median/mode...) out of nothing.
+
+    ``dim`` is a wrapped dim, or None for the whole tensor.
+    """
+    if dim is None:
+        if 0 in shape:
+            raise IndexError("%s(): Expected reduction dim to be specified for input.numel() == 0." % op)
+    elif shape and shape[dim] == 0:
+        raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (op, dim))
 
 
 def _drop(shape, d, ndim):
@@ -613,6 +671,7 @@ class MedianDim(MaxDim):
 
     node_name: str = "MedianBackward1"
     arg: Callable[..., Any] = staticmethod(_median_index)
+    op: str = "median"
 
 
 class ModeDim(MaxDim):
@@ -620,6 +679,7 @@ class ModeDim(MaxDim):
 
     node_name: str = "ModeBackward0"
     arg: Callable[..., Any] = staticmethod(_mode_index)
+    op: str = "mode"
 
 
 def _argsort(a, axis, descending):
