@@ -7,6 +7,7 @@ gradients of the broadcast shape; the node sums them back to each operand's shap
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,7 +16,7 @@ from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._rules import fused, rule
-from ._util import cast, check_broadcast, fmath, promoted
+from ._util import cast, check_broadcast, clip, fmath, operand, promoted, remainder
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -79,7 +80,6 @@ Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False,
 
 
 def _rsub(self, other):
-    from ._util import operand
     _check_bool_sub(self, operand(other))
     a, b = promoted(self, operand(other))
     return b - a
@@ -173,15 +173,16 @@ PowTensor: type[Rule] = rule(
 
 
 def _pow_scalar_base(self, exponent):
-    from ._util import operand
     a = exponent._data.astype(result_type(operand(self), exponent).numpy, copy=False)   # 2 ** int stays integral
     return fmath.power(a.dtype.type(self), a)
 
 
 def _pow_base_grad(xp, g, self, exponent, result):
+    # ln(0) = -inf; ln of a negative base is nan (numpy would warn), as in PyTorch
+    log_base = math.log(self) if self > 0 else -math.inf if self == 0 else math.nan
     if self == 0:
-        return g * xp.where(xp.mask(xp.value(exponent) >= 0), 0, xp.mul_scalar(result, float(fmath.log(float(self)))))
-    return g * xp.mul_scalar(result, float(fmath.log(float(self))))
+        return g * xp.where(xp.mask(xp.value(exponent) >= 0), 0, xp.mul_scalar(result, log_base))
+    return g * xp.mul_scalar(result, log_base)
 
 
 PowScalarBase: type[Rule] = rule("PowBackward2", _pow_scalar_base, arrays=False,
@@ -331,7 +332,7 @@ ThresholdBackward: type[Rule] = fused("threshold_backward", rule(
     jvp="auto_element_wise",
     words="relu's backward as one op: the gradient where the input passed the threshold, else exactly 0."))
 
-Relu: type[Rule] = rule("ReluBackward0", lambda self: np.maximum(self, 0).astype(self.dtype, copy=False), quiet=False,
+Relu: type[Rule] = rule("ReluBackward0", lambda self: clip(self, 0), quiet=False,
             self=("g · [result > 0]", lambda xp, g, result: xp.threshold_backward(g, result, 0)),
             jvp="auto_element_wise",
             words="ReLU lets the gradient through where the output is positive, else 0 (so relu'(0) = 0).")
@@ -402,7 +403,7 @@ def _clamp(self, min, max):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     d = result_type(self, *[b for b in (min, max) if b is not None])    # an int tensor clamped at 2.5 is float
-    return np.clip(self._data.astype(d.numpy, copy=False), min, max).astype(d.numpy, copy=False)
+    return clip(self._data.astype(d.numpy, copy=False), min, max)
 
 
 def _clamp_mask(self, min, max):
@@ -479,7 +480,7 @@ def _remainder(self, other):
     if a.dtype.kind == "b":
         raise NotImplementedError('"remainder_cpu" not implemented for \'Bool\'')
     _integer_division(a, b)
-    return np.mod(a, b)
+    return remainder(a, b)
 
 
 Remainder: type[Rule] = rule("RemainderBackward1", _remainder, arrays=False,
@@ -489,7 +490,6 @@ Remainder: type[Rule] = rule("RemainderBackward1", _remainder, arrays=False,
                  words="self − other · floor(self / other): slope 1 in self, −floor(self / other) in other.")
 
 def _remainder_scalar(self, other):
-    from ._util import operand
     return _remainder(self, operand(other))
 
 
@@ -507,9 +507,10 @@ def _div_rounding(self, other, rounding_mode):
     return q
 
 
+# (self and other are saved, unused, as PyTorch's formulas save them: an in-place write to either is caught)
 DivRounding: type[Rule] = rule("DivBackward2", _div_rounding, arrays=False,
-                   self=("0", lambda xp, g: xp.zeros_like(g)),
-                   other=("0", lambda xp, g: xp.zeros_like(g)),
+                   self=("0", lambda xp, g, self, other: xp.zeros_like(g)),
+                   other=("0", lambda xp, g, self, other: xp.zeros_like(g)),
                    jvp="auto_element_wise",
                    words="A rounded quotient is a step function: the gradient is 0.")
 
@@ -661,7 +662,7 @@ class NormalBoth(Normal):
 
 def _const(array, like=None):
     """A constant tensor (no gradient) from an ndarray, in ``like``'s dtype if given."""
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: ops/ is imported while _tensor is loading
 
     if like is not None:
         array = np.asarray(array, dtype=like._data.dtype)

@@ -25,7 +25,8 @@ from ..autograd import grad_mode
 from ..autograd.function import Function
 from . import elementwise
 from ._rules import NP, fused, rule
-from ._util import fmath, promoted
+from ._util import clip, fmath, promoted
+from .index import IndexScatter
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -225,23 +226,25 @@ def _nll_loss(self, target, weight, reduction, ignore_index):
     key, w, total = _samples(self.shape, self.dtype, target, weight, ignore_index)
     picked = self[key]                                   # x[t] of each sample
     losses = -picked if w is None else -w * picked
+    if w is not None and (ignore_index >= 0 or (target.size and target.min() < 0)):
+        losses = np.where(target != ignore_index, losses, np.zeros((), losses.dtype))  # ignored: 0 (not -0, nan)
     if reduction == MEAN:      # 0/0 (every target ignored) is nan, as in PyTorch
         return np.asarray(losses.sum() / total if total else np.nan, dtype=self.dtype)
     return _reduce(losses, reduction)
 
 
 def _nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight):
-    """−w[t] (÷ total weight for mean) · grad_output at each sample's target slot, 0 elsewhere."""
-    key, w, _ = _samples(self.shape, self.dtype, _data(target), _data(weight), ignore_index)
-    w = np.ones((), self.dtype) if w is None else w
-    total = _data(total_weight)
-    if reduction == MEAN and total:
-        w = w / total                              # nothing counted: no gradient either
+    """−w[t] · grad_output (÷ total weight for mean) written at each counted sample's target slot, exactly 0
+    elsewhere (as PyTorch's kernel writes it: an inf grad_output gives no nan at the other slots)."""
+    target = _data(target)
+    key, w, _ = _samples(self.shape, self.dtype, target, _data(weight), ignore_index)
+    g = -grad_output / _data(total_weight) if reduction == MEAN else -grad_output
+    values = np.broadcast_to(g if w is None else w * g, target.shape)
+    if w is not None and (ignore_index >= 0 or (target.size and target.min() < 0)):
+        values = np.where(target != ignore_index, values, np.zeros((), values.dtype))     # ignored: not written
     slots = np.zeros(self.shape, self.dtype)
-    slots[key] = -w
-    if reduction == NONE:
-        grad_output = _unsqueeze(grad_output, 0 if self.ndim == 1 else 1)
-    return grad_output * slots
+    slots[key] = values
+    return slots
 
 
 def _nll_loss_rows(node_name, backward_name, fused_name, words):
@@ -416,7 +419,8 @@ class ThresholdInplace(Threshold):
 
 
 def _hardtanh_backward(grad_output, self, min_val, max_val):
-    return np.where((self > min_val) & (self < max_val), grad_output, np.zeros((), grad_output.dtype))
+    # PyTorch masks `self <= min_val or self >= max_val`: where self is nan the gradient passes
+    return np.where((self <= min_val) | (self >= max_val), np.zeros((), grad_output.dtype), grad_output)
 
 
 HardtanhBackward: type[Rule] = fused("hardtanh_backward", rule(
@@ -429,7 +433,7 @@ HardtanhBackward: type[Rule] = fused("hardtanh_backward", rule(
     words="hardtanh's backward as one op: the gradient strictly inside (min_val, max_val), else exactly 0."))
 
 Hardtanh: type[Rule] = rule(
-    "HardtanhBackward0", lambda self, min_val, max_val: np.clip(self, min_val, max_val),
+    "HardtanhBackward0", lambda self, min_val, max_val: clip(self, min_val, max_val),
     self=("g · [min_val < self < max_val]",
           lambda xp, g, self, min_val, max_val: xp.hardtanh_backward(g, self, min_val, max_val)),
     jvp="auto_element_wise",
@@ -440,7 +444,8 @@ def _gelu(self, approximate):
     a = self
     if approximate == "tanh":
         return (0.5 * a * (1 + fmath.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(a.dtype, copy=False)
-    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)))).astype(a.dtype, copy=False)
+    # erf rounded to a's dtype first, as PyTorch computes it: gelu(-5.8) in float32 is 1 + erf = 1 - 1 = 0, so -0.
+    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)).astype(a.dtype, copy=False))).astype(a.dtype, copy=False)
 
 
 def _gelu_backward(grad_output, self, approximate):
@@ -449,7 +454,8 @@ def _gelu_backward(grad_output, self, approximate):
         t = fmath.tanh((x + x * x * x * _KAPPA) * _SQRT_2_OVER_PI)
         slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * _KAPPA * x * x)
     else:
-        slope = 0.5 * (1 + _erf(x * math.sqrt(0.5))) + x * np.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
+        slope = 0.5 * (1 + _erf(x * math.sqrt(0.5)).astype(x.dtype, copy=False)) + \
+            x * fmath.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
     return (grad_output * slope).astype(grad_output.dtype, copy=False)
 
 
@@ -533,7 +539,7 @@ Silu: type[Rule] = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-se
 
 
 def _elu(self, alpha):
-    return np.where(self > 0, self, alpha * fmath.expm1(np.minimum(self, 0))).astype(self.dtype, copy=False)
+    return np.where(self > 0, self, alpha * fmath.expm1(clip(self, None, 0))).astype(self.dtype, copy=False)
 
 
 def _elu_backward(grad_output, self, alpha):
@@ -561,7 +567,7 @@ Elu: type[Rule] = rule("EluBackward0", _elu,
 
 def _softplus(self, beta, threshold):
     a = self
-    return np.where(a * beta > threshold, a, np.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
+    return np.where(a * beta > threshold, a, fmath.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
 
 
 def _softplus_backward(grad_output, self, beta, threshold):
@@ -612,8 +618,6 @@ class Embedding(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        from .index import IndexScatter
-
         scale = np.ones(ctx.indices.shape)
         if ctx.padding_idx is not None:
             scale[ctx.indices == ctx.padding_idx] = 0
@@ -702,10 +706,26 @@ def _defined(t):
     return None if t is UNDEFINED else t
 
 
+def _overflowing_rows(a, dims):
+    """The rows (keepdims) where PyTorch's CPU layer_norm is nan although the input is finite: its RowwiseMoments
+    merges the SIMD lanes' moments into the row's, adding ``(0 - mean)² · 0`` for each empty lane -- nan once
+    mean² overflows. A row shorter than one vector (8 float32 or 4 float64 numbers, on AVX2 and AVX-512 alike) has
+    only empty lanes; for longer rows it depends on the CPU's vector width (tests/fuzz/fuzzlib/known.py). None if
+    there is no such row (the usual case)."""
+    n = math.prod(a.shape[d] for d in dims)
+    if n >= (8 if a.dtype == np.float32 else 4) or a.dtype.kind != "f":
+        return None
+    bad = np.abs(a.mean(dims, keepdims=True)) > np.sqrt(np.finfo(a.dtype).max)
+    return bad if bad.any() else None
+
+
 def _standardized(x, dims, eps):
     """``(x̂, rstd)`` with ``x̂ = (x - mean) · rstd``, ``rstd = 1/√(var + eps)`` over ``dims`` (Tensor ops)."""
     centered = x - x.mean(dims, keepdim=True)
     rstd = ((centered * centered).mean(dims, keepdim=True) + eps).rsqrt()
+    bad = _overflowing_rows(x._data, dims)
+    if bad is not None:                           # nan there, as in PyTorch's forward (see _overflowing_rows)
+        rstd = rstd + Tensor._make(np.where(bad, np.nan, 0).astype(x._data.dtype))
     return centered * rstd, rstd
 
 
@@ -757,6 +777,9 @@ class NativeLayerNorm(Function):
         if a.size == 0:                 # nothing to standardize (numpy's mean would warn "Mean of empty slice")
             return _affine(a, _defined(weight), _defined(bias), ctx.normalized_shape).astype(a.dtype, copy=False)
         x_hat = (a - a.mean(dims, keepdims=True)) / np.sqrt(a.var(dims, keepdims=True) + eps)
+        bad = _overflowing_rows(a, dims)
+        if bad is not None:
+            x_hat = np.where(bad, np.nan, x_hat)
         out = _affine(x_hat, _defined(weight), _defined(bias), ctx.normalized_shape)
         return out.astype(a.dtype, copy=False)
 

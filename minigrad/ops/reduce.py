@@ -8,6 +8,7 @@ backward puts the gradient back at the indices (``gather_backward``).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ from .._dtype import from_numpy_dtype, get_default_dtype
 from ..autograd.function import Function
 from ._rules import NP, fused, rule
 from ._util import dims_tuple, fmath, wrap_dim
+from .index import gather_backward
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -202,8 +204,13 @@ def _saved_dims(self, dim):
 
 
 def _extreme_grad(xp, g, self, result, dim, keepdim):
+    """PyTorch's scale_grad_by_count: (g / count) · [self = result], a product (not exact zeros: an inf g gives nan
+    at the other elements, a nan result nan everywhere)."""
     dims = _axes(dim, self.ndim)
-    return _evenly(xp, xp.restore(g, dims, keepdim), self, xp.restore(result, dims, keepdim), dims)
+    a = xp.value(self)
+    hit = a == xp.value(xp.restore(result, dims, keepdim))
+    count = xp.const(hit.sum(axis=dims, keepdims=True).astype(a.dtype))
+    return xp.restore(g, dims, keepdim) / count * xp.const(hit.astype(a.dtype))
 
 
 Amax: type[Rule] = rule("AmaxBackward0", _extreme(np.max, "amax"), values={"dim": _saved_dims},
@@ -330,17 +337,28 @@ def _check_var_dtype(a):
         raise RuntimeError("std and var only support floating point and complex dtypes")
 
 
-def _variance(a, dims, dof, keepdim):
-    """Σ(x - mean)² / dof, in ``a``'s dtype (inf or nan when ``dof <= 0``, without numpy's warnings)."""
-    centered = a - a.mean(axis=dims, keepdims=True) if a.size else a
-    return np.asarray(np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0), dtype=a.dtype)
+def _variance(a, dims, dof, keepdim, take_sqrt=False):
+    """Σ(x - mean)² / dof (its square root if ``take_sqrt``), inf or nan when ``dof <= 0``, without numpy's warnings.
+
+    As PyTorch's CPU kernels: the squares are summed in float64 and the result is rounded to ``a``'s dtype last,
+    so a float32 ``std`` of 1e30-sized numbers is finite (its variance overflows only at the final rounding). A
+    reduction to one number centres on the mean in ``a``'s dtype (``std_var_all_cpu``), the others on a float64
+    mean (Welford's algorithm in double)."""
+    if not a.size:
+        centered = a.astype(np.float64)
+    elif a.size == _count(a.shape, dims):                       # one output: PyTorch's all-reduce path
+        centered = a.astype(np.float64) - np.float64(a.mean())
+    else:
+        wide = a.astype(np.float64)
+        centered = wide - wide.mean(axis=dims, keepdims=True)
+    out = np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0)
+    return np.asarray(np.sqrt(out) if take_sqrt else out).astype(a.dtype)
 
 
 def _warn_dof(name, a, n, correction):
     """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf.
     PyTorch's ``n`` is the input's numel divided by the output's: 0 for an empty input."""
     if (n if a.size else 0) - correction <= 0:
-        import warnings
         warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
                       "(input numel divided by output numel)." % name, UserWarning, stacklevel=5)
 
@@ -358,7 +376,7 @@ def _std(self, dim, correction, keepdim):
     dims = dims_tuple(dim, self.ndim)
     n = _count(self.shape, dims)
     _warn_dof("std", self, n, correction)
-    return np.sqrt(_variance(self, dims, n - correction, keepdim))
+    return _variance(self, dims, n - correction, keepdim, take_sqrt=True)
 
 
 def _var_backward(xp, g, self, dim, correction, keepdim):
@@ -457,18 +475,40 @@ ProdDim: type[Rule] = rule("ProdBackward1",
                words="Product over dim: each element gets g times the product of the others.")
 
 
+def _check_norm_identity(self, ord, dim, dims):
+    """PyTorch's error for a max/min-like norm (inf, -inf, ord < 0) over an empty dimension."""
+    name = ("-inf" if ord < 0 else "inf") if math.isinf(ord) else "%g" % ord
+    if dim is None:
+        raise RuntimeError("linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation "
+                           "does not have an identity" % name)
+    for d in dims:
+        if self.shape[d] == 0:
+            raise RuntimeError("linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this "
+                               "dimension is empty and the operation does not have an identity" % (name, d))
+
+
 def _norm(self, ord, dim, keepdim):
     if self.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s"
                            % _legacy(self))
     dims = dims_tuple(dim, self.ndim)
+    if self.size == 0 and (ord < 0 or ord == math.inf):
+        _check_norm_identity(self, ord, dim, dims)
     a = np.abs(self)
-    if ord == float("inf"):
+    if _count(self.shape, dims) == 1 and ord != 0:     # one element per norm: |x| (PyTorch: no 1e30² overflow)
+        return np.asarray(a if keepdim else np.squeeze(a, axis=dims), dtype=self.dtype)
+    if ord == math.inf:
         out = a.max(axis=dims, keepdims=keepdim)
+    elif ord == -math.inf:
+        out = a.min(axis=dims, keepdims=keepdim)
+    elif ord == 0:                                     # the number of nonzero elements (nan counts)
+        out = (a != 0).sum(axis=dims, keepdims=keepdim, dtype=self.dtype)
     elif ord == 1:
         out = a.sum(axis=dims, keepdims=keepdim)
     else:
-        out = (a ** ord).sum(axis=dims, keepdims=keepdim) ** (1.0 / ord)
+        # (fmath: numpy's float32 power has CPU-specific kernels; a square and a square root are exact)
+        powered = np.square(a) if ord == 2 else fmath.power(a, ord)
+        out = fmath.power(powered.sum(axis=dims, keepdims=keepdim), 1.0 / ord)
     return np.asarray(out, dtype=self.dtype)
 
 
@@ -479,11 +519,12 @@ def _norm_grad(xp, g, self, result, ord, dim, keepdim):
         g, result = xp.restore(g, dims, keepdim), xp.restore(result, dims, keepdim)
     r = result
     if ord == 0:
-        return g * 0
+        return None                          # (PyTorch: an undefined gradient)
     if ord == 1:
         return xp.sgn(x) * g
-    if ord == float("inf") or ord == -float("inf"):
-        hit = xp.const((np.abs(xp.value(x)) == xp.value(r)).astype(xp.value(x).dtype))
+    if math.isinf(ord):                      # the elements at the max (min) |x|, and nan ones, share g
+        a = np.abs(xp.value(x))
+        hit = xp.const(((a == xp.value(r)) | np.isnan(a)).astype(a.dtype))
         return xp.sgn(x) * (g / xp.sum(hit, dims, True) * hit)
     r_zero = xp.value(r) == 0
     if ord == 2:
@@ -536,7 +577,7 @@ def _cumprod_with_zeros(xp, grad, x, y, d):
 
 
 def _cumprod_grad(xp, g, self, result, dim):
-    if self.ndim == 0:
+    if math.prod(self.shape) <= 1 or self.shape[dim] == 1:     # (PyTorch: g itself; no 0 · inf)
         return g
     if not np.any(xp.value(self) == 0):
         return _reverse_cumsum(xp, result * g, dim) / self
@@ -559,10 +600,12 @@ class MaxDim(Function):
     saved_names: tuple[str, ...] = ("indices",)
     saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_sizes")
     arg: Callable[..., Any] = staticmethod(np.argmax)
+    op: str = "max"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> tuple[Any, ...]:
         d = wrap_dim(dim, x.ndim)
+        check_arg_reduction(type(ctx)._forward_cls.op, x.shape, d)
         ctx.axis, ctx.dim, ctx.keepdim, ctx.self_sym_sizes = d, _saved_int(dim), keepdim, tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
         idx = np.expand_dims(type(ctx)._forward_cls.arg(a, axis=d if x.ndim else 0), d if x.ndim else 0)
@@ -575,7 +618,6 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor, grad_indices: Tensor) -> Grads:
-        from .index import gather_backward
         (indices,) = ctx.saved_tensors
         if not ctx.self_sym_sizes:                   # a 0-dim input: its one element was picked
             return grad.reshape(()), None, None
@@ -585,7 +627,20 @@ class MaxDim(Function):
 class MinDim(MaxDim):
     node_name: str = "MinBackward0"
     arg: Callable[..., Any] = staticmethod(np.argmin)
+    op: str = "min"
 
+
+
+def check_arg_reduction(op: str, shape: Any, dim: Any) -> None:
+    """PyTorch's IndexError for picking an element (max/argmax/median/mode...) out of nothing.
+
+    ``dim`` is a wrapped dim, or None for the whole tensor.
+    """
+    if dim is None:
+        if 0 in shape:
+            raise IndexError("%s(): Expected reduction dim to be specified for input.numel() == 0." % op)
+    elif shape and shape[dim] == 0:
+        raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (op, dim))
 
 
 def _drop(shape, d, ndim):
@@ -620,6 +675,7 @@ class MedianDim(MaxDim):
 
     node_name: str = "MedianBackward1"
     arg: Callable[..., Any] = staticmethod(_median_index)
+    op: str = "median"
 
 
 class ModeDim(MaxDim):
@@ -627,6 +683,7 @@ class ModeDim(MaxDim):
 
     node_name: str = "ModeBackward0"
     arg: Callable[..., Any] = staticmethod(_mode_index)
+    op: str = "mode"
 
 
 def _argsort(a, axis, descending):
@@ -661,7 +718,6 @@ class Sort(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor, grad_indices: Tensor) -> Grads:
-        from .index import gather_backward
         if not ctx.self_sym_sizes:
             return grad, None, None, None
         (indices,) = ctx.saved_tensors
