@@ -495,7 +495,9 @@ def _norm(self, ord, dim, keepdim):
     if self.size == 0 and (ord < 0 or ord == math.inf):
         _check_norm_identity(self, ord, dim, dims)
     a = np.abs(self)
-    if _count(self.shape, dims) == 1 and ord != 0:     # one element per norm: |x| (PyTorch: no 1e30² overflow)
+    # one element per norm: |x| (PyTorch: no 1e30² overflow) -- except a 0-d tensor with a dim, which PyTorch
+    # sends through its reduction kernel (norm(tensor(-1e30), dim=-1) is inf)
+    if _count(self.shape, dims) == 1 and ord != 0 and not (self.ndim == 0 and dim is not None):
         return np.asarray(a if keepdim else np.squeeze(a, axis=dims), dtype=self.dtype)
     if ord == math.inf:
         out = a.max(axis=dims, keepdims=keepdim)
