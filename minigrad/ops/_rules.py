@@ -171,6 +171,7 @@ class NP:
         return np.cumsum(a, axis=dim)
 
     div_floor = staticmethod(np.floor_divide)       # self.div(other, rounding_mode="floor"), as Python's //
+    reshape = staticmethod(np.reshape)
 
     @staticmethod
     def scalar_sub(number: Any, a: np.ndarray) -> Any:
@@ -243,6 +244,7 @@ class T:
     # fused ``mul_scalar``/``add_scalar``/``sub_scalar``/``div_scalar``); ``2 - t`` fills a constant tensor
     # with 2 and subtracts in place (SubBackward0 with no edge for the constant), ``2 / t`` likewise.
     div_floor = staticmethod(lambda a, b: a.div(b, rounding_mode="floor"))
+    reshape = staticmethod(lambda a, shape: a.reshape(shape))
 
     @staticmethod
     def scalar_sub(number: Any, t: Any) -> Any:

@@ -84,7 +84,8 @@ def _mean(self):
 Mean: type[Rule] = rule("MeanBackward0", _mean,
             values={"self_sym_numel": lambda self: self.size, "self_sym_sizes": lambda self: self.shape},
             self=("g.expand(self_sym_sizes) / self_sym_numel",
-                  lambda xp, g, self_sym_numel, self_sym_sizes: xp.expand(g, self_sym_sizes) / max(self_sym_numel, 1)),
+                  lambda xp, g, self_sym_numel, self_sym_sizes:
+                  xp.div_scalar(xp.expand(g, self_sym_sizes), max(self_sym_numel, 1))),
             jvp="auto_linear",
             words="Mean of n elements: each gets g / n.")
 
@@ -100,7 +101,8 @@ MeanDim: type[Rule] = rule("MeanBackward1", _mean_dim,
                        "self_sym_sizes": lambda self: self.shape},
                self=("g.unsqueeze(dim).expand(self_sym_sizes) / N",
                      lambda xp, g, dim, keepdim, self_sym_sizes:
-                     xp.expand(xp.restore(g, dim, keepdim), self_sym_sizes) / max(_count(self_sym_sizes, dim), 1)),
+                     xp.div_scalar(xp.expand(xp.restore(g, dim, keepdim), self_sym_sizes),
+                                   max(_count(self_sym_sizes, dim), 1))),
                jvp="auto_linear",
                words="Mean over dim: g / N broadcast back along dim (N: the number of elements averaged).")
 
@@ -117,6 +119,8 @@ def _evenly(xp, g, self, value, dims):
     """PyTorch's evenly_distribute_backward: g / count at the elements equal to ``value``, exactly 0 elsewhere."""
     a = xp.value(self)
     hit = _hits(a, xp.value(value))
+    if dims is None:        # a full reduction: zeros, masked_fill_(hit, g / count) (MaskedFillBackward1, DivBackward0)
+        return xp.masked_fill_tensor(xp.zeros_like(self), hit, g / xp.const(np.asarray(hit.sum(), a.dtype)))
     count = hit.sum(axis=dims, keepdims=True)
     share = np.divide(1, count, out=np.zeros(count.shape, dtype=a.dtype), where=count != 0)
     return xp.where(xp.mask(hit), g * xp.const(share), 0)
