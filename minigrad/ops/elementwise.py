@@ -15,7 +15,7 @@ from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._rules import fused, rule
-from ._util import cast, check_broadcast, clip, fmath, promoted, remainder
+from ._util import cast, check_broadcast, clip, fma, fmath, promoted, remainder
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -54,7 +54,11 @@ def _operands(x, y):
 
 def _add(self, other, alpha=1):
     a, b = _operands(self, other)
-    return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
+    if alpha == 1:
+        return a + b
+    if a.dtype.kind == "f" and b.dtype == a.dtype:
+        return fma(b, alpha, a)                     # PyTorch's fmadd: one rounding
+    return a + np.asarray(alpha * b, b.dtype)       # (numpy 1.x: 0-d * int is float64)
 
 
 Add: type[Rule] = rule("AddBackward0", _add, arrays=False,
@@ -68,7 +72,11 @@ def _sub(self, other, alpha=1):
     check_broadcast(self, other)
     _check_bool_sub(self, other)
     a, b = promoted(self, other)
-    return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
+    if alpha == 1:
+        return a - b
+    if a.dtype.kind == "f" and b.dtype == a.dtype:
+        return fma(b, -alpha, a)                    # PyTorch's fmadd: one rounding
+    return a - np.asarray(alpha * b, b.dtype)
 
 
 Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False,

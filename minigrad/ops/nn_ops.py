@@ -542,7 +542,8 @@ def _elu(self, alpha):
 
 def _elu_backward(grad_output, self, alpha):
     # exp(min(x, 0)): never overflows, so the positive side is exactly g (elu at 100 has slope 1, not nan)
-    return np.where(self > 0, grad_output, grad_output * alpha * fmath.exp(np.minimum(self, 0)))
+    # (PyTorch masks `self <= 0`: at a nan input the gradient passes)
+    return np.where(self <= 0, grad_output * alpha * fmath.exp(clip(self, None, 0)), grad_output)
 
 
 EluBackward: type[Rule] = fused("elu_backward", rule(
