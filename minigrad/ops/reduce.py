@@ -490,7 +490,8 @@ def _norm(self, ord, dim, keepdim):
     if self.size == 0 and (ord < 0 or ord == math.inf):
         _check_norm_identity(self, ord, dim, dims)
     a = np.abs(self)
-    if _count(self.shape, dims) == 1 and ord != 0:     # one element per norm: |x| (PyTorch: no 1e30² overflow)
+    if _count(self.shape, dims) == 1 and ord != 0 and (self.ndim or dim is None):
+        # one element per norm: |x| (PyTorch: no 1e30² overflow -- except for a 0-d tensor with a dim)
         return np.asarray(a if keepdim else np.squeeze(a, axis=dims), dtype=self.dtype)
     if ord == math.inf:
         out = a.max(axis=dims, keepdims=keepdim)
