@@ -16,6 +16,8 @@ import builtins
 import math
 from typing import TYPE_CHECKING, Any
 
+import numpy as _np
+
 from . import _creation, _dtype
 from ._creation import *  # noqa: F403 - tensor factories, like torch.*
 from ._creation import Generator, default_generator, device
@@ -42,7 +44,6 @@ from ._dtype import (
 )
 from ._size import Size
 from ._tensor import Tensor, _legacy_type, _LegacyTensorType
-from ._tensor_ops import numpy_names as _numpy_names
 from ._tensor_str import set_printoptions
 from .autograd.grad_mode import (
     enable_grad,
@@ -53,6 +54,9 @@ from .autograd.grad_mode import (
     set_grad_enabled,
 )
 from .ops import linalg as _linalg
+from .ops._args import numpy_names as _numpy_names
+from .ops._out import with_out as _with_out
+from .ops._util import operand as _operand
 
 __version__ = "0.1.0"
 
@@ -78,26 +82,22 @@ def result_type(a: Tensor | builtins.float, b: Tensor | builtins.float) -> dtype
 
 
 def can_cast(from_: dtype, to: dtype) -> builtins.bool:
-    import numpy as np
-    return np.can_cast(from_.numpy, to.numpy, casting="same_kind")
+    return _np.can_cast(from_.numpy, to.numpy, casting="same_kind")
 
 
 def _method(name, doc=None):
-    """``torch.<name>(t, *args)`` as ``t.<name>(*args)``, the way PyTorch exposes both spellings."""
+    """``torch.<name>(t, *args)`` as ``t.<name>(*args)``, the way PyTorch exposes both spellings (and ``out=``)."""
     takes_numbers = name in _NUMBER_FIRST
 
-    def fn(input, *args, out=None, **kwargs):
-        from ._tensor import Tensor
-        if out is not None:               # torch.add(a, b, out=c): computed, then written into c
-            return _api.write_out(name, lambda: fn(input, *args, **kwargs), (input, *args), out)
+    def compute(input, *args, **kwargs):
         if not isinstance(input, Tensor):
             if not takes_numbers:
                 raise TypeError("%s(): argument 'input' (position 1) must be Tensor, not %s"
                                 % (name, type(input).__name__))
-            from .ops._util import operand
-            input = operand(input)
+            input = _operand(input)
         return getattr(input, name)(*args, **kwargs)
-    fn.__name__ = fn.__qualname__ = name
+    compute.__name__ = compute.__qualname__ = name      # argument errors name the function: `add() missing ...`
+    fn = _with_out(name, compute)
     fn.__doc__ = doc or "Same as ``Tensor.%s``." % name
     return fn
 
@@ -122,7 +122,7 @@ for _name in _TENSOR_METHODS:
     globals()[_name] = _method(_name)
 del _name
 
-if TYPE_CHECKING:  # the functions the loop above makes, spelled out for type checkers and IDEs
+if TYPE_CHECKING:  # the loop above, spelled out for type checkers and IDEs (tests/minigrad/test_torch_namespace.py)
     add = Tensor.add
     sub = Tensor.sub
     mul = Tensor.mul
@@ -166,6 +166,7 @@ if TYPE_CHECKING:  # the functions the loop above makes, spelled out for type ch
     rsqrt = Tensor.rsqrt
     abs = Tensor.abs
     sign = Tensor.sign
+    sgn = Tensor.sgn
     clamp = Tensor.clamp
     clip = Tensor.clip
     maximum = Tensor.maximum
@@ -260,9 +261,10 @@ def min(input: Tensor, dim: builtins.int | Tensor | None = None, keepdim: builti
 
 def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix product with PyTorch's dispatch (dot, mv, mm, batched)."""
-    if out is not None:
-        return _api.write_out("matmul", lambda: _linalg.matmul(input, other), (input, other), out)
-    return _linalg.matmul(input, other)
+    return _matmul(input, other, out=out)
+
+
+_matmul = _with_out("matmul", _linalg.matmul)
 
 
 def use_deterministic_algorithms(mode: builtins.bool, *, warn_only: builtins.bool = False) -> None:

@@ -1,57 +1,26 @@
 """torch-level functions and Tensor methods that tutorials use, built on the existing ops.
 
-Comparison functions (``torch.eq``…), bitwise ops, the in-place twins of unary ops (``cos_``…; same
-grad_fn as the out-of-place op, as in PyTorch), ``histc``/``histogram``, the default device and
-``torch.accelerator``.
+Comparison functions (``torch.eq``…), bitwise ops, ``histc``/``histogram``, the default device and
+``torch.accelerator``.  (The in-place twins of unary ops, ``cos_``…, are methods in ``_tensor_ops.py``.)
 """
 
 from __future__ import annotations
 
-import warnings
 from collections import namedtuple
 from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
 
-from . import _dtype
-from ._creation import _require_cpu, device
+from . import _dtype, linalg
+from ._creation import _require_cpu, device, tensor, where
 from ._tensor import Tensor
+from .ops._out import with_out
+from .ops._util import operand
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
            "bitwise_xor", "bitwise_and", "bitwise_or", "bitwise_not", "histc", "histogram", "set_default_device",
            "get_default_device", "is_nonzero", "det", "inverse", "svd", "slogdet", "logdet"]
-
-
-def write_out(name: str, compute: Callable[[], Tensor], inputs: Any, out: Any) -> Tensor:
-    """``torch.<name>(..., out=out)``: compute the result, then write it into ``out`` and return ``out``.
-
-    As PyTorch: ``out`` must be a Tensor; functions with ``out=`` record no graph, so an input that
-    requires grad (with grad mode on) is refused; the result must cast to ``out``'s dtype by kind
-    (float into int is refused); an ``out`` of another shape is resized (with PyTorch's deprecation
-    warning unless it was empty).
-    """
-    from . import autograd
-    if not isinstance(out, Tensor):
-        raise TypeError("%s(): argument 'out' must be Tensor, not %s" % (name, type(out).__name__))
-    if autograd.grad_mode.is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in inputs):
-        raise RuntimeError("%s(): functions with out=... arguments don't support automatic differentiation, "
-                           "but one of the arguments requires grad." % name)
-    result = compute()
-    if not np.can_cast(result._data.dtype, out._data.dtype, casting="same_kind"):
-        raise RuntimeError("result type %s can't be cast to the desired output type %s"
-                           % (result.dtype._legacy, out.dtype._legacy))
-    if tuple(out.shape) != tuple(result.shape):
-        if out.numel() != 0:
-            warnings.warn("An output with one or more elements was resized since it had shape %s, which does not "
-                          "match the required output shape %s. This behavior is deprecated, and in a future PyTorch "
-                          "release outputs will not be resized unless they have zero elements. You can explicitly "
-                          "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0)."
-                          % (list(out.shape), list(result.shape)), UserWarning, stacklevel=3)
-        out._data = np.empty(result._data.shape, dtype=out._data.dtype)
-    with autograd.no_grad():
-        out.copy_(result)
-    return out
 
 
 class _BinaryOp(Protocol):
@@ -61,12 +30,10 @@ class _BinaryOp(Protocol):
 
 
 def _binary(name: str, method: str) -> _BinaryOp:
-    def fn(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor:
-        from .ops._util import operand
-        if out is not None:
-            return write_out(name, lambda: fn(input, other), (input, other), out)
+    def compute(input: Tensor | float, other: Tensor | float) -> Tensor:
         return getattr(operand(input), method)(other)
-    fn.__name__ = fn.__qualname__ = name
+    compute.__name__ = compute.__qualname__ = name      # argument errors name the function: `eq() missing ...`
+    fn = with_out(name, compute)
     fn.__doc__ = "``torch.%s(input, other)``: the same as ``input.%s(other)``." % (name, method)
     return fn
 
@@ -86,7 +53,6 @@ not_equal: _BinaryOp = ne
 
 def _bitwise(name: str, op: Callable[[Tensor, Any], Tensor]) -> _BinaryOp:
     def fn(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = None) -> Tensor:
-        from .ops._util import operand
         x = operand(input)
         if x.dtype.is_floating_point or (isinstance(other, Tensor) and other.dtype.is_floating_point) or \
                 isinstance(other, float):
@@ -177,21 +143,6 @@ def get_default_device() -> device:
 
 # -- Tensor methods --------------------------------------------------------------------------------------
 
-def _inplace_twin(name):
-    def method(self, *args, **kwargs):
-        return self._inplace(lambda x: getattr(type(x), name)(x, *args, **kwargs))
-    method.__name__ = method.__qualname__ = name + "_"
-    method.__doc__ = "In-place ``%s``: writes the result into this tensor (same gradient as ``%s``)." % (name, name)
-    return method
-
-
-for _name in ("cos", "sin", "tan", "abs", "log", "log2", "log10", "log1p", "expm1", "floor", "ceil", "round",
-              "trunc", "frac", "reciprocal", "square", "erf", "sign", "sgn", "rsqrt", "sinh", "cosh", "asin", "acos",
-              "atan", "remainder", "fmod", "atan2", "clamp_min", "clamp_max", "lerp", "hypot", "xlogy"):
-    if hasattr(Tensor, _name) and not hasattr(Tensor, _name + "_"):
-        setattr(Tensor, _name + "_", _inplace_twin(_name))
-del _name
-
 for _name, _fn in (("bitwise_xor", bitwise_xor), ("bitwise_and", bitwise_and), ("bitwise_or", bitwise_or),
                    ("bitwise_not", bitwise_not), ("histc", histc), ("is_nonzero", is_nonzero)):
     if not hasattr(Tensor, _name):
@@ -202,7 +153,6 @@ del _name, _fn
 # -- linear algebra (torch.det, torch.inverse, torch.svd, Tensor.det...) ---------------------------------------
 
 def _linalg():
-    from . import linalg
     return linalg
 
 
@@ -226,7 +176,6 @@ def slogdet(input: Tensor, *, out: Any = None) -> Any:
 
 def logdet(input: Tensor) -> Tensor:
     """``log det A``: nan where the determinant is negative (from ``slogdet``, as PyTorch composes it)."""
-    from ._creation import tensor, where
     sign, logabsdet = _linalg().slogdet(input)
     return where(sign == -1, tensor(float("nan"), dtype=logabsdet.dtype), logabsdet)
 

@@ -11,6 +11,13 @@ import numpy as np
 
 from . import _checks, _dtype, _random
 from ._tensor import Tensor, _to_nested
+from .autograd import grad_mode
+from .ops import elementwise as E
+from .ops._util import broadcast_shape, operand
+from .ops._writes import fill_random
+from .ops.elementwise import Where
+from .ops.inplace import LEAF_INPLACE
+from .ops.shape import Cat, Stack
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "rand_like", "randn_like", "arange", "linspace", "logspace", "eye", "rand",
@@ -543,7 +550,6 @@ def normal(mean: Tensor | float, std: Tensor | float = 1.0, size: Sequence[int] 
     ``std`` the draw is ``normal_(0, 1) · std + mean``. With a tensor argument the result is in the
     graph (``NormalBackward1/2/3``, whose gradient is 0).
     """
-    from .ops import elementwise as E
 
     if isinstance(std, (int, float)) and std < 0:
         raise RuntimeError("normal expects std >= 0.0, but found std %g" % std)
@@ -692,9 +698,6 @@ def _random_fill(t, kind, generator, *args, **kwargs):
     Elements are drawn in memory order (a transposed tensor column by column), as ATen's kernels do;
     ``normal_`` on a non-contiguous tensor takes PyTorch's one-at-a-time path.
     """
-    from ._tensor_ops import _fill_random
-    from .autograd import grad_mode
-    from .ops.inplace import LEAF_INPLACE
     if t.requires_grad and t.grad_fn is None and grad_mode.is_grad_enabled():
         raise RuntimeError(LEAF_INPLACE)
     g = _rng(generator)
@@ -751,7 +754,7 @@ def _random_fill(t, kind, generator, *args, **kwargs):
                 raise RuntimeError("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d"
                                    % (low, high))
             values = _random.random_from_to(g, shape, dtype, low, high, order=order)
-    return _fill_random(t, values)
+    return fill_random(t, values)
 
 
 def is_tensor(obj: Any) -> bool:
@@ -764,7 +767,6 @@ def numel(t: Tensor) -> int:
 
 def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Concatenate along an existing dim (``CatBackward0``)."""
-    from .ops.shape import Cat
     _checks.tensor_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
@@ -776,15 +778,12 @@ concat = concatenate = cat
 
 def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Stack along a new dim (``StackBackward0``)."""
-    from .ops.shape import Stack
     _checks.tensor_list(tensors, "stack")
     return Stack.apply(_checks.int_arg(dim, "stack", "dim", 2), *tensors)
 
 
 def where(condition: Any, input: Any = None, other: Any = None) -> Any:  # a Tensor; a tuple for where(condition)
     """``input`` where ``condition`` holds, else ``other`` (``WhereBackward0``)."""
-    from .ops._util import operand
-    from .ops.elementwise import Where
 
     if input is None and other is None:
         return tuple(Tensor._make(i) for i in np.nonzero(condition._data))
@@ -792,6 +791,5 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:  # a Ten
     if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype %s"
                            % condition.dtype._legacy)
-    from .ops._util import broadcast_shape
     shape = broadcast_shape(broadcast_shape(condition.shape, x.shape), y.shape)
     return Where.apply(np.broadcast_to(condition._data, shape), x, y)

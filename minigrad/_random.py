@@ -31,6 +31,8 @@ import os
 
 import numpy as np
 
+from ._dtype import from_numpy_dtype
+
 __all__ = ["CPUGenerator", "DEFAULT_SEED", "STATE_SIZE"]
 
 N, M = 624, 397
@@ -347,7 +349,6 @@ def _shaped(flat: np.ndarray, shape, dtype, order="C") -> np.ndarray:
 
 def _float_kernel(name: str, dtype) -> None:
     if np.dtype(dtype).kind != "f":
-        from ._dtype import from_numpy_dtype
         raise NotImplementedError('"%s" not implemented for \'%s\'' % (name, from_numpy_dtype(dtype)._legacy))
 
 
@@ -390,7 +391,6 @@ def bernoulli_tensor(g: CPUGenerator, p: np.ndarray, dtype, order="C") -> np.nda
 def exponential(g: CPUGenerator, shape, dtype, lambd=1.0, order="C") -> np.ndarray:
     """``exponential_distribution<double>``: ``-1/λ · log1p(-u)``."""
     if np.dtype(dtype).kind != "f":
-        from ._dtype import from_numpy_dtype
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                            "floating point but you specified %s" % from_numpy_dtype(dtype)._legacy)
     n = int(np.prod(shape, dtype=np.int64))

@@ -14,7 +14,12 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from ._creation import stack
+from ._size import Size
 from ._tensor import Tensor
+from .ops import linalg
 
 if TYPE_CHECKING:
     from ._dtype import dtype
@@ -62,7 +67,6 @@ def meshgrid(*tensors: Tensor | Sequence[Tensor], indexing: str | None = None) -
 
 def cartesian_prod(*tensors: Tensor) -> Tensor:
     """All combinations of the inputs' elements, one per row (``itertools.product`` order)."""
-    from ._creation import stack
 
     if len(tensors) == 1:
         return tensors[0]
@@ -72,9 +76,7 @@ def cartesian_prod(*tensors: Tensor) -> Tensor:
 
 def broadcast_shapes(*shapes: int | Sequence[int]) -> Size:
     """The shape the given shapes broadcast to (``torch.Size``)."""
-    import numpy as np
 
-    from ._size import Size
 
     try:
         return Size(np.broadcast_shapes(*[(s,) if isinstance(s, int) else tuple(s) for s in shapes]))
@@ -108,7 +110,6 @@ def _flat(tensors):
 
 
 def einsum(*args: Any) -> Tensor:
-    from .ops import linalg
     return linalg.einsum(*args)
 
 

@@ -34,8 +34,10 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
+from ._creation import device
 from ._size import Size
 from ._tensor import Tensor
+from .nn.parameter import Parameter
 
 __all__ = ["save", "load"]
 
@@ -61,8 +63,6 @@ class _Encoder:
         self.ids: dict[int, int] = {}
 
     def encode(self, obj: Any) -> Any:
-        from .nn.parameter import Parameter
-
         if obj is None or isinstance(obj, (bool, str)):
             return obj
         if isinstance(obj, int):
@@ -80,7 +80,6 @@ class _Encoder:
             return {"t": "size", "v": list(obj)}
         if isinstance(obj, _dtype.dtype):
             return {"t": "dtype", "v": obj.name}
-        from ._creation import device
 
         if isinstance(obj, device):
             return {"t": "device", "v": str(obj)}
@@ -104,8 +103,6 @@ class _Encoder:
 
 
 def _decode(node, arrays, tensors):
-    from .nn.parameter import Parameter
-
     if not isinstance(node, dict):
         return node
     kind, value = node["t"], node.get("v")
@@ -135,7 +132,6 @@ def _decode(node, arrays, tensors):
     if kind == "dtype":
         return _DTYPES[value]
     if kind == "device":
-        from ._creation import device
         return device(value)
     if kind in ("list", "tuple", "set", "frozenset"):
         items = [_decode(v, arrays, tensors) for v in value]

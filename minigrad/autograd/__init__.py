@@ -108,7 +108,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Any 
     >>> torch.autograd.grad((x ** 2).sum(), x)
     (tensor([2., 4.]),)
     """
-    from .. import _creation
+    from .. import _creation  # at call time: _creation is a higher layer
 
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
@@ -146,7 +146,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Any 
 
 def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Any:
     """Legacy: ``Variable(t)`` is just the tensor (with ``requires_grad`` set)."""
-    import warnings
 
     if volatile:
         warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
@@ -161,7 +160,6 @@ class detect_anomaly:
     """Accepted for compatibility; prints PyTorch's warning."""
 
     def __init__(self, check_nan: bool = True) -> None:
-        import warnings
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
                       "enabled for debugging.", UserWarning, stacklevel=2)
 

@@ -33,6 +33,8 @@ _CAN_STEAL = sys.implementation.name == "cpython" and (3, 11) <= sys.version_inf
 
 def stealable(grad: Any, var: Any) -> Any:
     """The tensor to store as ``var.grad`` without a copy, or None if the gradient must be copied."""
+    if type(grad) is np.ndarray:
+        return _stealable_array(grad, var)
     data = grad._data
     if not (_CAN_STEAL and grad.grad_fn is None and type(data) is np.ndarray and data.dtype == var._data.dtype
             and data.flags.writeable and data.flags.c_contiguous and var._data.flags.c_contiguous
@@ -54,4 +56,24 @@ def stealable(grad: Any, var: Any) -> Any:
             and sys.getrefcount(base) == 3 and sys.getrefcount(data) == 3 and sys.getrefcount(owner) == 3
             and sys.getrefcount(root) == 4):                                  # owner.base, data.base, `root`
         return _tensor.Tensor._make(data, False)
+    return None
+
+
+# A plain backward hands the engine raw arrays (no Tensor per gradient): the same question asked of the
+# array.  The engine holds it through _ARRAY_REFS references on its way here (the input buffer; _accumulate_node's
+# `grad`; _accumulate_into's `grad` and `data`; the arguments of stealable and of this function; getrefcount's own).
+_ARRAY_REFS = 7
+
+
+def _stealable_array(data: Any, var: Any) -> Any:
+    if not (_CAN_STEAL and data.dtype == var._data.dtype and data.flags.writeable and data.flags.c_contiguous
+            and var._data.flags.c_contiguous and sys.getrefcount(data) == _ARRAY_REFS):
+        return None
+    root = data.base
+    if root is None:
+        return _tensor.Tensor._make(data, False)
+    # A view of all of an array that only this view holds (``(gᵀ @ x)ᵀ``, nn.Linear's weight gradient through
+    # a transpose): numpy's ``base`` is the array that owns the memory (chains of views are collapsed).
+    if type(root) is np.ndarray and root.base is None and root.size == data.size and sys.getrefcount(root) == 3:
+        return _tensor.Tensor._make(data, False)                          # data.base, `root`, the argument
     return None

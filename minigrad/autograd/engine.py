@@ -53,7 +53,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks",
-                 "fw_grads")
+                 "fw_grads", "view_writer")
 
     tensor: Any                 # the Tensor (None for a saved output), or what a pack hook returned
     data: Any                   # a saved output's array (None for a saved input)
@@ -113,8 +113,11 @@ def _version_message(saved, node):
     where = ""
     writer = node if saved.output_nr is not None else tensor.grad_fn
     if writer is not None:
-        op = writer.name()
-        op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
+        # an in-place op's result saved on a view: PyTorch names the view's node (AsStrided) while it lives
+        view_writer = getattr(saved, "view_writer", None)
+        op = (view_writer() or writer).name() if view_writer is not None else writer.name()
+        if not op.startswith("torch::"):     # (torch::autograd::CopyBackwards keeps its name)
+            op = op[:-len("Backward0")] if op.endswith("Backward0") else op.replace("Backward", "")
         output_nr = saved.output_nr or (tensor._output_nr if tensor is not None else 0)
         where = ", which is output %d of %s," % (output_nr, op)
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
@@ -143,8 +146,9 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
     if inputs is not None:
         run.restrict(inputs, edges, dependencies)
     observe, tick, buffers, plain = run.observe, itertools.count(), {}, run.targets is None and not run.observe
+    raw = run.raw = plain and not create_graph      # a plain backward: the gradients travel as raw arrays
     for (node, nr), grad in zip(edges, grad_roots):
-        _add_to_buffer(buffers, node, nr, grad)
+        _add_to_buffer(buffers, node, nr, grad._data if raw and grad is not None else grad)
     # the ready nodes, a heap (a sorted list is one): the most recently created first; tick breaks ties
     ready = sorted((-node._seq, next(tick), node) for node in root_nodes if node not in dependencies)
     if observe:
@@ -166,7 +170,11 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
                 continue
             if node._released and "_input_meta" not in node.__dict__:     # forgotten (_forget): cannot run again
                 raise RuntimeError(_FREED)
-            if plain and len(grads) == 1 and grads[0] is not None and not node._hooked:
+            if raw and node._takes_arrays and len(grads) == 1 and grads[0] is not None and not node._hooked:
+                grad_inputs = node._apply_arrays(grads[0])       # a rule without hooks: arrays in, arrays out
+            elif raw:                                            # anything else runs on Tensors, wrapped here
+                grad_inputs = _unwrap(_execute(node, _wrap(grads), run))
+            elif plain and len(grads) == 1 and grads[0] is not None and not node._hooked:
                 grad_inputs = node._apply((grads[0],))           # ``_execute`` for a node without hooks
             else:
                 grad_inputs = _execute(node, grads, run)
@@ -212,12 +220,13 @@ def will_execute(node: Any) -> bool:
 class _Run:
     """What one backward pass was asked to do, as its nodes need to know it."""
 
-    __slots__ = ("targets", "captured", "needed", "accumulate", "create_graph", "observe", "serial")
+    __slots__ = ("targets", "captured", "needed", "accumulate", "create_graph", "observe", "serial", "raw")
 
     def __init__(self, inputs: Any, accumulate: Any, create_graph: Any) -> None:
         # serial: tells passes apart (an id() is reused once a pass is freed); needed: see restrict()
         self.serial, self.accumulate, self.create_graph = next(_run_serials), accumulate, create_graph
-        self.targets, self.captured, self.needed = None, [], None  # inputs=: node -> [(index, nr)], grad()'s results
+        # inputs=: node -> [(index, nr)], grad()'s results; raw (set by run_backward): the gradients are arrays
+        self.targets, self.captured, self.needed, self.raw = None, [], None, False
         self.observe = bool(_backward_observers) and bool(_for_this_thread(_backward_observers))
 
     def restrict(self, inputs, edges, dependencies):
@@ -274,7 +283,24 @@ def _needed_nodes(edges, dependencies, targets):
 def _add_to_buffer(buffers, node, nr, grad):
     """Add ``grad`` into slot ``nr`` of the node's input buffer (fan-in adds up here)."""
     slots = buffers.get(node) or buffers.setdefault(node, [None] * max(node._n_outputs, nr + 1))
-    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+    slots[nr] = grad if slots[nr] is None else _sum(slots[nr], grad)
+
+
+def _sum(a, b):
+    """Two gradients of one tensor added: Tensors (recorded under create_graph), or raw arrays."""
+    if type(a) is not np.ndarray:
+        return a + b
+    with np.errstate(all="ignore"):            # inf + -inf is nan, without numpy's warning
+        return np.asarray(a + b)               # (numpy's sum of two 0-d arrays is a scalar)
+
+
+def _wrap(grads):
+    """A plain backward's arrays as Tensors, for a node that runs on Tensors (a class op, hooks)."""
+    return [None if g is None else _tensor.Tensor._make(g) for g in grads]
+
+
+def _unwrap(grads):
+    return tuple([None if g is None else g._data for g in grads])
 
 
 # -- phase 2: one node ----------------------------------------------------------------
@@ -374,6 +400,8 @@ def _accumulate_node(node, grads, run):
             with _accumulate_lock:
                 _accumulate_into(var, grad, run.create_graph)
         return
+    if run.raw:
+        grads = _wrap(grads)
     observe = run.observe
     if var._backward_hooks or node._retain_grad:
         grads = _tensor_hooks(node, grads, observe)
@@ -408,21 +436,24 @@ _accumulate_lock = threading.Lock()      # PyTorch: AccumulateGrad's mutex
 
 
 def _accumulate_into(var, grad, create_graph):
-    """``var.grad += grad``: in place normally, as a new graph node under create_graph."""
+    """``var.grad += grad``: in place normally, as a new graph node under create_graph.
+
+    ``grad`` is a Tensor, or in a plain backward its raw array."""
+    data = grad if type(grad) is np.ndarray else grad._data
     if var._grad is None:
         if create_graph and grad.requires_grad:
             from ..ops.elementwise import CopyGrad  # at call time: ops build on autograd (layer order)
             var._grad = CopyGrad.apply(grad)
-        elif grad._data.size >= _fast.STEAL_FROM and (stolen := _fast.stealable(grad, var)) is not None:
+        elif data.size >= _fast.STEAL_FROM and (stolen := _fast.stealable(grad, var)) is not None:
             # a speed trick for big gradients (a small one is copied faster than asked about): the plain way is the copy
             var._grad = stolen
         else:            # a copy the leaf owns, laid out like the leaf (not like a transposed view's grad), as PyTorch
-            var._grad = _tensor.Tensor._make(np.array(grad._data, var._data.dtype, copy=True, order=_layout(var)))
-    elif create_graph:
-        var._grad = var._grad + grad                # recorded (AddBackward0): a new tensor, as PyTorch
+            var._grad = _tensor.Tensor._make(np.array(data, var._data.dtype, copy=True, order=_layout(var)))
+    elif create_graph:               # recorded (AddBackward0): a new tensor, as PyTorch
+        var._grad = var._grad + (grad if data is not grad else _tensor.Tensor._make(data))
     else:            # in place, even into a .grad with a graph (its CopyBackwards stays, as PyTorch's `grad += new`)
         with np.errstate(all="ignore"):            # inf + -inf is nan, without numpy's warning
-            np.add(var._grad._data, grad._data, out=var._grad._data, casting="unsafe")
+            np.add(var._grad._data, data, out=var._grad._data, casting="unsafe")
         var._grad._version_counter[0] += 1
 
 

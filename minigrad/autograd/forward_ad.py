@@ -32,6 +32,7 @@ forward).  Tangents live in ``tensor._fw_grads`` (level → tangent) and are dro
 
 from __future__ import annotations
 
+import functools
 import inspect
 import weakref
 from typing import Any, NamedTuple
@@ -40,6 +41,7 @@ import numpy as np
 
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import grad_mode
+from .views import replay_view
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
 
@@ -212,8 +214,6 @@ class dual_level:
         exit_dual_level()
 
     def __call__(self, fn: Any) -> Any:
-        import functools
-
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             with dual_level():
@@ -243,7 +243,6 @@ def _inplace_view(t, level, new) -> None:
     """An in-place op on a view: the base's tangent gets ``new`` in the view's slots (zeros elsewhere if
     the base had no tangent), and the view's tangent is that view of it."""
     from ..ops.inplace import view_positions  # circular: the ops build on autograd
-    from .views import replay_view
 
     base = t._base
     Tensor = _tensor.Tensor

@@ -9,6 +9,8 @@ links to the inputs' nodes through ``next_functions``.
 
 from __future__ import annotations
 
+import functools
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar
@@ -315,8 +317,6 @@ class Function(metaclass=_FunctionMeta):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        import warnings
-
         warnings.warn("%r should not be instantiated. Methods on autograd functions are all static, so you should "
                       "invoke them on the class itself. Instantiating an autograd function will raise an error in a "
                       "future version of PyTorch." % type(self), DeprecationWarning, stacklevel=2)
@@ -535,7 +535,6 @@ def _save(value, outputs):
 
 def once_differentiable(fn: _F) -> _F:
     """Decorator for ``backward``: run it without recording (no double backward through it)."""
-    import functools
 
     @functools.wraps(fn)
     def wrapper(ctx: Any, *args: Any) -> Any:

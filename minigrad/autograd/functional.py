@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .grad_mode import enable_grad
+
 if TYPE_CHECKING:
     pass
 
@@ -27,8 +29,8 @@ def _prepare(inputs, create_graph):
 
 
 def _grad(outputs, inputs, grad_outputs, create_graph, strict=False):
-    from .._creation import zeros_like
-    from . import grad
+    from .._creation import zeros_like  # at call time: _creation is a higher layer
+    from . import grad  # at call time: autograd/__init__ defines grad, then imports this module
 
     outs = [o for o in outputs if o.requires_grad]
     gos = [g for o, g in zip(outputs, grad_outputs) if o.requires_grad]
@@ -59,10 +61,9 @@ def jacobian(func: Any, inputs: Any, create_graph: bool = False, strict: bool = 
     tensor([[2., 0.],
             [0., 4.]])
     """
-    from .._creation import stack, zeros_like
+    from .._creation import stack, zeros_like  # at call time: _creation is a higher layer
 
     ins, in_tuple = _prepare(inputs, create_graph)
-    from .grad_mode import enable_grad
     with enable_grad():
         outs, out_tuple = _tuple(func(*ins))
         table = []
@@ -80,7 +81,7 @@ def jacobian(func: Any, inputs: Any, create_graph: bool = False, strict: bool = 
                 if rows[i]:
                     j = stack(rows[i]).reshape(tuple(out.shape) + tuple(t.shape))
                 else:
-                    from .._creation import zeros
+                    from .._creation import zeros  # at call time: _creation is a higher layer
                     j = zeros(tuple(out.shape) + tuple(t.shape), dtype=t.dtype)
                 per_input.append(j if create_graph else j.detach())
             table.append(tuple(per_input))
@@ -102,10 +103,10 @@ def hessian(func: Any, inputs: Any, create_graph: bool = False, strict: bool = F
         out = func(*args)
         if isinstance(out, tuple) or out.numel() != 1:
             raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
-        from . import grad
+        from . import grad  # at call time: autograd/__init__ defines grad, then imports this module
         out = out.reshape(())
         grads = grad(out, args, create_graph=True, allow_unused=True)
-        from .._creation import zeros_like
+        from .._creation import zeros_like  # at call time: _creation is a higher layer
         g = tuple(zeros_like(a) if gi is None else gi for gi, a in zip(grads, args))
         return g if in_tuple else g[0]
 
@@ -117,14 +118,13 @@ def _check_v(v, outs, what):
         if len(outs) != 1 or outs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the user-provided function returns a single Tensor "
                                "with a single element.")
-        from .._creation import ones_like
+        from .._creation import ones_like  # at call time: _creation is a higher layer
         return (ones_like(outs[0]),)
     return _tuple(v)[0]
 
 
 def vjp(func: Any, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False) -> Any:
     """``(func(inputs), vᵀ·J)``."""
-    from .grad_mode import enable_grad
     ins, in_tuple = _prepare(inputs, create_graph)
     with enable_grad():
         outs, out_tuple = _tuple(func(*ins))
@@ -136,15 +136,14 @@ def vjp(func: Any, inputs: Any, v: Any = None, create_graph: bool = False, stric
 
 def jvp(func: Any, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False) -> Any:
     """``(func(inputs), J·v)``, by the double-vjp trick (two reverse passes)."""
-    from .._creation import zeros_like
-    from .grad_mode import enable_grad
+    from .._creation import zeros_like  # at call time: _creation is a higher layer
 
     ins, _in_tuple = _prepare(inputs, create_graph)
     if v is None:
         if len(ins) != 1 or ins[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the input to the user-provided function is a single "
                                "Tensor with a single element.")
-        from .._creation import ones_like
+        from .._creation import ones_like  # at call time: _creation is a higher layer
         v = (ones_like(ins[0]),)
     else:
         v = _tuple(v)[0]
@@ -159,15 +158,14 @@ def jvp(func: Any, inputs: Any, v: Any = None, create_graph: bool = False, stric
 
 def vhp(func: Any, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False) -> Any:
     """``(func(inputs), vᵀ·H)``."""
-    from .grad_mode import enable_grad
     ins, in_tuple = _prepare(inputs, create_graph)
     with enable_grad():
         out = func(*ins)
         if isinstance(out, tuple) or out.numel() != 1:
             raise RuntimeError("The function given to vhp should return a single Tensor with a single element")
-        from . import grad
+        from . import grad  # at call time: autograd/__init__ defines grad, then imports this module
         grads = grad(out.reshape(()), ins, create_graph=True, allow_unused=True)
-        from .._creation import zeros_like
+        from .._creation import zeros_like  # at call time: _creation is a higher layer
         grads = tuple(zeros_like(i) if g is None else g for g, i in zip(grads, ins))
         v = _tuple(v)[0]
         result = _grad(grads, ins, v, create_graph, strict)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import forward_ad
+
 if TYPE_CHECKING:
     pass
 
@@ -22,7 +24,7 @@ def _as_tuple(x):
 
 
 def _differentiable_outputs(func, inputs):
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: autograd is imported while _tensor is loading
     return tuple(o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor) and o.dtype.is_floating_point)
 
 
@@ -53,8 +55,7 @@ def _numerical_jacobians(func, inputs, eps):
 
 def _forward_jacobians(func, inputs):
     """``J[i][j]`` by forward mode: one pass per input element, its tangent a basis vector."""
-    from .._creation import zeros_like
-    from . import forward_ad
+    from .._creation import zeros_like  # at call time: _creation is a higher layer
 
     diff_inputs = [t for t in inputs if hasattr(t, "_data") and t.requires_grad]
     outputs = _differentiable_outputs(func, inputs)
@@ -74,8 +75,8 @@ def _forward_jacobians(func, inputs):
 
 
 def _analytical_jacobians(func, inputs):
-    from .. import autograd
-    from .._creation import zeros_like
+    from .. import autograd  # at call time: autograd/__init__ imports this module
+    from .._creation import zeros_like  # at call time: _creation is a higher layer
 
     diff_inputs = [t for t in inputs if hasattr(t, "_data") and t.requires_grad]
     outputs = _differentiable_outputs(func, inputs)
@@ -105,7 +106,7 @@ def gradcheck(func: Any, inputs: Any, *, eps: float = 1e-06, atol: float = 1e-05
     >>> torch.autograd.gradcheck(torch.sin, x)
     True
     """
-    from .._creation import Tensor
+    from .._creation import Tensor  # at call time: _creation is a higher layer
 
     inputs = _as_tuple(inputs)
     tensors = [t for t in inputs if isinstance(t, Tensor)]
@@ -135,7 +136,7 @@ def gradcheck(func: Any, inputs: Any, *, eps: float = 1e-06, atol: float = 1e-05
 
 
 def _as_tensor(a):
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: autograd is imported while _tensor is loading
     return Tensor._make(np.asarray(a))
 
 
@@ -143,8 +144,8 @@ def gradgradcheck(func: Any, inputs: Any, grad_outputs: Any = None, *, eps: floa
                   rtol: float = 0.001, gen_non_contig_grad_outputs: bool = False, raise_exception: bool = True,
                   **kwargs: Any) -> Any:
     """Check second derivatives: gradcheck of the function ``inputs, v ↦ vᵀ·J(inputs)``."""
-    from .. import autograd
-    from .._creation import Tensor, randn
+    from .. import autograd  # at call time: autograd/__init__ imports this module
+    from .._creation import Tensor, randn  # at call time: _creation is a higher layer
 
     inputs = _as_tuple(inputs)
     outputs = _differentiable_outputs(func, inputs)

@@ -64,6 +64,7 @@ class Node:
     _outputs: tuple[Any, ...] = ()            # weak references to the output tensors
     _n_outputs = 1                  # how many gradients the node receives (slots of its input buffer)
     _released = False
+    _takes_arrays = False           # True: ``_apply_arrays(grad)`` runs the backward on raw arrays (a rule's node)
 
     def __init__(self) -> None:
         self._seq = next(_sequence)

@@ -14,10 +14,13 @@ event's time minus the time of the events nested in it.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
 from typing import Any
+
+from ..autograd.function import Function
 
 __all__ = ["profile", "record_function", "EventList", "FunctionEventAvg"]
 
@@ -69,8 +72,7 @@ def _wrap(apply):
 
 
 def _patch():
-    from ..autograd.function import Function
-    from ..ops._rules import Rule
+    from ..ops._rules import Rule  # at call time: ops is a higher layer
 
     saved = []
     for klass in (Function, Rule):
@@ -229,8 +231,6 @@ class record_function:
         return None
 
     def __call__(self, fn: Any) -> Any:
-        import functools
-
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             with record_function(self.name):

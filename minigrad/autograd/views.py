@@ -11,6 +11,8 @@ then gives each output PyTorch's view metadata:
   in-place write needs the same view of another array (the gradient, a mask);
 * ``_view_version``: the version at which the view's ``grad_fn`` was last set (when the
   base changes, ``Tensor.grad_fn`` regenerates it: PyTorch's ``AsStridedBackward0``);
+* ``_plain_views`` (on a base that does not require grad): its views, weakly, so that when an
+  in-place op makes the base require grad (``y.mul_(w)``) they do too (``views_require_grad``);
 * ``_creation_meta``: PyTorch's ``CreationMeta`` -- ``"multi"`` for an output of a function
   returning several views (split, chunk, unbind), ``"no_grad"`` for a view made under
   ``no_grad``, ``"inference"`` under ``inference_mode``; None for an ordinary view.  Such
@@ -19,12 +21,13 @@ then gives each output PyTorch's view metadata:
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import grad_mode
 
-__all__ = ["link_views", "replay_view"]
+__all__ = ["link_views", "replay_view", "views_require_grad"]
 
 
 def link_views(outputs: Any, args: Any, cls: Any) -> Any:
@@ -44,6 +47,11 @@ def link_views(outputs: Any, args: Any, cls: Any) -> Any:
         meta = x._creation_meta                  # a view of a special view stays special (propagate_creation_meta)
     parent, rest, version = x._view_fn, args[1:], x._version_counter[0]
     single = len(outputs) == 1
+    if not base._requires_grad:
+        plain = base.__dict__.get("_plain_views")
+        if plain is None:
+            plain = base._plain_views = weakref.WeakSet()
+        plain.update(outputs)
     for i, out in enumerate(outputs):
         out._base, out._version_counter, out._view_version = base, x._version_counter, version
         out._view_fn = (parent, cls, rest, None if single else i)
@@ -51,6 +59,14 @@ def link_views(outputs: Any, args: Any, cls: Any) -> Any:
             out._creation_meta = meta
         if x._requires_grad and not state.grad_enabled:
             out._requires_grad = True            # PyTorch's quirk: a view made under no_grad still says True
+
+
+def views_require_grad(base: Any) -> None:
+    """``base`` requires grad since an in-place op: its views, made before, do too (their ``grad_fn`` is
+    regenerated when read, ``AsStridedBackward0``)."""
+    plain = base.__dict__.pop("_plain_views", None)
+    for view in plain or ():
+        view._requires_grad = True
 
 
 class _ReplayCtx:

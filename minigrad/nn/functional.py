@@ -28,6 +28,7 @@ from ..ops import elementwise as E
 from ..ops import linalg as L
 from ..ops import nn_ops as N
 from ..ops import shape as S
+from ..ops._util import broadcast_shape
 
 __all__ = [
     "linear",
@@ -304,7 +305,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     >>> F.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2), stride=2).shape
     torch.Size([1, 1, 4, 4])
     """
-    from ..ops.convt import ConvTranspose2d
+    from ..ops.convt import ConvTranspose2d  # at first use: its node has no formula row yet
 
     if input.ndim not in (3, 4):
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of "
@@ -334,7 +335,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     tensor([[[ 2.5000,  4.5000],
              [10.5000, 12.5000]]])
     """
-    from ..ops.adaptive import AdaptiveAvgPool2d
+    from ..ops.adaptive import AdaptiveAvgPool2d  # at first use: its node has no formula row yet
 
     if input.ndim not in (3, 4):
         raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s" % list(input.shape))
@@ -464,7 +465,6 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     >>> F.cosine_similarity(torch.tensor([[1., 0.], [1., 1.]]), torch.tensor([[1., 0.], [0., 1.]]))
     tensor([1.0000, 0.7071])
     """
-    from ..ops._util import broadcast_shape
 
     common = _dtype.result_type(x1, x2)
     if not common.is_floating_point:
@@ -823,7 +823,6 @@ def _warn_size_mismatch(input: Tensor, target: Tensor) -> None:
 
 def _broadcast_pair(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
     """``torch.broadcast_tensors`` for two: a tensor already of the common shape is returned as is."""
-    from ..ops._util import broadcast_shape
 
     shape = broadcast_shape(a.shape, b.shape)
     return (a if a.shape == shape else a.expand(shape)), (b if b.shape == shape else b.expand(shape))
@@ -1172,7 +1171,6 @@ def _no_grad_for(tensor, function, argument):
 
 def _expand_weight(weight, shape):
     """A weight broadcast to the loss's shape, as an ndarray (the loss is not differentiated for it)."""
-    from ..ops._util import broadcast_shape
 
     broadcast_shape(weight.shape, shape)
     return np.broadcast_to(weight._data, np.broadcast_shapes(weight.shape, shape))

@@ -17,6 +17,7 @@ import math
 import warnings
 from typing import Any
 
+from .._creation import eye
 from .._tensor import Tensor
 from ..autograd import grad_mode
 
@@ -121,7 +122,6 @@ def eye_(tensor: Tensor) -> Tensor:
     """Fill a 2-D tensor with the identity matrix (ones on the diagonal)."""
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    from .._creation import eye
 
     with grad_mode.no_grad():
         return tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))

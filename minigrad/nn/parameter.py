@@ -62,3 +62,13 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(data, requires_grad):
     return Parameter(Tensor._make(data), requires_grad)
+
+
+def weight_and_bias(module: Any, weight_shape: tuple[int, ...], out_features: int, bias: bool, dtype: Any) -> None:
+    """A layer's ``weight`` of ``weight_shape`` and its ``bias`` of ``out_features`` (or ``bias`` registered as
+    None), both left for the layer's ``reset_parameters`` to fill, as PyTorch's ``Linear`` and ``Conv2d`` do."""
+    module.weight = Parameter(empty(*weight_shape, dtype=dtype))
+    if bias:
+        module.bias = Parameter(empty(out_features, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)

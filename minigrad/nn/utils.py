@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._creation import stack, tensor
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
@@ -25,7 +26,6 @@ def _with_grads(parameters):
 def clip_grad_norm_(parameters: Any, max_norm: Any, norm_type: float = 2.0, error_if_nonfinite: bool = False,
                     foreach: Any = None) -> Tensor:
     """Scale the gradients in place so that their total norm is at most ``max_norm``; return the norm before."""
-    from .._creation import stack, tensor
 
     max_norm, norm_type = float(max_norm), float(norm_type)    # (PyTorch converts first, grads or not)
     params = _with_grads(parameters)

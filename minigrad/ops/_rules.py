@@ -274,22 +274,33 @@ class T:
 class RuleNode(BackwardCFunction):
     """The node of a rule: its formula runs on arrays, or on Tensors under ``create_graph``."""
 
-    def _apply(self, grad_outputs):
-        """The plain backward: each input's gradient expression on raw arrays (``xp`` is :data:`NP`)."""
-        if grad_mode._state.grad_enabled:                 # create_graph: on Tensors, recording the derivative graph
-            return BackwardCFunction._apply(self, grad_outputs)
+    _takes_arrays = True
+
+    def _apply_arrays(self, grad):
+        """The plain backward: each input's gradient expression on raw arrays (``xp`` is :data:`NP`).
+
+        ``grad`` is the output's gradient, an array; so is each gradient returned (None: not needed)."""
         if self._released:
             raise RuntimeError(_FREED)
-        cls, grad = self._forward_cls, grad_outputs[0]
+        cls = self._forward_cls
         # what the formulas use: the saved arrays (None: not saved), then the saved values (alpha, dim...)
         values = [s and s.unpack_data(self) for s in self._packed] + [self.__dict__[a] for a in cls._attr_names]
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
-            grads = [fn(NP, grad._data, *[values[j] for j in uses]) if fn is not None and needed else None
+            grads = [fn(NP, grad, *[values[j] for j in uses]) if fn is not None and needed else None
                      for (fn, uses), needed in zip(cls._plan, self.needs_input_grad)]
         finally:
             _quiet_reset(token)
-        return _finish_arrays(self, grads, grad)
+        return _finish_arrays(self, grads)
+
+    def _apply(self, grad_outputs):
+        """The backward on Tensors (hooks, ``node(grad)``): ``_apply_arrays``, or under ``create_graph`` the
+        expressions on Tensors (``xp`` is :data:`T`), recording the derivative graph."""
+        if grad_mode._state.grad_enabled:
+            return BackwardCFunction._apply(self, grad_outputs)
+        grad = grad_outputs[0]
+        return tuple([None if g is None else grad if g is grad._data else _tensor.Tensor._make(g)
+                      for g in self._apply_arrays(grad._data)])
 
     def _release(self) -> bool:
         """Free what was saved, and what only backward needed (the gradients' shapes): a loss kept after
@@ -303,10 +314,14 @@ class RuleNode(BackwardCFunction):
 
     def _release_values(self) -> bool:
         """``_release`` for a rule with ``values=``: a tensor or array kept as a value (nll_loss's target) is
-        freed too (``_saved_target`` then raises, as in PyTorch); sizes and strides are kept, one shared copy."""
+        freed too (``_saved_target`` then raises, as in PyTorch); sizes and strides are kept, one shared copy.
+        Such a value is a saved tensor in PyTorch even when nothing else is (masked_fill's mask): a second
+        backward through the node raises."""
+        d = self.__dict__
+        if not self._packed and any(_is_array(d.get(name)) for name in type(self)._value_fields):
+            d["_packed"] = (None,)                  # (released below like a node that saved a tensor)
         if not RuleNode._release(self):
             return False
-        d = self.__dict__
         for name in type(self)._value_fields:
             if _is_array(d.get(name)):
                 del d[name]
@@ -318,13 +333,12 @@ class RuleNode(BackwardCFunction):
 _DEAD = (None,)           # the output of a forgotten node, once collected: no weak reference to keep
 
 
-def _finish_arrays(node, grads, grad):
-    """``_check_grads`` for arrays: one gradient per tensor input, as a tensor of that input's shape and dtype."""
+def _finish_arrays(node, grads):
+    """``_check_grads`` for arrays: one gradient per tensor input, an array of that input's shape and dtype."""
     out = []
     for r, meta in zip(grads, node._input_meta):
         if meta is not None:                        # (a non-tensor argument gets no gradient)
-            out.append(None if r is None else grad if r is grad._data and (r.shape, r.dtype) == meta   # passed through
-                       else _tensor.Tensor._make(_as_gradient(np.asarray(r), meta, node, len(out)), False))
+            out.append(None if r is None else _as_gradient(np.asarray(r), meta, node, len(out)))
     return tuple(out)
 
 
@@ -351,7 +365,7 @@ def _sum_to_array(a, shape, node, index):
             a = a.sum(axis=stretched, keepdims=True)
     finally:
         _quiet_reset(token)
-    return a.reshape(shape)
+    return np.asarray(a).reshape(shape)        # (a sum to 0-d is a numpy scalar)
 
 
 class Rule(Function):
@@ -399,8 +413,8 @@ class Rule(Function):
                                      for a in args if isinstance(a, Tensor)])
         node._output_meta, node._outputs = ((out.shape, out.dtype),), (weakref.ref(result),)
         result._grad_fn, result._requires_grad = node, True
-        if cls._saves:                                       # an output is saved without a reference cycle
-            node._packed = tuple([(SavedTensor(result, 0) if src < 0 else SavedTensor(args[src]))
+        if cls._saves:     # an output is saved without a reference cycle, and always (as PyTorch's codegen)
+            node._packed = tuple([SavedTensor(result, 0) if src < 0 else SavedTensor(args[src])
                                   if True in [needs[i] for i in users] else None for src, users in cls._saves])
         if cls._attr_names:
             _save_values(cls, node.__dict__, args)

@@ -104,6 +104,9 @@ class fmath:
     machine with AVX-512, ``np.log10(np.float32(100))`` is ``2.0000002``; elsewhere, and in
     PyTorch, it is ``2``.  So float32 inputs are computed in float64 and rounded once: the
     correctly rounded result on every machine (float64 and other dtypes go straight to numpy).
+    The float64 kernels differ too, by an ULP or three of float64, which changes the rounded float32
+    only when the exact value is that close to a midpoint between two float32s (about 1 in 10⁸;
+    none in 70 million inputs per function between numpy's baseline and AVX2 kernels, glibc's SSE2 and FMA).
     The plain version is ``np.exp(a)``.
     """
 
@@ -126,6 +129,7 @@ class fmath:
     exp, log, log1p, expm1, log2, log10 = map(_via_float64, (np.exp, np.log, np.log1p, np.expm1, np.log2, np.log10))
     sin, cos, tan, arcsin, arccos, arctan = map(_via_float64, (np.sin, np.cos, np.tan, np.arcsin, np.arccos, np.arctan))
     sinh, cosh, tanh, arctan2, _power = map(_via_float64, (np.sinh, np.cosh, np.tanh, np.arctan2, np.power))
+    logaddexp = _via_float64(np.logaddexp)
 
     @staticmethod
     def power(a, b):

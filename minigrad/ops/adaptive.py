@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..autograd.function import Function
 
 if TYPE_CHECKING:
@@ -47,5 +48,4 @@ class AdaptiveAvgPool2d(Function):
         for i, (r0, r1) in enumerate(ctx.rows):
             for j, (c0, c1) in enumerate(ctx.cols):
                 out[..., r0:r1, c0:c1] += g[..., i:i + 1, j:j + 1] / g.dtype.type((r1 - r0) * (c1 - c0))
-        from .._tensor import Tensor
         return Tensor._make(out), None

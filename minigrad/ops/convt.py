@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..autograd.function import Function
 
 if TYPE_CHECKING:
@@ -54,8 +55,6 @@ class ConvTranspose2d(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        from .._tensor import Tensor
-
         x, weight = ctx.saved_tensors
         (sh, sw), (ph, pw), (dh, dw), full_shape, has_bias = ctx.args
         g = grad._data

@@ -155,7 +155,7 @@ class Svd(Function):
 
     @staticmethod
     def backward(ctx: Any, gu: Any, gs: Any, gvh: Any) -> Grads:
-        from .._creation import zeros_like
+        from .._creation import zeros_like  # at call time: _creation needs Tensor, still loading
         u, s, vh = ctx.saved_tensors
         k = s.shape[-1]
         if ctx.full_matrices:                # the reduced factors: the first k singular vectors
@@ -217,7 +217,7 @@ class Slogdet(Function):
 
 
 def _const(array):
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: ops/ is imported while _tensor is loading
     return Tensor._make(array)
 
 

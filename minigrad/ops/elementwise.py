@@ -7,6 +7,7 @@ gradients of the broadcast shape; the node sums them back to each operand's shap
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,7 +16,7 @@ from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._rules import fused, rule
-from ._util import cast, check_broadcast, clip, fma, fmath, promoted, remainder
+from ._util import cast, check_broadcast, clip, fma, fmath, operand, promoted, remainder
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -63,7 +64,7 @@ def _add(self, other, alpha=1):
 
 Add: type[Rule] = rule("AddBackward0", _add, arrays=False,
            self=("g", lambda xp, g: g),
-           other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else g * alpha),
+           other=("g · alpha", lambda xp, g, alpha: g if alpha == 1 else xp.mul_scalar(g, alpha)),
            jvp="auto_linear",
            words="Addition passes the gradient through to both inputs (scaled by alpha for the second).")
 
@@ -81,13 +82,12 @@ def _sub(self, other, alpha=1):
 
 Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False,
            self=("g", lambda xp, g: g),
-           other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else g * -alpha),
+           other=("−g · alpha", lambda xp, g, alpha: -g if alpha == 1 else xp.mul_scalar(-g, alpha)),
            jvp="auto_linear",
            words="Subtraction passes the gradient to the first input and its negative to the second.")
 
 
 def _rsub(self, other):
-    from ._util import operand
     _check_bool_sub(self, operand(other))
     a, b = promoted(self, operand(other))
     return b - a
@@ -181,15 +181,16 @@ PowTensor: type[Rule] = rule(
 
 
 def _pow_scalar_base(self, exponent):
-    from ._util import operand
     a = exponent._data.astype(result_type(operand(self), exponent).numpy, copy=False)   # 2 ** int stays integral
     return fmath.power(a.dtype.type(self), a)
 
 
 def _pow_base_grad(xp, g, self, exponent, result):
+    # ln(0) = -inf; ln of a negative base is nan (numpy would warn), as in PyTorch
+    log_base = math.log(self) if self > 0 else -math.inf if self == 0 else math.nan
     if self == 0:
-        return g * xp.where(xp.mask(xp.value(exponent) >= 0), 0, xp.mul_scalar(result, float(fmath.log(float(self)))))
-    return g * xp.mul_scalar(result, float(fmath.log(float(self))))
+        return g * xp.where(xp.mask(xp.value(exponent) >= 0), 0, xp.mul_scalar(result, log_base))
+    return g * xp.mul_scalar(result, log_base)
 
 
 PowScalarBase: type[Rule] = rule("PowBackward2", _pow_scalar_base, arrays=False,
@@ -456,7 +457,7 @@ def _minimum(self, other):
 def _share(xp, g, loses, ties):
     """g / 2 on ties, exactly 0 where the input ``loses``, g elsewhere (so where an input is nan, both get g,
     as in PyTorch)."""
-    return xp.where(xp.mask(loses), 0, xp.where(xp.mask(ties), g / 2, g))
+    return xp.masked_fill(xp.where(xp.mask(ties), xp.div_scalar(g, 2), g), xp.value(loses), 0)   # PyTorch's
 
 
 Maximum: type[Rule] = rule("MaximumBackward0", _maximum, arrays=False, quiet=False,
@@ -497,7 +498,6 @@ Remainder: type[Rule] = rule("RemainderBackward1", _remainder, arrays=False,
                  words="self − other · floor(self / other): slope 1 in self, −floor(self / other) in other.")
 
 def _remainder_scalar(self, other):
-    from ._util import operand
     return _remainder(self, operand(other))
 
 
@@ -515,9 +515,10 @@ def _div_rounding(self, other, rounding_mode):
     return q
 
 
+# (self and other are saved, unused, as PyTorch's formulas save them: an in-place write to either is caught)
 DivRounding: type[Rule] = rule("DivBackward2", _div_rounding, arrays=False,
-                   self=("0", lambda xp, g: xp.zeros_like(g)),
-                   other=("0", lambda xp, g: xp.zeros_like(g)),
+                   self=("0", lambda xp, g, self, other: xp.zeros_like(g)),
+                   other=("0", lambda xp, g, self, other: xp.zeros_like(g)),
                    jvp="auto_element_wise",
                    words="A rounded quotient is a step function: the gradient is 0.")
 
@@ -539,7 +540,7 @@ Where: type[Rule] = rule("WhereBackward0", _where, arrays=False, quiet=False,
 
 MulScalar: type[Rule] = fused("mul_scalar", rule(
     "MulBackward1", lambda self, other: self * self.dtype.type(other),
-    self=("g · other", lambda xp, g, other: g * other),
+    self=("g · other", lambda xp, g, other: xp.mul_scalar(g, other)),
     jvp="auto_linear",
     words="Multiplying by a number scales the gradient by it."))
 
@@ -669,7 +670,7 @@ class NormalBoth(Normal):
 
 def _const(array, like=None):
     """A constant tensor (no gradient) from an ndarray, in ``like``'s dtype if given."""
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: ops/ is imported while _tensor is loading
 
     if like is not None:
         array = np.asarray(array, dtype=like._data.dtype)

@@ -8,6 +8,7 @@ can be differentiated to any order.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -89,18 +90,21 @@ class TakeAlongDim(Function):
 
     node_name: str = "GatherBackward0"
     jvp = "auto_linear"
-    saved_attrs: tuple[str, ...] = ("dim", "index")
+    saved_names: tuple[str, ...] = ("self",)
+    saved_attrs: tuple[str, ...] = ("dim", "index", "sparse_grad")
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any, index: Any) -> Any:
         check_gather(x, dim, index)
-        ctx.dim, ctx.index, ctx.shape = dim, index, tuple(x.shape)
+        ctx.dim, ctx.index, ctx.shape, ctx.sparse_grad = dim, index, tuple(x.shape), False
+        ctx.save_for_backward(x)               # as PyTorch (for its shape): an in-place write to x is caught
         if x.ndim == 0:
             return x._data.reshape(index.shape).copy()
         return x._data[along(dim, index)]          # the index is never broadcast (PyTorch)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
+        _ = ctx.saved_tensors                  # (unpacking checks the saved input's version)
         return ScatterAlongDim.apply(grad, ctx.dim, ctx.index, ctx.shape), None, None
 
 
@@ -282,6 +286,7 @@ class MaskedSelect(Function):
 
     node_name: str = "MaskedSelectBackward0"
     jvp = "auto_linear"
+    saved_names: tuple[str, ...] = ("mask", "self")
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, mask: Any) -> Any:
@@ -289,10 +294,12 @@ class MaskedSelect(Function):
             raise RuntimeError("masked_select: expected BoolTensor for mask")
         ctx.shape = broadcast_shape(x.shape, mask.shape)
         ctx.key = (np.broadcast_to(mask, ctx.shape),)
+        ctx.save_for_backward(_tensor.Tensor._make(mask), x)     # as PyTorch: writes to x are caught
         return np.broadcast_to(x._data, ctx.shape)[ctx.key]
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
+        _ = ctx.saved_tensors                  # (unpacking checks the saved input's version)
         return IndexScatter.apply(grad, ctx.key, ctx.shape), None
 
 
@@ -390,6 +397,8 @@ def check_advanced(key: Any, shape: Any) -> Any:
             raise IndexError("too many indices for tensor of dimension %d" % len(shape))
         if isinstance(item, np.ndarray) and item.size:
             bad = item[(item >= shape[dim]) | (item < -shape[dim])]
+            if bad.size and shape[dim] == 0:
+                raise IndexError("index is out of bounds for dimension with size 0")
             if bad.size:
                 raise IndexError("index %d is out of bounds for dimension %d with size %d"
                                  % (bad.flat[0], dim, shape[dim]))
@@ -419,6 +428,14 @@ def check_assignable(target: Any, key: Any, value: Any) -> Any:
         if any(isinstance(k, (np.ndarray, bool)) for k in key):
             raise RuntimeError("shape mismatch: value tensor of shape [%s] cannot be broadcast to indexing result of "
                                "shape [%s]" % (", ".join(map(str, have)), ", ".join(map(str, part))))
+        stripped = have
+        while stripped and stripped[0] == 1:
+            stripped = stripped[1:]
+        if len(stripped) > len(part):
+            raise RuntimeError("expand(%s{[%s]}, size=[%s]): the number of sizes provided (%d) must be greater or "
+                               "equal to the number of dimensions in the tensor (%d)"
+                               % (value.type(), ", ".join(map(str, stripped)),
+                                  ", ".join(map(str, part)), len(part), len(stripped)))
         lead = len(part) - len(have)
         for i in range(len(have) - 1, -1, -1):
             p = part[lead + i] if lead + i >= 0 else 1
@@ -451,7 +468,68 @@ def check_bounds(key: Any, shape: Any) -> Any:
         dim += 1
 
 
-# Data movement only: numpy has no floating-point warning to give (see Function.quiet).
-for _op in (Index, IndexScatter, TakeAlongDim, ScatterAlongDim, CopySlices, Scatter, ScatterValue, ScatterAdd,
-            IndexSelect, MaskedSelect):
+# Data movement only: numpy has no floating-point warning to give (see Function.quiet).  Not the ones that add
+# (IndexScatter, ScatterAlongDim, ScatterAdd: inf + -inf is nan, and numpy's add.at warns).
+for _op in (Index, TakeAlongDim, CopySlices, Scatter, ScatterValue, IndexSelect, MaskedSelect):
     _op.quiet = False
+
+
+_INDEX_PUT_EXPANDED = ("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+                       "performing this operation. This also applies to advanced indexing e.g. "
+                       "tensor[indices] = tensor")
+
+
+def setitem(t: Any, key: Any, value: Any) -> None:
+    """``t[key] = value``, as PyTorch's ``set_item``.
+
+    Basic indexing takes the view ``t[key]`` (the tensor itself when every index item is trivial:
+    ``x[:]``, ``x[...]``) and writes into it with ``copy_`` -- or ``fill_`` when ``value`` is 0-d
+    and the view is not -- so ``x[i] = v`` records ``CopySlices`` on the base (``CopyBackwards`` /
+    ``FillBackward3`` for a trivial index), and on an expanded tensor only the written view must not
+    overlap (``e[1] = v`` is allowed, ``e[:, 0] = v`` is not).  Index tensors or a mask:
+    ``IndexPut`` (``index_put_``).
+    """
+    Tensor = _tensor.Tensor
+    key, advanced = normalize_key(key, t.shape)
+    if advanced:
+        check_advanced(key, t.shape)
+    else:
+        check_bounds(key, t.shape)
+    if not isinstance(value, Tensor):
+        if not isinstance(value, (bool, int, float, np.number, np.bool_)):
+            raise TypeError("can't assign a %s to a %s" % (type(value).__name__, t.type()))
+        with np.errstate(all="ignore"):       # nan into an integer tensor: numpy's cast warning
+            value = Tensor._make(np.asarray(value, dtype=t._data.dtype), False)
+    check_assignable(t._data, key, value)
+    if advanced:
+        written: Any = False
+        if any(stride == 0 and n > 1 for stride, n in zip(t._data.strides, t._data.shape)):   # an expand
+            warnings.warn(_INDEX_PUT_EXPANDED, UserWarning, stacklevel=3)
+            written = np.zeros(t.shape, dtype=bool)
+            written[key] = True             # then, as PyTorch, each written element's memory gets the value
+        t._inplace(lambda x, v: IndexPut.apply(x, key, v.to(x.dtype)), value, fill=written)
+        return
+    dst = t if _trivial(key, t.shape) else t[key]
+    if value.shape == dst.shape:
+        dst.copy_(value)
+    elif value.ndim == 0:
+        dst.fill_(value)
+    else:                                   # PyTorch: strip the value's leading 1s, expand it to the view, copy
+        shape = value.shape
+        while shape and shape[0] == 1:
+            shape = shape[1:]
+        src = value.view(shape)
+        dst.copy_(src if src.shape == dst.shape else src.expand(dst.shape))
+
+
+def _trivial(key: Any, shape: Any) -> bool:
+    """Every item of a (basic, normalized) key keeps its whole dim: ``t[key]`` would be ``t`` itself."""
+    dim = 0
+    for item in key:
+        if item is Ellipsis:
+            dim = len(shape) - sum(1 for k in key[key.index(Ellipsis) + 1:] if k is not Ellipsis)
+            continue
+        if not isinstance(item, slice) or item.indices(shape[dim]) != (0, shape[dim], 1):
+            return False
+        dim += 1
+    return True

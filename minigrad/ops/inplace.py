@@ -17,8 +17,8 @@ import numpy as np
 
 from .. import _dtype, _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd import forward_ad, grad_mode
-from ..autograd.function import Function
-from ..autograd.views import replay_view
+from ..autograd.function import BackwardCFunction, Function, _forget
+from ..autograd.views import replay_view, views_require_grad
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -59,6 +59,8 @@ def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INP
                 forward_ad.inplace(t, result)
         return t
     base = t._base
+    root = t if base is None else base
+    plain = not root._requires_grad         # the write may make the base require grad: then so do its views
     if base is not None:                    # PyTorch's check_inplace
         if t._creation_meta is not None:
             raise RuntimeError(view_rebase_message(t, indirect=False))
@@ -85,7 +87,9 @@ def inplace(t: Any, compute: Any, others: Any = (), leaf_message: Any = LEAF_INP
     else:
         _set_grad_fn(t, old_fn, fn, result._output_nr)
     if fn is not None:
-        _save_as_output(fn, result, t)
+        _save_as_output(fn, result, t, base is not None)
+    if plain and root._requires_grad:
+        views_require_grad(root)
     return t
 
 
@@ -106,17 +110,20 @@ def _set_grad_fn(t, old_fn, node, output_nr):
             node._retain_grad[output_nr] = retained
 
 
-def _save_as_output(fn, result, t):
+def _save_as_output(fn, result, t, on_view=False):
     """What the op saved of its own result now refers to ``t`` itself, at ``t``'s new version.
 
     So ``y.exp_(); y.mul_(2)`` makes ``ExpBackward0``'s saved result stale, and backward raises
-    PyTorch's "modified by an inplace operation" error (as for ``exp_`` in PyTorch).
+    PyTorch's "modified by an inplace operation" error (as for ``exp_`` in PyTorch).  On a view,
+    that error names the view's new node (``output 0 of AsStrided``), as PyTorch's ``is_inplace_on_view``.
     """
     data = t._data
     for saved in getattr(fn, "_packed", ()):
         if saved is not None and saved.output_nr is not None and saved.hooks is None \
                 and saved.data is result._data and saved.data.dtype == data.dtype and saved.data.shape == data.shape:
             saved.data, saved.version_counter, saved.version = data, t._version_counter, t._version_counter[0]
+            if on_view:
+                saved.view_writer = weakref.ref(t._grad_fn)
 
 
 def regenerate_view(view: Any) -> Any:
@@ -225,8 +232,9 @@ def _write(target, result, fill=False):
 
 
 def has_overlap(a) -> bool:
-    """Elements of ``a`` that share memory (PyTorch's internal overlap: a stride 0 over more than one element)."""
-    return any(stride == 0 and n > 1 for stride, n in zip(a.strides, a.shape))
+    """Elements of ``a`` that share memory (PyTorch's internal overlap: a stride 0 over more than one element;
+    an empty tensor has no elements to share)."""
+    return a.size > 1 and any(stride == 0 and n > 1 for stride, n in zip(a.strides, a.shape))
 
 
 def _writable_alias(a):
@@ -315,6 +323,15 @@ class Copy(Function):
         return _zeros_like(grad), grad
 
 
+class _CopySlicesNode(BackwardCFunction):
+    def _release(self) -> bool:
+        """After a backward without retain_graph, PyTorch's ``CopySlices::release_variables`` drops the wrapped
+        node (``fn = nullptr``): so a second backward through it raises, and what only ``fn`` used is freed."""
+        self._released = True
+        _forget(self)
+        return True
+
+
 class ViewCopy(Function):
     """An in-place op on a view, seen from the view's base (PyTorch's ``CopySlices``).
 
@@ -325,6 +342,7 @@ class ViewCopy(Function):
     """
 
     node_name: str = "CopySlices"
+    _node_base = _CopySlicesNode
 
     @staticmethod
     def jvp(ctx: Any, *tangents: Any) -> Any:

@@ -11,7 +11,8 @@ from .. import _checks, _dtype
 from .._dtype import cpp_type_name
 from ..autograd.function import Function
 from ._rules import rule
-from .shape import UnsafeView
+from ._util import broadcast_shape
+from .shape import SqueezeMatmul, UnsafeView
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -138,7 +139,11 @@ def _bmm(self, mat2):
     if self.shape[0] != mat2.shape[0] or self.shape[2] != mat2.shape[1]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: "
                            "[%d, %d]." % (self.shape[0], self.shape[2], mat2.shape[0], mat2.shape[1]))
-    _same_dtype(self, mat2, "bmm")
+    if self._data.dtype != mat2._data.dtype:
+        if self._data.size and mat2._data.size:
+            _same_dtype(self, mat2, "bmm")
+        # an empty operand: PyTorch skips the dtype check, and the (zero or empty) result has mat2's dtype
+        return np.matmul(self._data, mat2._data).astype(mat2._data.dtype)
     return np.matmul(self._data, mat2._data)
 
 
@@ -170,19 +175,21 @@ def _addmm(self, mat1, mat2, beta=1, alpha=1):
     return out + term
 
 
-def _scaled(g, alpha):
-    return g if alpha == 1 else g * alpha
+def _scaled(xp, g, alpha):
+    """PyTorch's maybe_multiply: ``g * alpha`` (mul.Scalar, MulBackward1) unless alpha is 1."""
+    return g if alpha == 1 else xp.mul_scalar(g, alpha)
 
 
 Addmm: type[Rule] = rule("AddmmBackward0", _addmm, arrays=False,
              values={"mat1_sym_sizes": lambda mat1: mat1.shape, "mat1_sym_strides": lambda mat1: _strides(mat1),
                      **_MAT2},
-             self=("beta · g", lambda xp, g, beta: _scaled(g, beta)),
-             mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha: xp.mm(_scaled(g, alpha), xp.t(mat2))),
+             self=("beta · g", lambda xp, g, beta: _scaled(xp, g, beta)),
+             mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha: _scaled(xp, xp.mm(g, xp.t(mat2)), alpha)),
              mat2=("alpha · mat1ᵀ @ g", lambda xp, g, mat1, alpha, mat2_sym_sizes, mat2_sym_strides:
-                   _mat2_grad(xp, _scaled(g, alpha), mat1, mat2_sym_sizes, mat2_sym_strides)),
+                   _scaled(xp, _mat2_grad(xp, g, mat1, mat2_sym_sizes, mat2_sym_strides), alpha)),
              jvp=lambda xp, self_t, mat1_t, mat2_t, mat1, mat2, beta, alpha:
-                 _scaled(self_t, beta) + _scaled(xp.mm(mat1_t, mat2) + xp.mm(mat1, mat2_t), alpha),
+                 _scaled(xp, self_t, beta) + _scaled(xp, xp.mm(mat1_t, mat2), alpha)
+                 + _scaled(xp, xp.mm(mat1, mat2_t), alpha),
              words="beta · self + alpha · mat1 @ mat2 (nn.Linear): the bias gets beta · g, the factors as in mm.")
 
 
@@ -198,7 +205,6 @@ def matmul(x: Any, y: Any) -> Any:
     if x.ndim == 2 and y.ndim == 1:
         return Mv.apply(x, y)
     if x.ndim == 1 and y.ndim == 2:
-        from .shape import SqueezeMatmul
         if x.shape[0] != y.shape[0]:
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (1x%d and %s)" % (x.shape[0], _dims(y.shape)))
         return SqueezeMatmul.apply(Mm.apply(x.unsqueeze(0), y), 0)
@@ -247,7 +253,6 @@ def _folded_matmul(x, y):
 
 def _batched_matmul(x, y):
     """Expand both operands to the broadcast batch shape, flatten the batches and multiply with bmm."""
-    from ._util import broadcast_shape
 
     n, k = (x.shape[-2] if x.ndim > 1 else 1), x.shape[-1]
     k2, m = (y.shape[-2], y.shape[-1]) if y.ndim > 1 else (y.shape[0], 1)
@@ -333,7 +338,7 @@ def parse_einsum(equation: Any, shapes: Any) -> Any:
 
 def einsum(*args: Any) -> Any:
     """``torch.einsum(equation, *operands)`` (or operands in a list, or the sublist form), differentiable."""
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: ops/ is imported while _tensor is loading
 
     if args and isinstance(args[0], Tensor):
         equation, operands = _sublist_equation(args)
@@ -349,9 +354,15 @@ def einsum(*args: Any) -> Any:
     terms = terms.split(",")
     summed = [c for c in dict.fromkeys("".join(terms)) if c not in output]
     mixed = [t for t in operands if t.dtype is not operands[0].dtype]
-    if mixed:
-        sizes = {c: n for term, t in zip(terms, operands) for c, n in zip(term, t.shape) if n != 1}
-        if any(sizes.get(c, 1) > 1 for c in summed):     # PyTorch contracts with bmm, which does not promote
+    if mixed and any(t.numel() == 0 for t in operands):
+        # an empty operand: PyTorch's bmm skips its dtype check, and the result has the last operand's dtype
+        operands = [t.to(operands[-1].dtype) for t in operands]
+    elif mixed:
+        # a label summed over in two operands (size > 1 in both): PyTorch contracts with bmm, which does not
+        # promote; a label of size > 1 in one operand only is summed out of it first, then they are multiplied
+        big = [sum(1 for term, t in zip(terms, operands) for c2, n in zip(term, t.shape) if c2 == c and n > 1)
+               for c in summed]
+        if any(k > 1 for k in big):
             raise RuntimeError("expected scalar type %s but found %s"
                                % (operands[0].dtype._legacy, mixed[0].dtype._legacy))
         dtype = _dtype.result_type(*operands)           # no contraction, only products: PyTorch's mul promotes
@@ -404,7 +415,7 @@ def _einsum_grad(grad, output, terms, operands, i):
     A label only operand i has is broadcast back with a vector of ones; a repeated label (a diagonal,
     ``"ii->"``) gets a fresh label tied to it by an identity matrix, so the result's subscripts are distinct.
     """
-    from .._tensor import Tensor
+    from .._tensor import Tensor  # at call time: ops/ is imported while _tensor is loading
 
     dtype = grad._data.dtype
     subs = [output] + [t for j, t in enumerate(terms) if j != i]

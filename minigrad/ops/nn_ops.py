@@ -21,10 +21,12 @@ import numpy as np
 from .. import _dtype
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ..autograd.function import Function
 from . import elementwise
 from ._rules import NP, fused, rule
 from ._util import clip, fmath, promoted
+from .index import IndexScatter
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -566,7 +568,7 @@ Elu: type[Rule] = rule("EluBackward0", _elu,
 
 def _softplus(self, beta, threshold):
     a = self
-    return np.where(a * beta > threshold, a, np.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
+    return np.where(a * beta > threshold, a, fmath.logaddexp(0, a * beta) / beta).astype(a.dtype, copy=False)
 
 
 def _softplus_backward(grad_output, self, beta, threshold):
@@ -617,8 +619,6 @@ class Embedding(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        from .index import IndexScatter
-
         scale = np.ones(ctx.indices.shape)
         if ctx.padding_idx is not None:
             scale[ctx.indices == ctx.padding_idx] = 0
@@ -786,19 +786,16 @@ class NativeLayerNorm(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        x, weight, _ = ctx.saved_tensors
-        weight, needs = _defined(weight), ctx.needs_input_grad
-        dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))
-        x_hat, rstd = _standardized(x, dims, ctx.eps)
-        grad_x = grad_w = grad_b = None
-        if needs[0]:
-            g = grad if weight is None else grad * weight
-            grad_x = _standardize_backward(g, x_hat, rstd, dims)
-        if needs[2]:
-            grad_w = grad * x_hat        # summed down to the weight's shape by the node
-        if needs[3]:
-            grad_b = grad
-        return grad_x, None, grad_w, grad_b, None
+        x, weight, bias = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        if grad_mode.is_grad_enabled():      # create_graph: PyTorch's one fused node, NativeLayerNormBackwardBackward0
+            dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))
+            mean, rstd = (Tensor._make(a, False) for a in _mean_rstd(x._data, dims, ctx.eps))   # constants
+            grad_x, grad_w, grad_b = NativeLayerNormBackward.apply(grad, x, mean, rstd, weight, bias,
+                                                                   ctx.normalized_shape, ctx.eps)
+            return (grad_x if needs[0] else None), None, (grad_w if needs[2] else None), \
+                (grad_b if needs[3] else None), None
+        return _layer_norm_backward(grad, x, _defined(weight), ctx.normalized_shape, ctx.eps, needs[2], needs[3])
 
     @staticmethod
     def jvp(ctx: Any, x_t: Any, _shape: Any, weight_t: Any, bias_t: Any, _eps: Any) -> Any:
@@ -811,6 +808,68 @@ class NativeLayerNorm(Function):
         if weight is not None:
             out = out * weight + x_hat * weight_t
         return out if bias is None else out + bias_t
+
+
+def _mean_rstd(a, dims, eps):
+    """native_layer_norm's other two outputs, on arrays: the mean and 1/√(var + eps) over ``dims``."""
+    with np.errstate(all="ignore"):
+        return a.mean(dims, keepdims=True), 1 / np.sqrt(a.var(dims, keepdims=True) + eps)
+
+
+def _layer_norm_backward(grad, x, weight, normalized_shape, eps, need_w=True, need_b=True):
+    """layer_norm's gradients (Tensor ops): d/dx = rstd (g − mean g − x̂ mean(g x̂)), g = grad · weight; d/dweight
+    and d/dbias are grad · x̂ and grad summed over the leading dims."""
+    dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+    lead = tuple(range(x.ndim - len(normalized_shape)))
+    x_hat, rstd = _standardized(x, dims, eps)
+    g = grad if weight is None else grad * weight
+    grad_x = _standardize_backward(g, x_hat, rstd, dims)
+    grad_w = (grad * x_hat).sum(lead) if need_w and weight is not None else None
+    grad_b = grad.sum(lead) if need_b else None
+    return grad_x, None, grad_w, grad_b, None
+
+
+class NativeLayerNormBackward(Function):
+    """layer_norm's backward as one op (``native_layer_norm_backward``), recorded under create_graph.
+
+    Its inputs are PyTorch's (grad_out, input, weight, bias); its outputs the three gradients.  Backward
+    (``layer_norm_double_backward``): the vector-Jacobian product of the same formula, by autograd on it.
+    """
+
+    node_name: str = "NativeLayerNormBackwardBackward0"
+    saved_names: tuple[str, ...] = ("grad_out", "input", "weight")
+    saved_attrs: tuple[str, ...] = ("normalized_shape", "eps")
+    jvp = "from_vjp"
+
+    @staticmethod
+    def forward(ctx: Any, grad_out: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor, bias: Tensor,
+                normalized_shape: Any, eps: float) -> Any:
+        ctx.save_for_backward(grad_out, x, weight)
+        ctx.normalized_shape, ctx.eps, ctx.has_bias = tuple(normalized_shape), eps, _defined(bias) is not None
+        w = _defined(weight)
+        with grad_mode.no_grad():
+            gx, _, gw, gb, _ = _layer_norm_backward(grad_out.detach(), x.detach(), None if w is None else w.detach(),
+                                                    ctx.normalized_shape, eps)
+        empty = np.empty(0, x._data.dtype)
+        return gx._data, empty if gw is None else gw._data, gb._data if _defined(bias) is not None else empty
+
+    @staticmethod
+    def backward(ctx: Any, gg_x: Tensor, gg_w: Tensor, gg_b: Tensor) -> Grads:
+        from ..autograd import grad as autograd_grad  # at call time: autograd's API builds on the ops
+        grad_out, x, weight = ctx.saved_tensors
+        w = _defined(weight)
+        create_graph = grad_mode.is_grad_enabled()
+        with grad_mode.enable_grad():
+            # fresh handles on the inputs: the formula's own paths only (x also reaches grad_out upstream)
+            args = [t.view_as(t) if t.requires_grad else t.detach().requires_grad_() for t in
+                    (grad_out, x) + (() if w is None else (w,))]
+            gx, _, gw, gb, _ = _layer_norm_backward(args[0], args[1], args[2] if w is not None else None,
+                                                    ctx.normalized_shape, ctx.eps, need_b=ctx.has_bias)
+            pairs = [(o, g) for o, g in ((gx, gg_x), (gw, gg_w), (gb, gg_b)) if o is not None and g is not None]
+            got = autograd_grad([o for o, _ in pairs], args, [g for _, g in pairs], create_graph=create_graph,
+                                allow_unused=True)
+        got = [None if g is None else (g if create_graph else g.detach()) for g in got]
+        return got[0], got[1], None, None, (got[2] if w is not None else None), None, None, None
 
 
 class NativeBatchNorm(Function):
@@ -890,7 +949,7 @@ def _bce_logits_grad_self(xp, g, self, target, weight, pos_weight, reduction):
         grad = (xp.sigmoid(self) - target) * g
     else:
         pt = _weight(xp, pos_weight) * target
-        grad = ((pt + 1 - target) * xp.sigmoid(self) - pt) * g
+        grad = ((xp.add_scalar(pt, 1) - target) * xp.sigmoid(self) - pt) * g      # t.add(1).sub(target)...
     return _per_element(_times(grad, _weight(xp, weight)), reduction)
 
 
@@ -1026,6 +1085,9 @@ _row(Trilinear, ("i1", "i2", "i3"), ("Σ g · W · x2", "Σ g · x1 · x2", "Σ 
 _row(NativeLayerNorm, ("input", "weight", "bias"),
      ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
      "Layer norm: the input's gradient is centred and decorrelated from x̂; weight gets Σ g·x̂, bias Σ g.")
+_row(NativeLayerNormBackward, ("grad_out", "input", "mean", "rstd", "weight", "bias"),
+     ("d(layer norm's gradients)/d grad_out · gg", "d(...)/d input · gg", None, None, "d(...)/d weight · gg", None),
+     "layer_norm's backward as one node: its own gradient is the vector-Jacobian product of that formula.")
 _row(NativeBatchNorm, ("input", "weight", "bias"),
      ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
      "Batch norm (training): as layer norm, per channel over the batch.")

@@ -8,6 +8,7 @@ backward puts the gradient back at the indices (``gather_backward``).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ from .._dtype import from_numpy_dtype, get_default_dtype
 from ..autograd.function import Function
 from ._rules import NP, fused, rule
 from ._util import dims_tuple, fmath, wrap_dim
+from .index import gather_backward
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -353,7 +355,6 @@ def _warn_dof(name, a, n, correction):
     """PyTorch's warning (numpy's RuntimeWarning is silenced) when ``n - correction <= 0``: the result is nan/inf.
     PyTorch's ``n`` is the input's numel divided by the output's: 0 for an empty input."""
     if (n if a.size else 0) - correction <= 0:
-        import warnings
         warnings.warn("%s(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
                       "(input numel divided by output numel)." % name, UserWarning, stacklevel=5)
 
@@ -502,7 +503,9 @@ def _norm(self, ord, dim, keepdim):
     elif ord == 1:
         out = a.sum(axis=dims, keepdims=keepdim)
     else:
-        out = (a ** ord).sum(axis=dims, keepdims=keepdim) ** (1.0 / ord)
+        # (fmath: numpy's float32 power has CPU-specific kernels; a square and a square root are exact)
+        powered = np.square(a) if ord == 2 else fmath.power(a, ord)
+        out = fmath.power(powered.sum(axis=dims, keepdims=keepdim), 1.0 / ord)
     return np.asarray(out, dtype=self.dtype)
 
 
@@ -524,7 +527,7 @@ def _norm_grad(xp, g, self, result, ord, dim, keepdim):
     if ord == 2:
         return g * xp.masked_fill(x / r, r_zero, 0)
     if ord < 1:
-        scaled = xp.sgn(x) * xp.where(xp.mask(xp.value(x) == 0), 0, xp.pow(xp.abs(x), ord - 1))
+        scaled = xp.sgn(x) * xp.masked_fill(xp.pow(xp.abs(x), ord - 1), xp.value(x) == 0, 0)
         return scaled * g * xp.pow(r, 1 - ord)
     scaled = x * xp.pow(xp.abs(x), ord - 2) if ord >= 2 else xp.sgn(x) * xp.pow(xp.abs(x), ord - 1)
     return scaled * xp.masked_fill(g / xp.pow(r, ord - 1), r_zero, 0)
@@ -574,7 +577,7 @@ def _cumprod_grad(xp, g, self, result, dim):
     if math.prod(self.shape) <= 1 or self.shape[dim] == 1:     # (PyTorch: g itself; no 0 · inf)
         return g
     if not np.any(xp.value(self) == 0):
-        return _reverse_cumsum(xp, g * result, dim) / self
+        return _reverse_cumsum(xp, result * g, dim) / self
     return xp.by_tensors(_cumprod_with_zeros, g, self, result, dim)
 
 
@@ -594,10 +597,12 @@ class MaxDim(Function):
     saved_names: tuple[str, ...] = ("indices",)
     saved_attrs: tuple[str, ...] = ("dim", "keepdim", "self_sym_sizes")
     arg: Callable[..., Any] = staticmethod(np.argmax)
+    op: str = "max"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any, keepdim: bool) -> tuple[Any, ...]:
         d = wrap_dim(dim, x.ndim)
+        check_arg_reduction(type(ctx)._forward_cls.op, x.shape, d)
         ctx.axis, ctx.dim, ctx.keepdim, ctx.self_sym_sizes = d, _saved_int(dim), keepdim, tuple(x.shape)
         a = x._data if x.ndim else x._data.reshape(1)
         idx = np.expand_dims(type(ctx)._forward_cls.arg(a, axis=d if x.ndim else 0), d if x.ndim else 0)
@@ -610,7 +615,6 @@ class MaxDim(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor, grad_indices: Tensor) -> Grads:
-        from .index import gather_backward
         (indices,) = ctx.saved_tensors
         if not ctx.self_sym_sizes:                   # a 0-dim input: its one element was picked
             return grad.reshape(()), None, None
@@ -620,7 +624,20 @@ class MaxDim(Function):
 class MinDim(MaxDim):
     node_name: str = "MinBackward0"
     arg: Callable[..., Any] = staticmethod(np.argmin)
+    op: str = "min"
 
+
+
+def check_arg_reduction(op: str, shape: Any, dim: Any) -> None:
+    """PyTorch's IndexError for picking an element (max/argmax/median/mode...) out of nothing.
+
+    ``dim`` is a wrapped dim, or None for the whole tensor.
+    """
+    if dim is None:
+        if 0 in shape:
+            raise IndexError("%s(): Expected reduction dim to be specified for input.numel() == 0." % op)
+    elif shape and shape[dim] == 0:
+        raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (op, dim))
 
 
 def _drop(shape, d, ndim):
@@ -655,6 +672,7 @@ class MedianDim(MaxDim):
 
     node_name: str = "MedianBackward1"
     arg: Callable[..., Any] = staticmethod(_median_index)
+    op: str = "median"
 
 
 class ModeDim(MaxDim):
@@ -662,6 +680,7 @@ class ModeDim(MaxDim):
 
     node_name: str = "ModeBackward0"
     arg: Callable[..., Any] = staticmethod(_mode_index)
+    op: str = "mode"
 
 
 def _argsort(a, axis, descending):
@@ -696,7 +715,6 @@ class Sort(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor, grad_indices: Tensor) -> Grads:
-        from .index import gather_backward
         if not ctx.self_sym_sizes:
             return grad, None, None, None
         (indices,) = ctx.saved_tensors

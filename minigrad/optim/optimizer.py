@@ -17,6 +17,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd import grad_mode
+from ..nn.modules.module import _reset_grad
 
 __all__ = ["Optimizer", "required"]
 
@@ -103,7 +104,6 @@ class Optimizer:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all optimised parameters: to None (the default), or to zeros."""
-        from ..nn.modules.module import _reset_grad
 
         for group in self.param_groups:
             for p in group["params"]:

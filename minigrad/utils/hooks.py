@@ -123,9 +123,9 @@ class BackwardHook:
 
     def _apply_on_tensors(self, fn, args):
         """Pass the tensors among ``args`` through one ``BackwardHookFunction``; ``fn(its node)``."""
-        from .._tensor import Tensor
-        from ..autograd import grad_mode
-        from ..nn.modules._functions import BackwardHookFunction
+        from .._tensor import Tensor  # at call time: _tensor is a higher layer
+        from ..autograd import grad_mode  # at call time: autograd is a higher layer
+        from ..nn.modules._functions import BackwardHookFunction  # at call time: nn is a higher layer
 
         tensors_idx = [i for i, arg in enumerate(args) if isinstance(arg, Tensor)]
         tensors = [args[i] for i in tensors_idx]

@@ -1,21 +1,46 @@
-"""``Conv2d``."""
+"""``Conv2d`` and ``ConvTranspose2d``."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from ... import _creation
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import weight_and_bias
 from .module import Module
 
 __all__ = ["Conv2d"]
 
 
-class Conv2d(Module):
+class _ConvNd(Module):
+    """What ``Conv2d`` and ``ConvTranspose2d`` share, as in PyTorch: the attributes and the initialisation."""
+
+    in_channels: int
+    out_channels: int
+    kernel_size: tuple[int, int] | tuple[int, ...]
+    stride: tuple[int, int] | tuple[int, ...]
+    padding: str | tuple[int, ...]
+    dilation: tuple[int, int] | tuple[int, ...]
+    transposed: bool
+    output_padding: tuple[int, int] | tuple[int, ...]
+    groups: int
+    padding_mode: str
+    weight: Tensor
+    bias: Tensor | None
+
+    def reset_parameters(self) -> None:
+        """PyTorch's default initialisation: both bounded by 1/√fan_in (no bias draw when fan_in is 0)."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+
+class Conv2d(_ConvNd):
     """2-D convolution: ``weight`` ``(out_channels, in_channels/groups, kh, kw)``, ``bias`` ``(out_channels,)``.
 
     Both are drawn from U(-1/√fan_in, 1/√fan_in), fan_in = in_channels/groups · kh · kw, weight
@@ -28,20 +53,6 @@ class Conv2d(Module):
     >>> conv(torch.ones(2, 1, 28, 28)).shape
     torch.Size([2, 6, 24, 24])
     """
-
-    padding: str | tuple[int, ...]
-
-    in_channels: int
-    out_channels: int
-    kernel_size: tuple[int, int] | tuple[int, ...]
-    stride: tuple[int, int] | tuple[int, ...]
-    dilation: tuple[int, int] | tuple[int, ...]
-    transposed: bool
-    output_padding: tuple[int, int]
-    groups: int
-    padding_mode: str
-    weight: Tensor
-    bias: Tensor | None
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: int = 1, padding: int = 0,
                  dilation: int = 1, groups: int = 1, bias: bool = True, padding_mode: str = 'zeros',
@@ -74,23 +85,8 @@ class Conv2d(Module):
         self.dilation = F._pair(dilation, "dilation")
         self.transposed, self.output_padding = False, (0, 0)
         self.groups, self.padding_mode = groups, padding_mode
-        self.weight = Parameter(
-            _creation.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype)
-        )
-        if bias:
-            self.bias = Parameter(_creation.empty(out_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (out_channels, in_channels // groups, *self.kernel_size), out_channels, bias, dtype)
         self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        """PyTorch's default initialisation: both bounded by 1/√fan_in."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
@@ -108,25 +104,13 @@ class Conv2d(Module):
         return s
 
 
-class ConvTranspose2d(Module):
+class ConvTranspose2d(_ConvNd):
     """The transposed 2-D convolution layer (``F.conv_transpose2d``), initialised as PyTorch does.
 
     >>> import minigrad as torch
     >>> torch.nn.ConvTranspose2d(4, 2, 3, stride=2)(torch.ones(1, 4, 5, 5)).shape
     torch.Size([1, 2, 11, 11])
     """
-
-    in_channels: int
-    out_channels: int
-    kernel_size: tuple[int, int] | tuple[int, ...]
-    stride: tuple[int, int] | tuple[int, ...]
-    padding: tuple[int, int] | tuple[int, ...]
-    output_padding: tuple[int, int] | tuple[int, ...]
-    dilation: tuple[int, int] | tuple[int, ...]
-    groups: int
-    padding_mode: str
-    weight: Tensor
-    bias: Tensor | None
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: int = 1, padding: int = 0,
                  output_padding: int = 0, groups: int = 1, bias: bool = True, dilation: int = 1,
@@ -139,20 +123,8 @@ class ConvTranspose2d(Module):
         self.padding, self.output_padding = F._pair(padding, "padding"), F._pair(output_padding)
         self.dilation, self.groups, self.padding_mode = F._pair(dilation, "dilation"), groups, padding_mode
         self.transposed = True
-        self.weight = Parameter(_creation.empty(in_channels, out_channels // groups, *self.kernel_size, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_creation.empty(out_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (in_channels, out_channels // groups, *self.kernel_size), out_channels, bias, dtype)
         self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,

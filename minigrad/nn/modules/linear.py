@@ -9,7 +9,7 @@ from ... import _creation
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, weight_and_bias
 from .module import Module
 
 __all__ = ["Identity", "Linear", "Bilinear"]
@@ -63,11 +63,7 @@ class Linear(Module):
                  dtype: Any = None) -> None:
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
-        self.weight = Parameter(_creation.empty(out_features, in_features, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_creation.empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (out_features, in_features), out_features, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -107,11 +103,7 @@ class Bilinear(Module):
                  dtype: Any = None) -> None:
         super().__init__()
         self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
-        self.weight = Parameter(_creation.empty(out_features, in1_features, in2_features, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_creation.empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (out_features, in1_features, in2_features), out_features, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

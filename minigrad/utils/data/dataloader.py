@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import queue
+import random
+import sys
+import time
+import traceback
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -193,8 +201,6 @@ def get_worker_info() -> WorkerInfo | None:
 
 def _check_worker_number(num_workers) -> None:
     """PyTorch warns when there are more workers than CPUs this process may run on."""
-    import os
-    import warnings
 
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if cpus is None or num_workers > cpus:
@@ -254,9 +260,6 @@ class _ExceptionWrapper:
     """An exception raised in a worker, carried to the main process with its traceback."""
 
     def __init__(self, worker_id: int) -> None:
-        import sys
-        import traceback
-
         exc_info = sys.exc_info()
         self.exc_type, self.where = exc_info[0], "in DataLoader worker process %d" % worker_id
         self.exc_msg = "".join(traceback.format_exception(*exc_info))
@@ -275,7 +278,6 @@ class _ExceptionWrapper:
 def _worker_loop(dataset, index_queue, data_queue, collate_fn, batched, base_seed, init_fn, worker_id,
                  num_workers) -> None:
     """The body of one worker process: seed, ``worker_init_fn``, then fetch batches until told to stop."""
-    import random
 
     global _worker_info
     seed = base_seed + worker_id
@@ -313,7 +315,7 @@ class _MultiProcessIter:
     """
 
     def __init__(self, loader) -> None:
-        import multiprocessing
+        import multiprocessing  # only a loader with workers uses it: not loaded by `import minigrad`
 
         self._loader = loader
         self._base_seed = int(_creation.empty((), dtype=_dtype.int64).random_(generator=loader.generator).item())
@@ -325,12 +327,12 @@ class _MultiProcessIter:
         self._data_queue = context.Queue()
         self._index_queues, self._workers = [], []
         for i in range(loader.num_workers):
-            queue = context.Queue()
+            index_queue = context.Queue()
             worker = context.Process(target=_worker_loop, daemon=True, args=(
-                loader.dataset, queue, self._data_queue, loader.collate_fn, loader.batch_sampler is not None,
+                loader.dataset, index_queue, self._data_queue, loader.collate_fn, loader.batch_sampler is not None,
                 self._base_seed, loader.worker_init_fn, i, loader.num_workers))
             worker.start()
-            self._index_queues.append(queue)
+            self._index_queues.append(index_queue)
             self._workers.append(worker)
         self._epoch, self._shutdown = 0, False
         self._reset()
@@ -361,9 +363,6 @@ class _MultiProcessIter:
         return len(self._loader)
 
     def _get(self):
-        import queue
-        import time
-
         timeout = self._loader.timeout
         start = time.monotonic()
         while True:
@@ -398,18 +397,16 @@ class _MultiProcessIter:
         if self._shutdown:
             return
         self._shutdown = True
-        for queue in self._index_queues:
-            queue.put(None)
+        for index_queue in self._index_queues:
+            index_queue.put(None)
         for worker in self._workers:
             worker.join(timeout=5.0)
             if worker.is_alive():
                 worker.terminate()
-        for queue in [*self._index_queues, self._data_queue]:
-            queue.cancel_join_thread()
-            queue.close()
+        for q in [*self._index_queues, self._data_queue]:
+            q.cancel_join_thread()
+            q.close()
 
     def __del__(self):
-        import contextlib
-
         with contextlib.suppress(Exception):      # at interpreter shutdown the queues may be gone already
             self._shutdown_workers()

@@ -6,6 +6,7 @@ import bisect
 import math
 from typing import Any
 
+from ..._creation import randperm
 from ..._tensor import Tensor
 
 __all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split"]
@@ -94,7 +95,6 @@ class ConcatDataset(Dataset):
 
 def random_split(dataset: Dataset, lengths: Any, generator: Any = None) -> list[Subset]:
     """Split into non-overlapping random subsets of the given lengths (or fractions summing to 1)."""
-    from ..._creation import randperm
 
     n = len(dataset)  # type: ignore[arg-type]  # a map-style dataset with __len__, as PyTorch requires
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ... import _dtype
+from ... import _creation, _dtype
 
 if TYPE_CHECKING:
     from ..._tensor import Tensor
@@ -64,8 +64,6 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self) -> Iterator[int]:
-        from ... import _creation
-
         n = len(self.data_source)
         generator = self.generator
         if generator is None:  # PyTorch: a fresh generator seeded by one int64 draw, at the first index
@@ -95,8 +93,6 @@ class SubsetRandomSampler(Sampler):
         self.indices, self.generator = indices, generator
 
     def __iter__(self) -> Iterator[int]:
-        from ... import _creation
-
         for i in _creation.randperm(len(self.indices), generator=self.generator).tolist():
             yield self.indices[i]
 
@@ -113,8 +109,6 @@ class WeightedRandomSampler(Sampler):
     generator: Any
 
     def __init__(self, weights: Any, num_samples: int, replacement: bool = True, generator: Any = None) -> None:
-        from ... import _creation
-
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
             raise ValueError(
                 "num_samples should be a positive integer value, but got num_samples=%s" % num_samples
@@ -130,8 +124,6 @@ class WeightedRandomSampler(Sampler):
             weights_tensor, num_samples, replacement, generator)
 
     def __iter__(self) -> Iterator[int]:
-        from ... import _creation
-
         yield from _creation.multinomial(self.weights, self.num_samples, self.replacement,
                                          generator=self.generator).tolist()
 
