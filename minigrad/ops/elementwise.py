@@ -445,13 +445,14 @@ ClampMax: type[Rule] = rule("ClampMaxBackward0", lambda self, min, max: _clamp(s
 def _maximum(self, other):
     check_broadcast(self, other)
     a, b = promoted(self, other)
-    return np.maximum(a, b)
+    # PyTorch's loop: a tie keeps the first operand (maximum(-0., 0.) is -0.; np.maximum's SIMD kernels may give 0.)
+    return np.where((a < b) | (b != b), b, a)
 
 
 def _minimum(self, other):
     check_broadcast(self, other)
     a, b = promoted(self, other)
-    return np.minimum(a, b)
+    return np.where((a > b) | (b != b), b, a)
 
 
 def _share(xp, g, loses, ties):
