@@ -165,7 +165,7 @@ def fma(x, alpha, y):
     """``x * alpha + y`` (``alpha`` a number, in the arrays' float dtype) rounded once, as PyTorch's
     ``add(y, x, alpha=)`` computes it (``fmadd``): ``1.6 + 2.5 * -0.64`` is 5.55e-17 in float64, where numpy's
     ``x * alpha + y`` is 0. float32 goes through float64 (its products are exact there); float64 adds the
-    product's rounding error, found by Dekker's splitting, to the rounded sum."""
+    product's and the sum's rounding errors (Dekker's splitting, TwoSum) to the rounded sum."""
     alpha = y.dtype.type(alpha)
     if y.dtype != np.float64:
         return (x.astype(np.float64) * np.float64(alpha) + y.astype(np.float64)).astype(y.dtype)
@@ -179,4 +179,6 @@ def fma(x, alpha, y):
 
     (xh, xl), (ah, al) = halves(x), halves(alpha)
     err = ((xh * ah - p) + xh * al + xl * ah) + xl * al          # p + err == x * alpha exactly
+    back = s - p
+    err = err + ((p - (s - back)) + (y - back))                   # + the sum's rounding error (TwoSum)
     return np.where(np.isfinite(err), s + err, s)
