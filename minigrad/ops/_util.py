@@ -159,3 +159,26 @@ def clip(a, low=None, high=None):
             b = np.asarray(getattr(bound, "_data", bound), dtype=a.dtype)
             a = np.where(outside(a, b) | (b != b), b, a)
     return a
+
+
+def fma(x, alpha, y):
+    """``x * alpha + y`` (``alpha`` a number, in the arrays' float dtype) rounded once, as PyTorch's
+    ``add(y, x, alpha=)`` computes it (``fmadd``): ``1.6 + 2.5 * -0.64`` is 5.55e-17 in float64, where numpy's
+    ``x * alpha + y`` is 0. float32 goes through float64 (its products are exact there); float64 adds the
+    product's and the sum's rounding errors (Dekker's splitting, TwoSum) to the rounded sum."""
+    alpha = y.dtype.type(alpha)
+    if y.dtype != np.float64:
+        return (x.astype(np.float64) * np.float64(alpha) + y.astype(np.float64)).astype(y.dtype)
+    p = x * alpha
+    s = p + y
+
+    def halves(v):
+        t = 134217729.0 * v                                      # 2**27 + 1
+        hi = t - (t - v)
+        return hi, v - hi
+
+    (xh, xl), (ah, al) = halves(x), halves(alpha)
+    err = ((xh * ah - p) + xh * al + xl * ah) + xl * al          # p + err == x * alpha exactly
+    back = s - p
+    err = err + ((p - (s - back)) + (y - back))                   # + the sum's rounding error (TwoSum)
+    return np.where(np.isfinite(err), s + err, s)

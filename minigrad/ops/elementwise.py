@@ -16,7 +16,7 @@ from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
 from ._rules import fused, rule
-from ._util import cast, check_broadcast, clip, fmath, operand, promoted, remainder
+from ._util import cast, check_broadcast, clip, fma, fmath, operand, promoted, remainder
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -55,7 +55,11 @@ def _operands(x, y):
 
 def _add(self, other, alpha=1):
     a, b = _operands(self, other)
-    return a + b if alpha == 1 else a + np.asarray(alpha * b, b.dtype)     # (numpy 1.x: 0-d * int is float64)
+    if alpha == 1:
+        return a + b
+    if a.dtype.kind == "f" and b.dtype == a.dtype:
+        return fma(b, alpha, a)                     # PyTorch's fmadd: one rounding
+    return a + np.asarray(alpha * b, b.dtype)       # (numpy 1.x: 0-d * int is float64)
 
 
 Add: type[Rule] = rule("AddBackward0", _add, arrays=False,
@@ -69,7 +73,11 @@ def _sub(self, other, alpha=1):
     check_broadcast(self, other)
     _check_bool_sub(self, other)
     a, b = promoted(self, other)
-    return a - b if alpha == 1 else a - np.asarray(alpha * b, b.dtype)
+    if alpha == 1:
+        return a - b
+    if a.dtype.kind == "f" and b.dtype == a.dtype:
+        return fma(b, -alpha, a)                    # PyTorch's fmadd: one rounding
+    return a - np.asarray(alpha * b, b.dtype)
 
 
 Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False,
@@ -437,13 +445,14 @@ ClampMax: type[Rule] = rule("ClampMaxBackward0", lambda self, min, max: _clamp(s
 def _maximum(self, other):
     check_broadcast(self, other)
     a, b = promoted(self, other)
-    return np.maximum(a, b)
+    # PyTorch's loop: a tie keeps the first operand (maximum(-0., 0.) is -0.; np.maximum's SIMD kernels may give 0.)
+    return np.where((a < b) | (b != b), b, a)
 
 
 def _minimum(self, other):
     check_broadcast(self, other)
     a, b = promoted(self, other)
-    return np.minimum(a, b)
+    return np.where((a > b) | (b != b), b, a)
 
 
 def _share(xp, g, loses, ties):

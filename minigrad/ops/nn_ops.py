@@ -107,8 +107,10 @@ def _smooth_l1_loss_backward(grad_output, self, target, reduction, beta):
 
 
 def _inside(xp, self, target, width):
-    """Where |self − target| < width: the quadratic part of smooth L1 and Huber (a constant mask)."""
-    return xp.mask(np.abs(xp.value(self) - xp.value(target)) < width)
+    """1 where |self − target| < width (the quadratic part of smooth L1 and Huber), else 0: a constant that the
+    double backward MULTIPLIES, as PyTorch's ``grad * (d < delta)`` (an inf gradient outside gives nan, not 0)."""
+    a = xp.value(self)
+    return xp.const((np.abs(a - xp.value(target)) < width).astype(a.dtype))
 
 
 SmoothL1LossBackward: type[Rule] = fused("smooth_l1_loss_backward", rule(
@@ -118,10 +120,10 @@ SmoothL1LossBackward: type[Rule] = fused("smooth_l1_loss_backward", rule(
                  xp.smooth_l1_loss_backward(g, self, target, reduction, beta)),
     self=("g · grad_output / beta · [|self − target| < beta]  (/ N for mean)",
           lambda xp, g, grad_output, self, target, reduction, beta:
-          _per_element(xp.where(_inside(xp, self, target, beta), g * grad_output / beta, 0), reduction)),
+          _per_element(g * grad_output * _inside(xp, self, target, beta) / beta, reduction)),
     target=("−g · grad_output / beta · [|self − target| < beta]  (/ N for mean)",
             lambda xp, g, grad_output, self, target, reduction, beta:
-            _per_element(xp.where(_inside(xp, self, target, beta), -(g * grad_output) / beta, 0), reduction)),
+            -_per_element(g * grad_output * _inside(xp, self, target, beta) / beta, reduction)),
     name="SmoothL1LossBackward",
     jvp="from_vjp",
     words="Smooth L1's backward as one op: its slope is 1/beta inside the quadratic part, exactly 0 outside."))
@@ -158,10 +160,10 @@ HuberLossBackward: type[Rule] = fused("huber_loss_backward", rule(
                  xp.huber_loss_backward(g, self, target, reduction, delta)),
     self=("g · grad_output · [|self − target| < delta]  (/ N for mean)",
           lambda xp, g, grad_output, self, target, reduction, delta:
-          _per_element(xp.where(_inside(xp, self, target, delta), g * grad_output, 0), reduction)),
+          _per_element(g * grad_output * _inside(xp, self, target, delta), reduction)),
     target=("−g · grad_output · [|self − target| < delta]  (/ N for mean)",
             lambda xp, g, grad_output, self, target, reduction, delta:
-            _per_element(xp.where(_inside(xp, self, target, delta), -(g * grad_output), 0), reduction)),
+            -_per_element(g * grad_output * _inside(xp, self, target, delta), reduction)),
     name="HuberLossBackward",
     jvp="from_vjp",
     words="Huber's backward as one op: slope 1 inside the quadratic part, exactly 0 outside."))
@@ -544,7 +546,8 @@ def _elu(self, alpha):
 
 def _elu_backward(grad_output, self, alpha):
     # exp(min(x, 0)): never overflows, so the positive side is exactly g (elu at 100 has slope 1, not nan)
-    return np.where(self > 0, grad_output, grad_output * alpha * fmath.exp(np.minimum(self, 0)))
+    # (PyTorch masks `self <= 0`: at a nan input the gradient passes)
+    return np.where(self <= 0, grad_output * alpha * fmath.exp(clip(self, None, 0)), grad_output)
 
 
 EluBackward: type[Rule] = fused("elu_backward", rule(
