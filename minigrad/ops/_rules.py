@@ -415,7 +415,8 @@ class Rule(Function):
         result._grad_fn, result._requires_grad = node, True
         if cls._saves:     # an output is saved without a reference cycle, and always (as PyTorch's codegen)
             node._packed = tuple([SavedTensor(result, 0) if src < 0 else SavedTensor(args[src])
-                                  if True in [needs[i] for i in users] else None for src, users in cls._saves])
+                                  if True in [needs[i] for i in users] and args[src] is not None else None
+                                  for src, users in cls._saves])        # (None: an optional tensor not given)
         if cls._attr_names:
             _save_values(cls, node.__dict__, args)
         if _node_created_hooks:

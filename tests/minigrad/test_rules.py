@@ -158,7 +158,7 @@ GRAPH_DIFFERS = {
     # in-place ops (ops/inplace.py): PyTorch's mul_/div_ save a clone of the original self (CloneBackward0), a
     # masked setitem records IndexPutBackward0, CopySlices' backward no AsStridedBackwardBackward0.
     "mul_": "inplace", "div_": "inplace", "imul": "inplace", "itruediv": "inplace", "inplace_chain": "inplace",
-    "setitem_mask": "inplace", "inplace_slice_with_input": "inplace",
+    "setitem_mask": "inplace", "inplace_slice_with_input": "inplace", "lerp_tensor": "inplace",
 }
 
 
