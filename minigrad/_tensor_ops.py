@@ -278,8 +278,8 @@ class TensorOps:
         return C.arg(self, np.argmin, dim, keepdim, "argmin")
 
     @numpy_names
-    def sort(self: Tensor, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> Rd.Pair:
-        return Rd.sort(self, dim, descending)
+    def sort(self: Tensor, dim: _int = -1, descending: _bool = False, *, stable: _bool | None = None) -> Rd.Pair:
+        return Rd.sort(self, dim, descending, stable)
 
     @numpy_names
     def argsort(self: Tensor, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> Tensor:
@@ -360,10 +360,10 @@ class TensorOps:
     clip = clamp
 
     def clamp_min(self: Tensor, min: TensorOrNumber) -> Tensor:
-        return E.ClampMin.apply(self, min, None)
+        return A.clamp_min(self, min)
 
     def clamp_max(self: Tensor, max: TensorOrNumber) -> Tensor:
-        return E.ClampMax.apply(self, None, max)
+        return A.clamp_max(self, max)
 
     def maximum(self: Tensor, other: Tensor) -> Tensor:
         return E.Maximum.apply(self, operand(other))
@@ -898,10 +898,10 @@ class TensorOps:
         return self._inplace(lambda x: x.clamp_max(max))
 
     def addcmul_(self: Tensor, t1: Tensor, t2: Tensor, *, value: Number = 1) -> Tensor:
-        return self._inplace(lambda x, a, b: x + value * a * b, operand(t1), operand(t2))
+        return self._inplace(lambda x, a, b: P.Addcmul.apply(x, a, b, value), operand(t1), operand(t2))
 
     def addcdiv_(self: Tensor, t1: Tensor, t2: Tensor, *, value: Number = 1) -> Tensor:
-        return self._inplace(lambda x, a, b: x + value * a / b, operand(t1), operand(t2))
+        return self._inplace(lambda x, a, b: P.Addcdiv.apply(x, a, b, value), operand(t1), operand(t2))
 
     def lerp_(self: Tensor, end: Tensor, weight: TensorOrNumber) -> Tensor:
         return W.lerp_(self, end, weight)

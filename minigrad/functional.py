@@ -90,7 +90,8 @@ def atleast_1d(*tensors: Tensor | Sequence[Tensor]) -> Any:
 
 
 def atleast_2d(*tensors: Tensor | Sequence[Tensor]) -> Any:
-    out = tuple(t if t.ndim >= 2 else t.reshape(1, -1) for t in _flat(tensors))
+    # as PyTorch: a 0-d tensor is reshaped (ViewBackward0), a vector unsqueezed (UnsqueezeBackward0)
+    out = tuple(t if t.ndim >= 2 else t.unsqueeze(0) if t.ndim == 1 else t.reshape(1, 1) for t in _flat(tensors))
     return out[0] if len(out) == 1 else out
 
 
@@ -100,7 +101,7 @@ def atleast_3d(*tensors: Tensor | Sequence[Tensor]) -> Any:
             return t
         if t.ndim == 2:
             return t.unsqueeze(-1)
-        return t.reshape(1, -1, 1)
+        return t.unsqueeze(0).unsqueeze(-1) if t.ndim == 1 else t.reshape(1, 1, 1)
     out = tuple(lift(t) for t in _flat(tensors))
     return out[0] if len(out) == 1 else out
 
@@ -128,18 +129,44 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 
 
 def tensordot(a: Tensor, b: Tensor, dims: int | Sequence[Sequence[int]] = 2) -> Tensor:
-    """Sum of products over ``dims`` (a number: the last of ``a`` with the first of ``b``; or two lists)."""
+    """Sum of products over ``dims`` (a number: the last of ``a`` with the first of ``b``; or two lists).
+
+    As PyTorch's: a contracted dim of size 1 on one side is summed out of the other first (broadcast), then
+    both are permuted and reshaped into matrices for one ``mm``, and its result reshaped to the free dims.
+    """
     if isinstance(dims, int):
-        da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))
+        if dims < 0:
+            raise RuntimeError("tensordot expects dims >= 0, but got dims=%d" % dims)
+        if dims > a.ndim or dims > b.ndim:
+            raise RuntimeError("tensordot expects dims < ndim_a or ndim_b, but got dims=%d" % dims)
+        given_a, given_b = list(range(-dims, 0)), list(range(dims))
     else:
-        da, db = [list(d) if isinstance(d, (list, tuple)) else [d] for d in dims]
-    da = [d % a.ndim for d in da]
-    db = [d % b.ndim for d in db]
+        given_a, given_b = [list(d) if isinstance(d, (list, tuple)) else [d] for d in dims]
+    if len(given_a) != len(given_b):
+        raise RuntimeError("both dimension lists should have same length")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    da = [d % a.ndim if a.ndim else 0 for d in given_a]
+    db = [d % b.ndim if b.ndim else 0 for d in given_b]
+    t1, t2, k = a, b, 1
+    for d1, d2, g1, g2 in zip(da, db, given_a, given_b):
+        s1, s2 = a.shape[d1], b.shape[d2]
+        if s2 == 1:                          # broadcast dims are summed right away
+            t1 = t1.sum(d1, True)
+        elif s1 == 1:
+            t2 = t2.sum(d2, True)
+        elif s1 != s2:
+            raise RuntimeError("contracted dimensions need to match, but first has size %d in dim %d and second "
+                               "has size %d in dim %d" % (s1, g1, s2, g2))
+        else:
+            k *= s1
     keep_a = [d for d in range(a.ndim) if d not in da]
     keep_b = [d for d in range(b.ndim) if d not in db]
-    k = 1
-    for d in da:
-        k *= a.shape[d]
-    left = a.permute(*keep_a, *da).reshape(-1, k)
-    right = b.permute(*db, *keep_b).reshape(k, -1)
-    return (left @ right).reshape(*[a.shape[d] for d in keep_a], *[b.shape[d] for d in keep_b])
+    size1 = size2 = 1
+    for d in keep_a:
+        size1 *= t1.shape[d]
+    for d in keep_b:
+        size2 *= t2.shape[d]
+    left = t1.permute(keep_a + da).reshape(size1, k)
+    right = t2.permute(db + keep_b).reshape(k, size2)
+    return left.mm(right).reshape([t1.shape[d] for d in keep_a] + [t2.shape[d] for d in keep_b])

@@ -241,7 +241,8 @@ def _sum_to(grad, shape, node, index):
     return grad.view(shape) if lead else grad         # then a view drops the leading 1s (ViewBackward0)
 
 
-_CPP_NODES = ("CopySlices", "CopyBackwards")   # PyTorch's C++-only nodes: name() is "torch::autograd::<Class>"
+# PyTorch's C++-only nodes: name() is "torch::autograd::<Class>"
+_CPP_NODES = ("CopySlices", "CopyBackwards", "NotImplemented")
 
 
 class _FunctionMeta(type):

@@ -15,7 +15,7 @@ import numpy as np
 from .. import _checks, _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from . import elementwise as E
 from ._args import MASK_BAD, clamp_args, is_number, is_tensor
-from ._util import broadcast_shape, check_broadcast, operand, promoted
+from ._util import broadcast_shape, operand, promoted
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -51,6 +51,8 @@ def int_div(fn: Callable[..., Any], x: Any, y: Any) -> Any:
         x, y = operand(x), operand(y)
     except TypeError:
         return NotImplemented
+    if fn is np.floor_divide and (x.requires_grad or y.requires_grad):
+        return E.FloorDivide.apply(x, y)     # PyTorch records a node whose backward raises
     a, b = promoted(x, y)
     if b.dtype.kind in "iub" and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
@@ -104,10 +106,17 @@ def round(x: Tensor, decimals: int) -> Tensor:
 
 def clamp(x: Tensor, min: Any, max: Any) -> Tensor:
     clamp_args(min, max)
-    for bound in (min, max):
-        if is_tensor(bound) and bound.shape != x.shape:
-            check_broadcast(x, bound)
+    if is_tensor(min) or is_tensor(max):       # PyTorch's clamp.Tensor overload: the bounds get gradients
+        return E.clamp_tensor(x, min, max)
     return E.Clamp.apply(x, min, max)
+
+
+def clamp_min(x: Tensor, min: Any) -> Tensor:
+    return E.ClampMinTensor.apply(x, min) if is_tensor(min) else E.ClampMin.apply(x, min, None)
+
+
+def clamp_max(x: Tensor, max: Any) -> Tensor:
+    return E.ClampMaxTensor.apply(x, max) if is_tensor(max) else E.ClampMax.apply(x, None, max)
 
 
 def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:

@@ -126,8 +126,9 @@ def norm(x: Tensor, p: Any, dim: Any, keepdim: bool) -> Tensor:
     return R.Norm.apply(x, float(p), dim, keepdim)
 
 
-def sort(x: Tensor, dim: int, descending: bool) -> Pair:
-    return Pair("sort", *R.Sort.apply(x, dim, descending))
+def sort(x: Tensor, dim: int, descending: bool, stable: bool | None = None) -> Pair:
+    # stable= given (even False): PyTorch's sort.stable overload, SortBackward1
+    return Pair("sort", *(R.Sort if stable is None else R.SortStable).apply(x, dim, descending))
 
 
 def topk(x: Tensor, k: Any, dim: Any, largest: bool) -> Pair:

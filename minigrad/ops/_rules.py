@@ -411,8 +411,8 @@ class Rule(Function):
         node._input_meta, node.next_functions = tuple(metas), tuple(edges)
         node._outputs, result._grad_fn, result._requires_grad = (weakref.ref(result),), node, True
         if cls._saves:              # an output is saved without a reference cycle, and always (as PyTorch's codegen)
-            node._packed = tuple([None if src is None else SavedTensor(result, 0) if src < 0 else SavedTensor(args[src])
-                                  for src in cls._save_plans.get(needs) or _save_plan(cls, needs)])
+            node._packed = tuple([SavedTensor(result, 0) if s == -1 else None if s is None or args[s] is None else
+                                  SavedTensor(args[s]) for s in cls._save_plans.get(needs) or _save_plan(cls, needs)])
         for name, i, default in cls._attr_spec:             # the row's saved values (alpha, dim...)
             node.__dict__[name] = args[i] if i < len(args) else default
         if cls._derived:

@@ -50,7 +50,9 @@ def lerp_(x: Tensor, end: Tensor, weight: Any) -> Tensor:
     for name, t in (("end", end), ("weight", weight)):
         if is_tensor(t) and t.dtype is not x.dtype:
             raise RuntimeError("expected dtype %s for `%s` but got dtype %s" % (c_type(x.dtype), name, c_type(t.dtype)))
-    return P.inplace(x, lambda t, e: t + weight * (e - t), (operand(end),))
+    if is_tensor(weight):
+        return P.inplace(x, lambda t, e, w: P.LerpTensor.apply(t, e, w), (operand(end), weight))
+    return P.inplace(x, lambda t, e: P.Lerp.apply(t, e, weight), (operand(end),))
 
 
 _MASKED_FILL_EXPANDED = ("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "

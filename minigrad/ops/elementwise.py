@@ -55,8 +55,11 @@ def _operands(x, y):
 
 def _add(self, other, alpha=1):
     a, b = _operands(self, other)
-    if alpha == 1:
-        return a + b
+    return a + b if alpha == 1 else _add_scaled(a, b, alpha)
+
+
+def _add_scaled(a, b, alpha):
+    """``a + alpha · b``."""
     if a.dtype.kind == "f" and b.dtype == a.dtype:
         return fma(b, alpha, a)                     # PyTorch's fmadd: one rounding
     return a + np.asarray(alpha * b, b.dtype)       # (numpy 1.x: 0-d * int is float64)
@@ -442,6 +445,86 @@ ClampMax: type[Rule] = rule("ClampMaxBackward0", lambda self, min, max: _clamp(s
                 words="clamp_max passes the gradient where the input is ≤ max, else exactly 0.")
 
 
+# -- clamp with tensor bounds (``clamp.Tensor``): the bounds get gradients too ----------------------------
+
+# A bound not given still has its edge in PyTorch's node (``(None, 0)`` in next_functions): it is passed as
+# this stand-in, a tensor the rule sees as absent (as an array when the formulas run on arrays).
+_NO_BOUND = np.zeros(())
+
+
+def _given(b):
+    return b is not None and (b._data if isinstance(b, _tensor.Tensor) else b) is not _NO_BOUND
+
+
+def _clamp_tensor(self, min, max):
+    bounds = [b for b in (min, max) if _given(b)]
+    for b in bounds:
+        check_broadcast(self, b)
+    d = result_type(self, *bounds).numpy
+    out = self._data.astype(d, copy=False)
+    if _given(min):
+        out = np.maximum(out, min._data.astype(d, copy=False))       # (numpy's maximum keeps nan, as PyTorch)
+    if _given(max):
+        out = np.minimum(out, max._data.astype(d, copy=False))
+    return np.asarray(out)
+
+
+def _clamp_tensor_mask(self, min, max):
+    return _clamp_mask(self, min if _given(min) else None, max if _given(max) else None)
+
+
+def _clamp_min_grad(xp, g, self, min, max):
+    """PyTorch's clamp_backward_min_max for min: where self < min (and min < max when both are given)."""
+    if not _given(max):
+        return xp.where(xp.mask(self < min), g, 0)
+    return xp.where(xp.mask((self < min) & (min < max)), g, 0)
+
+
+def _clamp_max_grad(xp, g, self, min, max):
+    if not _given(min):
+        return xp.where(xp.mask(self > max), g, 0)
+    return xp.where(xp.mask((self > max) | (max < min)), g, 0)
+
+
+ClampTensor: type[Rule] = rule("ClampBackward0", _clamp_tensor, arrays=False, quiet=False,
+                   self=("g · [min ≤ self ≤ max]",
+                         lambda xp, g, self, min, max: xp.where(xp.mask(_clamp_tensor_mask(self, min, max)), g, 0)),
+                   min=("g · [self < min < max]", _clamp_min_grad),
+                   max=("g · [self > max or max < min]", _clamp_max_grad),
+                   jvp="from_vjp",
+                   words="Clamping between tensors: each element's gradient goes to whichever of self, min and max "
+                         "the result is (max where min > max).")
+
+def clamp_tensor(self, min, max):
+    """``clamp`` with a tensor bound: both bounds tensors (or None), as PyTorch's ``clamp.Tensor`` overload."""
+    given = tuple(b for b in (min, max) if b is not None)
+    if not all(isinstance(b, _tensor.Tensor) for b in given):
+        from .. import _checks  # (at call time: the argument checks sit above the ops)
+        raise TypeError(_checks.invalid_args("clamp", given, {}, _CLAMP_SIGNATURES, (_checks.bad_types(given),) * 2)
+                        + "\n")
+    absent = _tensor.Tensor._make(_NO_BOUND)
+    return ClampTensor.apply(self, absent if min is None else min, absent if max is None else max)
+
+
+_CLAMP_SIGNATURES = ("Tensor min = None, Tensor max = None", "Number min = None, Number max = None")
+
+
+ClampMinTensor: type[Rule] = rule("ClampMinBackward1", lambda self, min: _clamp_tensor(self, min, None),
+                      arrays=False,
+                      quiet=False,
+                      self=("g · [self ≥ min]", lambda xp, g, self, min: xp.where(xp.mask(self >= min), g, 0)),
+                      min=("g · [self < min]", lambda xp, g, self, min: xp.where(xp.mask(self < min), g, 0)),
+                      jvp="from_vjp",
+                      words="clamp_min with a tensor: the gradient goes to self where self ≥ min, else to min.")
+
+ClampMaxTensor: type[Rule] = rule("ClampMaxBackward1", lambda self, max: _clamp_tensor(self, None, max), arrays=False,
+                      quiet=False,
+                      self=("g · [self ≤ max]", lambda xp, g, self, max: xp.where(xp.mask(self <= max), g, 0)),
+                      max=("g · [self > max]", lambda xp, g, self, max: xp.where(xp.mask(self > max), g, 0)),
+                      jvp="from_vjp",
+                      words="clamp_max with a tensor: the gradient goes to self where self ≤ max, else to max.")
+
+
 def _maximum(self, other):
     check_broadcast(self, other)
     a, b = promoted(self, other)
@@ -522,6 +605,26 @@ DivRounding: type[Rule] = rule("DivBackward2", _div_rounding, arrays=False,
                    other=("0", lambda xp, g, self, other: xp.zeros_like(g)),
                    jvp="auto_element_wise",
                    words="A rounded quotient is a step function: the gradient is 0.")
+
+
+class FloorDivide(Function):
+    """``floor_divide`` / ``//`` of tensors that require grad: PyTorch has no derivative for it, and records
+    ``torch::autograd::NotImplemented``, whose backward raises."""
+
+    node_name: str = "NotImplemented"
+    inputs = ("self", "other")
+    grads = ("not implemented: backward raises", "not implemented: backward raises")
+    words = "PyTorch has no derivative for floor_divide: the node is recorded, and backward through it raises."
+
+    @staticmethod
+    def forward(ctx: Any, x: Any, y: Any) -> Any:
+        check_broadcast(x, y)
+        a, b = promoted(x, y)
+        return np.floor_divide(a, b)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 def _where(condition, self, other):

@@ -123,6 +123,8 @@ _row(R.ModeDim, _SELF, ("zeros(self_sym_sizes) with g at indices along dim",),
      "mode(dim): the gradient goes to each slice's mode.")
 _row(R.Sort, _SELF, ("zeros(self_sym_sizes) with g put back at indices",),
      "Sorting moves elements: the gradient is moved back.")
+_row(R.SortStable, _SELF, ("zeros(self_sym_sizes) with g put back at indices",),
+     "sort(stable=...): sorting moves elements, the gradient is moved back.")
 _row(R.Topk, _SELF, ("zeros(self_sym_sizes) with g put back at indices",),
      "topk picks k elements: they get their gradient, the rest 0.")
 _row(R.Unique, _SELF, (None,), "unique is not differentiable: no gradient flows.")

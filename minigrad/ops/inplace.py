@@ -19,6 +19,7 @@ from .. import _dtype, _tensor  # _tensor is still loading: use `_tensor.Tensor`
 from ..autograd import forward_ad, grad_mode
 from ..autograd.function import BackwardCFunction, Function, _forget
 from ..autograd.views import replay_view, views_require_grad
+from ._rules import Rule, rule
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -431,3 +432,49 @@ class IntoView(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
         return AsStrided.apply(grad, ctx.chain, ctx.replay), None, None, None
+
+
+# -- the ops minigrad has only in place (addcmul_, addcdiv_, lerp_): PyTorch's nodes, one row each; the
+# formulas are written as derivatives.yaml's (``g * (tensor2 * value)``), so create_graph records its graph
+
+def _lerp(self, end, weight):
+    """PyTorch's lerp kernel: ``self + w (end - self)`` for |w| < 0.5, else ``end - (end - self)(1 - w)``."""
+    small = np.abs(weight) < 0.5
+    return np.asarray(np.where(small, self + weight * (end - self), end - (end - self) * (1 - weight)))
+
+
+Addcmul: type[Rule] = rule("AddcmulBackward0", lambda self, tensor1, tensor2, value: self + value * tensor1 * tensor2,
+               self=("g", lambda xp, g: g),
+               tensor1=("g · tensor2 · value", lambda xp, g, tensor2, value: g * xp.mul_scalar(tensor2, value)),
+               tensor2=("g · tensor1 · value", lambda xp, g, tensor1, value: g * xp.mul_scalar(tensor1, value)),
+               jvp="from_vjp",
+               words="self + value · tensor1 · tensor2: the product rule, scaled by value.")
+
+def _filled(xp, value, like):
+    """C++'s ``Scalar / Tensor``: a tensor of ``value`` (no gradient) divided by ``like`` (DivBackward0)."""
+    a = xp.value(like)
+    return xp.const(np.full(np.shape(a), value, dtype=a.dtype))
+
+
+Addcdiv: type[Rule] = rule("AddcdivBackward0", lambda self, tensor1, tensor2, value: self + value * tensor1 / tensor2,
+               self=("g", lambda xp, g: g),
+               tensor1=("g · value / tensor2",
+                        lambda xp, g, tensor2, value: g * (_filled(xp, value, tensor2) / tensor2)),
+               tensor2=("−g · value · tensor1 / tensor2²",
+                        lambda xp, g, tensor1, tensor2, value:
+                        -g * (xp.mul_scalar(tensor1, value) / (tensor2 * tensor2))),
+               jvp="from_vjp",
+               words="self + value · tensor1 / tensor2: the quotient rule, scaled by value.")
+
+Lerp: type[Rule] = rule("LerpBackward0", _lerp,
+            self=("g · (1 − weight)", lambda xp, g, weight: g * (1 - weight)),
+            end=("g · weight", lambda xp, g, weight: g * weight),
+            jvp="from_vjp",
+            words="Linear interpolation by a number: self gets 1 − weight of the gradient, end gets weight.")
+
+LerpTensor: type[Rule] = rule("LerpBackward1", _lerp,
+                  self=("g · (1 − weight)", lambda xp, g, weight: g * (_filled(xp, 1, weight) - weight)),
+                  end=("g · weight", lambda xp, g, weight: g * weight),
+                  weight=("g · (end − self)", lambda xp, g, self, end: g * (end - self)),
+                  jvp="from_vjp",
+                  words="Linear interpolation by a tensor: the weight gets g · (end − self).")

@@ -661,14 +661,35 @@ def _median_index(a, axis):
 
 
 def _mode_index(a, axis):
-    """Per slice, the last position of the most frequent value (the smallest one if several are)."""
+    """Per slice, where the most frequent value is, as PyTorch's CPU kernel finds it: the slice sorted
+    with ``<`` (for short slices ``std::sort`` is libstdc++'s insertion sort: stable; a nan stops the
+    values that move left past it, unless they are smaller than the first), then the longest run of
+    equal values (``!=`` splits them: each nan is a run of its own); the first longest run wins, at its
+    last element's position."""
     rows = np.moveaxis(a, axis, -1)
     flat = rows.reshape(-1, rows.shape[-1])
     idx = np.empty(len(flat), dtype=np.int64)
-    for i, row in enumerate(flat):
-        values, counts = np.unique(row, return_counts=True)
-        hit = row[::-1] == values[np.argmax(counts)]
-        idx[i] = len(row) - 1 - np.argmax(hit)
+    for i, row in enumerate(flat.tolist()):
+        order = list(range(len(row)))
+        for j in range(1, len(order)):              # libstdc++'s insertion sort with `<`
+            k = order[j]
+            if row[k] < row[order[0]]:              # smaller than the first: to the front
+                order[1:j + 1] = order[:j]
+                order[0] = k
+                continue
+            m = j
+            while row[k] < row[order[m - 1]]:
+                order[m] = order[m - 1]
+                m -= 1
+            order[m] = k
+        best, best_freq, freq = 0, 0, 0
+        for j, k in enumerate(order):
+            freq += 1
+            if j == len(order) - 1 or row[k] != row[order[j + 1]]:
+                if freq > best_freq:
+                    best, best_freq = k, freq
+                freq = 0
+        idx[i] = best
     return idx.reshape(rows.shape[:-1])
 
 
@@ -724,6 +745,12 @@ class Sort(Function):
             return grad, None, None, None
         (indices,) = ctx.saved_tensors
         return gather_backward(grad, indices, ctx.axis, True, ctx.self_sym_sizes), None, None, None
+
+
+class SortStable(Sort):
+    """``sort(..., stable=...)`` (PyTorch's ``sort.stable`` overload): the same, its node name."""
+
+    node_name: str = "SortBackward1"
 
 
 class Topk(Sort):

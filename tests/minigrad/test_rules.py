@@ -158,7 +158,7 @@ GRAPH_DIFFERS = {
     # in-place ops (ops/inplace.py): PyTorch's mul_/div_ save a clone of the original self (CloneBackward0), a
     # masked setitem records IndexPutBackward0, CopySlices' backward no AsStridedBackwardBackward0.
     "mul_": "inplace", "div_": "inplace", "imul": "inplace", "itruediv": "inplace", "inplace_chain": "inplace",
-    "setitem_mask": "inplace", "inplace_slice_with_input": "inplace",
+    "setitem_mask": "inplace", "inplace_slice_with_input": "inplace", "lerp_tensor": "inplace",
     # amax/amin: PyTorch's scale_grad_by_count is (restore(g) / mask.sum(dims)) · mask with a reshape; minigrad's
     # formula keeps exact zeros and nan ties (where) — a value question first (nonfin).
     "amax": "amax", "amax_dim": "amax", "amax_dims_keepdim": "amax", "amin": "amax", "amin_dim": "amax",

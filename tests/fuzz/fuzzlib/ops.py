@@ -851,3 +851,296 @@ def _no_grad(g):
 def _requires_grad_(g):
     a = need(g.pick(grad=False))
     g.add_stmt("%s.requires_grad_()" % a, "requires_grad_", "inplace", [a], [a], keep_error=0.5)
+
+
+# ------------------------------------------------------------------ more of minigrad's public ops (issue 11)
+
+
+@variant("sort_topk", "reduce", 0.5)
+def _sort(g):
+    a = need(g.pick(min_nd=1))
+    d = g.dim(a)
+    size = g.sh(a)[d] if -g.nd(a) <= d < g.nd(a) else 1
+    form = g.choice(["sort", "sort_desc", "torch_sort", "topk", "topk_small", "argsort", "values"])
+    if form == "sort":
+        code = "%s.sort(dim=%d)[0]" % (a, d)
+    elif form == "sort_desc":
+        code = "%s.sort(%d, descending=True).values" % (a, d)
+    elif form == "torch_sort":
+        code = "torch.sort(%s, dim=%d, stable=True)[0]" % (a, d)
+    elif form in ("topk", "topk_small"):
+        k = g.rng.randint(0, max(size, 0)) if size else 0
+        code = "%s.topk(%d, dim=%d%s).values" % (a, k, d, ", largest=False" if form == "topk_small" else "")
+    elif form == "argsort":
+        code = "%s.argsort(dim=%d, descending=%s)" % (a, d, g.choice([True, False]))
+    else:
+        code = "%s.sort(dim=%d).indices" % (a, d)
+    g.add_op(code, "sort" if "topk" not in form else "topk", [a])
+
+
+@variant("mode", "reduce", 0.2)
+def _mode(g):
+    a = need(g.pick(min_nd=1))
+    g.add_op("%s.mode(%d)[0]" % (a, g.dim(a)) if g.chance(0.6) else "torch.mode(%s, %d, keepdim=True).values"
+             % (a, g.dim(a)), "mode", [a])
+
+
+@variant("masked_select", "index", 0.4)
+def _masked_select(g):
+    a = need(g.pick())
+    form = g.choice(["%s.masked_select(%s > 0)", "torch.masked_select(%s, %s < 0.5)"])
+    g.add_op(form % (a, a), "masked_select", [a])
+
+
+@variant("square_matrix", "linalg", 0.4)
+def _square(g):
+    a = g.pick(min_nd=2, max_nd=3, where=lambda n: g.sh(n)[-1] == g.sh(n)[-2])
+    if a is None or g.chance(0.3):
+        n = g.choice([1, 2, 3])
+        a = g.leaf((n, n) if g.chance(0.8) else (2, n, n))
+    f = g.choice(["det", "inverse", "logdet", "slogdet", "linalg_det", "linalg_inv", "solve"])
+    if f == "det":
+        code = "torch.det(%s)" % a
+    elif f == "inverse":
+        code = "%s.inverse()" % a
+    elif f == "logdet":
+        code = "torch.logdet(%s)" % a
+    elif f == "slogdet":
+        code = "torch.slogdet(%s)[%d]" % (a, g.choice([0, 1]))
+    elif f == "linalg_det":
+        code = "torch.linalg.det(%s)" % a
+    elif f == "linalg_inv":
+        code = "torch.linalg.inv(%s)" % a
+    else:
+        b = g.leaf((*g.sh(a)[:-1], g.choice([1, 2])))
+        code = "torch.linalg.solve(%s, %s)" % (a, b)
+    g.add_op(code, f, [a])
+
+
+@variant("tensordot", "linalg", 0.3)
+def _tensordot(g):
+    a = need(g.pick(min_nd=1, max_nd=3))
+    sa = g.sh(a)
+    if g.chance(0.5):
+        b = _mat_partner(g, (sa[-1], g.choice([1, 2])))
+        g.add_op("torch.tensordot(%s, %s, dims=1)" % (a, b), "tensordot", [a, b])
+    else:
+        b = g.leaf(sa, grad=g.chance(0.7))
+        g.add_op("torch.tensordot(%s, %s, dims=%d)" % (a, b, len(sa)), "tensordot", [a, b])
+
+
+@variant("vector_norm", "reduce", 0.4)
+def _vector_norm(g):
+    a = need(g.pick())
+    p = g.choice([2, 1, 0, 0.5, 3, "float('inf')", "-float('inf')"])
+    if g.chance(0.5):
+        code = "torch.linalg.vector_norm(%s, ord=%s, dim=%d, keepdim=%s)" % (a, p, g.dim(a), _kd(g))
+    elif g.chance(0.5):
+        code = "%s.norm(p=%s)" % (a, p)
+    else:
+        code = "torch.norm(%s, dim=%d)" % (a, g.dim(a))
+    g.add_op(code, "vector_norm", [a])
+
+
+@variant("shape_more", "shape", 0.8)
+def _shape_more(g):
+    a = need(g.pick())
+    sa = g.sh(a)
+    n = len(sa)
+    form = g.choice(["unflatten", "movedim", "swapaxes", "broadcast_to", "view_as", "reshape_as", "type_as",
+                     "atleast", "torch_fn", "squeeze_dims", "expand_neg", "split_kw", "narrow_t"])
+    if form == "unflatten" and n and sa[0] and sa[0] % 2 == 0:
+        code = "%s.unflatten(0, (2, %d))" % (a, sa[0] // 2)
+    elif form == "unflatten" and n:
+        code = "torch.unflatten(%s, -1, (1, %d))" % (a, sa[-1])
+    elif form == "movedim" and n >= 2:
+        code = "%s.movedim(%d, %d)" % (a, g.dim(a), g.dim(a)) if g.chance(0.6) else "%s.moveaxis(0, -1)" % a
+    elif form == "swapaxes" and n >= 1:
+        code = "%s.swapaxes(%d, %d)" % (a, g.dim(a), g.dim(a))
+    elif form == "broadcast_to":
+        code = "%s.broadcast_to(%s)" % (a, (2, *sa))
+    elif form in ("view_as", "reshape_as"):
+        b = g.leaf(_factor_shape(g, sa) if -1 not in _factor_shape(g, sa) else sa, grad=False)
+        code = "%s.%s(%s)" % (a, form, b)
+    elif form == "type_as":
+        b = g.leaf((), dtype=g.choice(["float32", "float64"]), grad=False)
+        code = "%s.type_as(%s)" % (a, b)
+    elif form == "atleast":
+        code = "torch.atleast_%dd(%s)" % (g.choice([1, 2, 3]), a)
+    elif form == "torch_fn" and n >= 1:
+        code = g.choice(["torch.transpose(%s, 0, -1)", "torch.squeeze(%s)", "torch.unsqueeze(%s, 0)",
+                         "torch.permute(%s, %s)" % ("%s", tuple(reversed(range(n)))), "torch.select(%s, 0, 0)",
+                         "torch.narrow(%s, -1, 0, 1)", "torch.reshape(%s, (-1,))", "torch.t(%s)" if n <= 2 else
+                         "torch.flatten(%s)", "torch.chunk(%s, 2)[0]", "torch.split(%s, 1)[-1]",
+                         "torch.unbind(%s)[0]", "torch.diagonal(%s)" if n >= 2 else "torch.flip(%s, [0])",
+                         "torch.roll(%s, 1)", "torch.clone(%s)"]) % a
+        if ("select" in code or "narrow" in code or "unbind" in code) and not all(sa):
+            raise Skip
+    elif form == "squeeze_dims" and n >= 2:
+        code = "%s.squeeze((0, -1))" % a
+    elif form == "expand_neg":
+        code = "%s.expand(%s)" % (a, ", ".join(["2"] + ["-1"] * n))
+    elif form == "split_kw" and n:
+        code = "%s.split(split_size=1, dim=0)[0]" % a if sa[0] else "%s.split(1)" % a
+    elif form == "narrow_t" and n and sa[-1] > 1:
+        code = "%s.narrow(-1, torch.tensor(1), 1)" % a
+    else:
+        raise Skip
+    g.add_op(code, form, [a])
+
+
+@variant("binary_more", "binary", 0.6)
+def _binary_more(g):
+    a = need(g.pick())
+    b = g.partner(a)
+    form = g.choice(["floor_divide", "clamp_t", "clamp_max", "where_scalar", "mul_t", "true_divide", "subtract",
+                     "arctan2", "div_trunc", "rsub", "sgn", "xmul"])
+    if form == "floor_divide":
+        code = "torch.floor_divide(%s, %s)" % (a, b)
+    elif form == "clamp_t":
+        code = "torch.clamp(%s, min=%s)" % (a, b) if g.chance(0.5) else "%s.clamp(%s, %s + 1.0)" % (a, b, b)
+    elif form == "clamp_max":
+        code = "%s.clamp_max(%s)" % (a, g.choice(["0.5", "-1.0", b]))
+    elif form == "where_scalar":
+        code = "torch.where(%s > 0, %s, %s)" % (a, g.choice(["1.0", a]), g.choice(["-1.0", "0.0", b]))
+    elif form == "mul_t":
+        code = "torch.mul(%s, %s)" % (a, b) if g.chance(0.5) else "%s.multiply(%s)" % (a, b)
+    elif form == "true_divide":
+        code = "%s.true_divide(%s)" % (a, b) if g.chance(0.5) else "%s.divide(%s)" % (a, b)
+    elif form == "subtract":
+        code = "%s.subtract(%s, alpha=2)" % (a, b)
+    elif form == "arctan2":
+        code = "torch.arctan2(%s, %s)" % (a, b)
+    elif form == "div_trunc":
+        code = "torch.div(%s, %s, rounding_mode='trunc')" % (a, b)
+    elif form == "rsub":
+        code = "%s - %s" % (g.choice(["1.0", "2", "-0.5"]), a)
+    elif form == "sgn":
+        code = "%s.sgn()" % a if g.chance(0.5) else "torch.negative(%s)" % a
+    else:
+        code = "%s * %s * %s" % (a, b, a)
+    g.add_op(code, form, [a, b] if b in code else [a])
+
+
+@variant("nn_more", "nn", 0.8)
+def _nn_more(g):
+    form = g.choice(["threshold", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
+                     "embedding", "bilinear", "softmax_f", "relu_f", "dropout_eval", "conv_transpose2d", "gelu_t",
+                     "leaky_neg", "elu_big"])
+    if form == "threshold":
+        a = need(g.pick())
+        g.add_op("F.threshold(%s, %s, %s)" % (a, g.choice(["0.5", "0.0", "-1.0"]), g.choice(["0.0", "-2.0"])),
+                 form, [a])
+    elif form in ("conv2d", "conv_transpose2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm"):
+        a = g.pick(min_nd=4, max_nd=4, nonempty=True)
+        if a is None:
+            a = g.leaf((g.choice([1, 2]), g.choice([1, 2]), g.choice([2, 3, 4]), g.choice([2, 3, 4])))
+        n, c, h, w = g.sh(a)
+        if form == "conv2d":
+            k = g.choice([1, 2])
+            wt = g.leaf((g.choice([1, 2]), c, k, k), grad=g.chance(0.8))
+            extra = g.choice(["", ", stride=2", ", padding=1", ", bias=%s" % g.leaf((g.sh(wt)[0],))])
+            g.add_op("F.conv2d(%s, %s%s)" % (a, wt, extra), form, [a, wt])
+        elif form == "conv_transpose2d":
+            wt = g.leaf((c, g.choice([1, 2]), 2, 2), grad=g.chance(0.8))
+            g.add_op("F.conv_transpose2d(%s, %s%s)" % (a, wt, g.choice(["", ", stride=2"])), form, [a, wt])
+        elif form == "max_pool2d":
+            g.add_op("F.max_pool2d(%s, %d%s)" % (a, g.choice([1, 2]), g.choice(["", ", stride=1", ", padding=1"])
+                                                 if min(h, w) >= 2 else ""), form, [a])
+        elif form == "avg_pool2d":
+            g.add_op("F.avg_pool2d(%s, %d)" % (a, g.choice([1, 2]) if min(h, w) >= 2 else 1), form, [a])
+        elif form == "adaptive_avg_pool2d":
+            g.add_op("F.adaptive_avg_pool2d(%s, %s)" % (a, g.choice(["1", "(1, 2)", "2"])), form, [a])
+        else:
+            wt, b = g.leaf((c,)), g.leaf((c,))
+            g.add_op("F.batch_norm(%s, None, None, %s, %s, training=True)" % (a, wt, b), form, [a, wt, b])
+    elif form == "embedding":
+        wt = need(g.pick(min_nd=2, max_nd=2, nonempty=True))
+        idx = g.index((g.choice([1, 2, 3]),), g.sh(wt)[0])
+        g.add_op("F.embedding(%s, %s)" % (idx, wt), form, [wt])
+    elif form == "bilinear":
+        a = need(g.pick(min_nd=2, max_nd=2, nonempty=True))
+        n, k = g.sh(a)
+        b = g.leaf((n, g.choice([1, 2])))
+        wt = g.leaf((g.choice([1, 2]), k, g.sh(b)[1]))
+        g.add_op("F.bilinear(%s, %s, %s)" % (a, b, wt), form, [a, b, wt])
+    else:
+        a = need(g.pick())
+        code = {"softmax_f": "F.softmax(%s, dim=%d)" % (a, g.dim(a)), "relu_f": "torch.relu(%s)" % a,
+                "dropout_eval": "F.dropout(%s, p=0.3, training=False)" % a,
+                "gelu_t": "F.gelu(%s, approximate='none')" % a, "leaky_neg": "F.leaky_relu(%s, -0.5)" % a,
+                "elu_big": "F.elu(%s, alpha=2.0)" % a}[form]
+        g.add_op(code, form, [a])
+
+
+@variant("inplace_more", "inplace", 1.0)
+def _inplace_more(g):
+    a = need(_inplace_target(g))
+    form = g.choice(["abs_", "sin_", "cos_", "log_", "reciprocal_", "square_", "floor_", "round_", "sign_",
+                     "clamp_max_", "remainder_", "atan2_", "addcmul_", "addcdiv_", "lerp_", "scatter_",
+                     "scatter_add_", "index_put", "setitem_slice", "setitem_mask", "iadd", "imul", "isub", "idiv",
+                     "threshold_", "relu_f", "clip_", "log1p_", "expm1_", "rsqrt_", "erf_", "trunc_", "frac_",
+                     "detach_"])
+    uses = [a]
+    sa = g.sh(a)
+    if form in ("abs_", "sin_", "cos_", "log_", "reciprocal_", "square_", "floor_", "round_", "sign_", "log1p_",
+                "expm1_", "rsqrt_", "erf_", "trunc_", "frac_", "detach_"):
+        code = "%s.%s()" % (a, form)
+    elif form in ("clamp_max_", "clip_"):
+        code = "%s.%s(%s)" % (a, form, "0.5" if form == "clamp_max_" else "-0.5, 0.5")
+    elif form == "remainder_":
+        code = "%s.remainder_(%s)" % (a, g.choice(["2.0", "-1.5"]))
+    elif form in ("atan2_", "lerp_"):
+        b = g.partner(a, same=True)
+        uses.append(b)
+        code = "%s.atan2_(%s)" % (a, b) if form == "atan2_" else "%s.lerp_(%s, %s)" % (a, b, g.choice(["0.5", "1.0"]))
+    elif form in ("addcmul_", "addcdiv_"):
+        b, c = g.partner(a, same=True), g.partner(a, same=True)
+        uses += [b, c]
+        code = "%s.%s(%s, %s, value=%s)" % (a, form, b, c, g.choice(["1", "0.5", "-2.0"]))
+    elif form in ("scatter_", "scatter_add_"):
+        if not sa or not all(sa):
+            raise Skip
+        d = g.rng.randrange(len(sa))
+        shape = tuple(1 for _ in sa)
+        idx = g.index(shape, sa[d])
+        src = g.leaf(shape, dtype=g.dt(a), grad=g.chance(0.6))
+        uses.append(src)
+        code = "%s.%s(%d, %s, %s)" % (a, form, d, idx, src)
+    elif form == "index_put":
+        if not sa or not sa[0]:
+            raise Skip
+        code = "%s[%s] = %s" % (a, g.index((g.choice([1, 2]),), sa[0]), g.choice(["0.0", "-3.0"]))
+    elif form == "setitem_slice":
+        if not sa:
+            raise Skip
+        code = "%s[%s] = %s" % (a, g.choice([":1", "1:", "...", ":", "::2", "None"]), g.choice(["0.5", "2.0"]))
+    elif form == "setitem_mask":
+        code = "%s[%s > 0] = %s" % (a, a, g.choice(["0.0", "1.0"]))
+    elif form in ("iadd", "imul", "isub", "idiv"):
+        b = g.partner(a)
+        if not _broadcastable(g.sh(b), sa) or len(g.sh(b)) > len(sa):
+            b = g.choice(["2.0", "0.5"])
+        else:
+            uses.append(b)
+        code = "%s %s= %s" % (a, {"iadd": "+", "imul": "*", "isub": "-", "idiv": "/"}[form], b)
+    elif form == "threshold_":
+        code = "F.threshold_(%s, 0.0, -1.0)" % a
+    else:
+        code = "F.relu(%s, inplace=True)" % a
+    base = g.ns[a]._base
+    observe = [a]
+    if base is not None:
+        for n in g.tensors():
+            if g.ns[n] is base:
+                observe.append(n)
+                break
+    g.add_stmt(code, "inplace_" + form, "inplace", uses, observe, keep_error=0.35)
+
+
+@variant("like_factories", "unary", 0.2)
+def _like(g):
+    a = need(g.pick())
+    form = g.choice(["torch.zeros_like(%s)", "torch.ones_like(%s)", "torch.full_like(%s, 2.5)",
+                     "%s.new_zeros(2)", "%s.new_ones(%s.shape)", "torch.zeros_like(%s, requires_grad=True)"])
+    g.add_op(form.replace("%s", a), "like", [a])
