@@ -92,8 +92,10 @@ class Tensor(TensorOps):
     @classmethod
     def _make(cls, data: np.ndarray, requires_grad: bool = False) -> Tensor:
         """Wrap an ndarray without copying (the fast path every op uses)."""
-        t = object.__new__(cls)
-        t._init(data if type(data) is np.ndarray else np.asarray(data), requires_grad)
+        t = object.__new__(cls)             # ``_init``, inlined (every op's result comes through here)
+        t._data, t._requires_grad, t._grad_fn, t._version_counter = np.asarray(data), requires_grad, None, [0]
+        if grad_mode._state.inference:
+            t._is_inference = True
         return t
 
     # -- autograd attributes ------------------------------------------------------------

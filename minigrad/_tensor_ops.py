@@ -11,6 +11,7 @@ arguments to check), ``ops/_convert.py`` (``to``, ``type``, ``new_tensor``).  nu
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from ._creation import Generator
     from ._tensor import Tensor
     from ._typing import Device, Dims, DType, Index, Number, ShapeArg, TensorOrNumber, _bool, _float, _int
+
 
 # Python names a method in its argument errors by ``__qualname__``: ``flatten() got an unexpected keyword
 # argument 'start'``, as PyTorch's parser says (its methods written in Python say ``Tensor.unique()``).
@@ -211,6 +213,25 @@ class TensorOps:
 
     def logical_xor(self: Tensor, other: Tensor) -> Tensor:
         return self._compare(operand(other), np.logical_xor)
+
+    def bitwise_xor(self: Tensor, other: TensorOrNumber) -> Tensor:
+        return C.bitwise_function(self, other, "bitwise_xor", operator.xor)
+
+    def bitwise_and(self: Tensor, other: TensorOrNumber) -> Tensor:
+        return C.bitwise_function(self, other, "bitwise_and", operator.and_)
+
+    def bitwise_or(self: Tensor, other: TensorOrNumber) -> Tensor:
+        return C.bitwise_function(self, other, "bitwise_or", operator.or_)
+
+    def bitwise_not(self: Tensor) -> Tensor:
+        return C.bitwise_not(self)
+
+    def is_nonzero(self: Tensor) -> _bool:
+        return C.is_nonzero(self)
+
+    def histc(self: Tensor, bins: _int = 100, min: Number = 0, max: Number = 0) -> Tensor:
+        """Counts in ``bins`` equal bins over [min, max] (the data's range when min == max)."""
+        return C.histc(self, bins, min, max)
 
     @numpy_names
     def count_nonzero(self: Tensor, dim: Dims | None = None) -> Tensor:
@@ -487,6 +508,23 @@ class TensorOps:
 
     def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha: Number = 1) -> Tensor:
         return L.Addmm.apply(self, mat1, mat2, beta, alpha)
+
+    # torch.det & co. (minigrad/linalg.py, _api.py) as methods
+    def det(self: Tensor) -> Tensor:
+        return _api().det(self)
+
+    def inverse(self: Tensor) -> Tensor:
+        return _api().inverse(self)
+
+    def svd(self: Tensor, some: _bool = True, compute_uv: _bool = True) -> Any:
+        return _api().svd(self, some, compute_uv)
+
+    def slogdet(self: Tensor) -> Any:
+        """The sign and the log of the absolute value of the determinant: ``(sign, logabsdet)``."""
+        return _api().slogdet(self)
+
+    def logdet(self: Tensor) -> Tensor:
+        return _api().logdet(self)
 
     # -- shape -------------------------------------------------------------------------------------------
     def view(self: Tensor, *shape: ShapeArg) -> Tensor:
@@ -929,3 +967,9 @@ def _creation():  # -> the module minigrad._creation (inferred, so that go-to-de
     """The factories, for ``new_ones``, ``uniform_``...: ``_creation`` is imported at the first call."""
     from . import _creation  # at call time: _creation needs Tensor, whose module imports this one
     return _creation
+
+
+def _api():  # -> the module minigrad._api (inferred, so that go-to-definition follows it)
+    """``torch.det`` & co., for the methods ``det``, ``svd``...: ``_api`` is imported at the first call."""
+    from . import _api  # at call time: _api (torch.det...) is a higher layer
+    return _api

@@ -329,6 +329,7 @@ def test_tensor_ops_holds_delegations_only() -> None:
             offences.append(f"minigrad/_tensor_ops.py:{fn.lineno}: TensorOps.{fn.name} has {len(body)} statements")
     assert offences == [], "move the logic into ops/ and delegate:\n" + "\n".join(offences)
     module_functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
-    assert module_functions == ["_creation"], f"helpers belong in ops/: {module_functions}"
+    # (only the accessors of the higher layers the methods reach at call time: the factories, torch.det & co.)
+    assert module_functions == ["_creation", "_api"], f"helpers belong in ops/: {module_functions}"
     loops = [n.lineno for n in tree.body if isinstance(n, (ast.For, ast.While))]
     assert loops == [], f"minigrad/_tensor_ops.py rewrites methods at import time in a loop (lines {loops})"

@@ -7,10 +7,16 @@ in engine.py leaves a slower engine with the same results.
   version (what engine.py does when this returns None)::
 
       var.grad = Tensor(np.array(grad.data, copy=True))     # a copy the leaf owns
+
+* ``quiet_set`` / ``quiet_reset``: numpy's floating-point warnings off and on again, at a tenth of the
+  cost of the plain version, ``with np.errstate(all="ignore"): ...``.
+* ``expand``: a gradient broadcast to a small shape as a new array; the plain version is
+  ``np.broadcast_to(a, shape)``.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -77,3 +83,29 @@ def _stealable_array(data: Any, var: Any) -> Any:
     if type(root) is np.ndarray and root.base is None and root.size == data.size and sys.getrefcount(root) == 3:
         return _tensor.Tensor._make(data, False)                          # data.base, `root`, the argument
     return None
+
+
+try:  # the context variable behind np.errstate, set directly: ``token = quiet_set(QUIET)`` ... ``quiet_reset(token)``
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
+    QUIET, quiet_set, quiet_reset = _make_extobj(all="ignore"), _extobj_contextvar.set, _extobj_contextvar.reset
+except ImportError:  # pragma: no cover - the public, slower way
+    QUIET = None
+
+    def quiet_set(_: Any) -> Any:
+        errstate = np.errstate(all="ignore")
+        errstate.__enter__()
+        return errstate
+
+    def quiet_reset(errstate: Any) -> None:
+        errstate.__exit__(None, None, None)
+
+
+def expand(a: Any, shape: Any) -> Any:
+    """``np.broadcast_to(a, shape)``: a read-only view (the plain version) for a big shape; for a small one a
+    new array filled with ``a`` -- numpy's broadcast_to is Python code that costs more than a few hundred copies
+    (the same numbers; a gradient that is its own array may also become a leaf's ``.grad`` without a copy)."""
+    if math.prod(shape) >= STEAL_FROM:
+        return np.broadcast_to(a, shape)
+    out = np.empty(shape, a.dtype)
+    out[...] = a
+    return out

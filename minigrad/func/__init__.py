@@ -26,6 +26,15 @@ from ..autograd import forward_ad
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
 
+def _split_aux(out: Any, has_aux: bool, call: str) -> tuple[Any, Any]:
+    """``(output, aux)`` from what ``f`` returned (``aux`` None without ``has_aux``), with PyTorch's error."""
+    if not has_aux:
+        return out, None
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise RuntimeError("%s: output of function f should be a tuple: (output, aux) if has_aux is True" % call)
+    return out[0], out[1]
+
+
 def _tree_flatten(obj):
     if isinstance(obj, Tensor):
         return [obj], lambda leaves: leaves[0]
@@ -89,12 +98,7 @@ def grad_and_value(func: Any, argnums: int | tuple[int, ...] = 0, has_aux: bool 
             args[a] = unflatten(leaves)
         with autograd.grad_mode.enable_grad():
             out = func(*args, **kwargs)
-            aux = None
-            if has_aux:
-                if not (isinstance(out, tuple) and len(out) == 2):
-                    raise RuntimeError("grad_and_value(f)(*args): output of function f should be a tuple: "
-                                       "(output, aux) if has_aux is True")
-                out, aux = out
+            out, aux = _split_aux(out, has_aux, "grad_and_value(f)(*args)")
             if not isinstance(out, Tensor):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got %s"
                                    % type(out).__name__)
@@ -214,12 +218,7 @@ def jvp(func: Any, primals: Any, tangents: Any, *, strict: bool = False, has_aux
     try:
         duals = [forward_ad.make_dual(p, t, level=level.index) for p, t in zip(flat_p, flat_t)]
         out = func(*unflatten(duals))
-        aux = None
-        if has_aux:
-            if not (isinstance(out, tuple) and len(out) == 2):
-                raise RuntimeError("jvp(f, primals, tangents): output of function f should be a tuple: (output, aux) "
-                                   "if has_aux is True")
-            out, aux = out
+        out, aux = _split_aux(out, has_aux, "jvp(f, primals, tangents)")
         flat_out, unflatten_out = _tree_flatten(out)
         if not flat_out and not isinstance(out, Tensor):
             raise RuntimeError("jvp(f, primals, tangents): Expected f(*primals) to return only tensors, got "

@@ -22,6 +22,13 @@ module             ops
 ``nn_ops``         the losses and activations of ``minigrad.nn.functional``
 ``conv``           conv2d, max_pool2d, avg_pool2d (on im2col / col2im)
 =================  =====================================================
+
+The Tensor methods (``minigrad/_tensor_ops.py``) are one-line delegations; where a method checks its
+arguments or picks among ops first, that front end is in ``_arith`` (operators, ``div``, ``clamp``),
+``_logic`` (comparisons, tests, ``nonzero``, ``argmax``, bitwise), ``_reductions``, ``_shapes``,
+``_indexing`` (``x[key]``, ``x[key] = v``), ``_writes`` (in-place methods), ``_convert`` (``to``, ``type``);
+``_args`` reads the arguments (numpy's ``axis=``/``keepdims=``, PyTorch's errors) and ``_out`` writes
+``out=``.
 """
 
 from . import (  # noqa: F401

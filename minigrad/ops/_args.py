@@ -41,16 +41,18 @@ def numpy_names(method: _F) -> _F:
     return wrapper  # type: ignore[return-value]  # the same signature, plus numpy's names
 
 
-def pytorch_qualnames(python_in_torch: set[str]) -> Callable[[_C], _C]:
+def pytorch_qualnames(python_in_torch: set[str], public_only: bool = False) -> Callable[[_C], _C]:
     """A class decorator: name the class's methods in argument errors as PyTorch's parser does.
 
     Python names a method in its argument errors by ``__qualname__``; PyTorch says ``flatten() got an
     unexpected keyword argument 'start'`` (its methods written in Python, ``python_in_torch``, say
-    ``Tensor.unique()``).  Only the qualified names change; the methods stay the objects defined."""
+    ``Tensor.unique()``).  ``public_only``: leave ``_private`` methods alone.  Only the qualified names
+    change; the methods stay the objects defined."""
     def rename(cls: _C) -> _C:
         for name, method in list(vars(cls).items()):
             fn = getattr(method, "__wrapped__", method)
-            if getattr(fn, "__qualname__", None) == cls.__name__ + "." + name:
+            if getattr(fn, "__qualname__", None) == cls.__name__ + "." + name and not (
+                    public_only and name.startswith("_")):
                 qualname = ("Tensor." if name in python_in_torch else "") + name
                 fn.__qualname__ = qualname
                 if method is not fn:

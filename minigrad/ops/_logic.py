@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _checks, _dtype
+from ._args import is_tensor
 from ._util import check_broadcast, operand, promoted, wrap_dim
 from .reduce import check_arg_reduction
 
@@ -108,3 +109,49 @@ def bincount(x: Tensor, weights: Tensor | None, minlength: int) -> Tensor:
     w = None if weights is None else weights._data
     out = np.bincount(x._data, w, minlength)
     return type(x)._make(out if w is None else out.astype(np.float32 if w.dtype == np.float32 else np.float64))
+
+
+def bitwise_function(x: Any, other: Any, name: str, fn: Callable[..., Any]) -> Tensor:
+    """``torch.bitwise_xor(x, other)`` & co. (``fn`` is ``operator.xor``...): PyTorch's error for a float."""
+    x = operand(x)
+    if x.dtype.is_floating_point or (is_tensor(other) and other.dtype.is_floating_point) or \
+            isinstance(other, float):
+        bad = x.dtype if x.dtype.is_floating_point else (other.dtype if is_tensor(other)
+                                                           else _dtype.get_default_dtype())
+        raise NotImplementedError('"%s_cpu" not implemented for \'%s\'' % (name, bad._legacy))
+    return fn(x, other)
+
+
+def bitwise_not(x: Tensor) -> Tensor:
+    if x.dtype.is_floating_point:
+        raise NotImplementedError('"bitwise_not_cpu" not implemented for \'%s\'' % x.dtype._legacy)
+    return ~x
+
+
+def is_nonzero(x: Tensor) -> bool:
+    if x.numel() != 1:
+        raise RuntimeError("Boolean value of Tensor with %s values is ambiguous"
+                           % ("no" if x.numel() == 0 else "more than one"))
+    return bool(x.item())
+
+
+def histogram_input(name: str, x: Tensor) -> np.ndarray:
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError('"%s" not implemented for \'%s\'' % (name, x.dtype._legacy))
+    return x._data
+
+
+def histc(x: Tensor, bins: int, min: float, max: float) -> Tensor:
+    """Counts in ``bins`` equal bins over [min, max] (the data's range when min == max); others ignored."""
+    data = histogram_input("histogram_cpu", x)
+    lo, hi = float(min), float(max)
+    if lo == hi and data.size:
+        lo, hi = float(data.min()), float(data.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if bins <= 0:
+        raise RuntimeError("torch.histc: bins must be > 0, but got %d for dimension 0" % bins)
+    counts, _ = np.histogram(data, bins=int(bins), range=(lo, hi))
+    return type(x)._make(counts.astype(data.dtype))

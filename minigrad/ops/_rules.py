@@ -34,12 +34,12 @@ import inspect
 import itertools
 import sys
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from .. import _tensor
-from ..autograd import forward_ad, grad_mode
+from ..autograd import _fast, forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _is_array, _shared
 from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
@@ -58,19 +58,8 @@ _NO_EDGE = (None, 0)
 _SHARED_NEEDS = {flags: flags for n in (1, 2, 3) for flags in itertools.product((False, True), repeat=n)}
 
 
-try:  # the context variable behind np.errstate, set directly (see function._ignore_fp_errors)
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj  # type: ignore[attr-defined]
-    _QUIET, _quiet_set, _quiet_reset = _make_extobj(all="ignore"), _extobj_contextvar.set, _extobj_contextvar.reset
-except ImportError:  # pragma: no cover - the public, slower way
-    _QUIET = None
-
-    def _quiet_set(_):
-        errstate = np.errstate(all="ignore")
-        errstate.__enter__()
-        return errstate
-
-    def _quiet_reset(errstate):
-        errstate.__exit__(None, None, None)
+# np.errstate(all="ignore") without its cost: ``token = _quiet_set(_QUIET)`` ... ``_quiet_reset(token)`` (_fast.py)
+_QUIET, _quiet_set, _quiet_reset = _fast.QUIET, _fast.quiet_set, _fast.quiet_reset
 
 #: Every rule class, by node name, in the order they were defined.
 RULES: dict[str, type[Rule]] = {}
@@ -119,7 +108,7 @@ class NP:
 
     @staticmethod
     def expand(a: np.ndarray, shape: tuple[int, ...]) -> Any:
-        return np.broadcast_to(a, shape)
+        return _fast.expand(a, shape)                   # the plain version: np.broadcast_to(a, shape)
 
     @staticmethod
     def sum(a: np.ndarray, dims: Any, keepdim: bool = False) -> Any:
@@ -182,6 +171,7 @@ class NP:
         return np.cumsum(a, axis=dim)
 
     div_floor = staticmethod(np.floor_divide)       # self.div(other, rounding_mode="floor"), as Python's //
+    reshape = staticmethod(np.reshape)
 
     @staticmethod
     def scalar_sub(number: Any, a: np.ndarray) -> Any:
@@ -254,6 +244,7 @@ class T:
     # fused ``mul_scalar``/``add_scalar``/``sub_scalar``/``div_scalar``); ``2 - t`` fills a constant tensor
     # with 2 and subtracts in place (SubBackward0 with no edge for the constant), ``2 / t`` likewise.
     div_floor = staticmethod(lambda a, b: a.div(b, rounding_mode="floor"))
+    reshape = staticmethod(lambda a, shape: a.reshape(shape))
 
     @staticmethod
     def scalar_sub(number: Any, t: Any) -> Any:
@@ -275,6 +266,7 @@ class RuleNode(BackwardCFunction):
     """The node of a rule: its formula runs on arrays, or on Tensors under ``create_graph``."""
 
     _takes_arrays = True
+    _output_meta = ()           # (one output, so the engine never fills in a missing gradient: not recorded)
 
     def _apply_arrays(self, grad):
         """The plain backward: each input's gradient expression on raw arrays (``xp`` is :data:`NP`).
@@ -282,16 +274,18 @@ class RuleNode(BackwardCFunction):
         ``grad`` is the output's gradient, an array; so is each gradient returned (None: not needed)."""
         if self._released:
             raise RuntimeError(_FREED)
-        cls = self._forward_cls
+        cls, out = self._forward_cls, []
         # what the formulas use: the saved arrays (None: not saved), then the saved values (alpha, dim...)
-        values = [s and s.unpack_data(self) for s in self._packed] + [self.__dict__[a] for a in cls._attr_names]
+        values = [s and s.unpack_data(self) for s in self._packed] + [*map(self.__dict__.__getitem__, cls._attr_names)]
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
-            grads = [fn(NP, grad, *[values[j] for j in uses]) if fn is not None and needed else None
-                     for (fn, uses), needed in zip(cls._plan, self.needs_input_grad)]
+            for (fn, uses), needed, meta in zip(cls._plan, self.needs_input_grad, self._input_meta):
+                if meta is not None:                     # one gradient per tensor argument, of its shape and dtype
+                    out.append(_as_gradient(fn(NP, grad, *map(values.__getitem__, uses)), meta, self, len(out))
+                               if needed and fn is not None else None)
         finally:
             _quiet_reset(token)
-        return _finish_arrays(self, grads)
+        return tuple(out)
 
     def _apply(self, grad_outputs):
         """The backward on Tensors (hooks, ``node(grad)``): ``_apply_arrays``, or under ``create_graph`` the
@@ -309,7 +303,7 @@ class RuleNode(BackwardCFunction):
             return False
         d = self.__dict__
         d["_released"], d["_packed"], d["_outputs"] = True, (), _DEAD if self._outputs[0]() is None else self._outputs
-        del d["_input_meta"], d["_output_meta"]
+        del d["_input_meta"]
         return True
 
     def _release_values(self) -> bool:
@@ -333,17 +327,11 @@ class RuleNode(BackwardCFunction):
 _DEAD = (None,)           # the output of a forgotten node, once collected: no weak reference to keep
 
 
-def _finish_arrays(node, grads):
-    """``_check_grads`` for arrays: one gradient per tensor input, an array of that input's shape and dtype."""
-    out = []
-    for r, meta in zip(grads, node._input_meta):
-        if meta is not None:                        # (a non-tensor argument gets no gradient)
-            out.append(None if r is None else _as_gradient(np.asarray(r), meta, node, len(out)))
-    return tuple(out)
-
-
 def _as_gradient(r, meta, node, index):
-    """An array made the gradient of an input of shape and dtype ``meta`` (broadcasting undone here, once)."""
+    """What a formula computed, made the gradient of an input of shape and dtype ``meta`` (``_check_grads`` for
+    arrays: broadcasting is undone here, once)."""
+    if type(r) is not np.ndarray:               # a number, numpy's scalar for a 0-d result (None: no gradient)
+        return None if r is None else _as_gradient(np.asarray(r), meta, node, index)
     if r.shape != meta[0]:
         r = _sum_to_array(r, meta[0], node, index)
     return r if r.dtype == meta[1] else r.astype(meta[1])
@@ -381,6 +369,8 @@ class Rule(Function):
     _attr_index = ()
     _attr_default = ()
     _derived = ()               # per ``values=`` entry: (name, function, argument indices, defaults)
+    _attr_spec = ()             # per plain saved value: (name, argument index, default)
+    _save_plans: ClassVar[dict[Any, Any]] = {}   # needs_input_grad -> what is saved (``_save_plan``), per class
     _unary = False              # one argument, and it has a gradient: the common case
     _jvp = None                 # the forward-mode rule (forward_ad); None: not supported
     _inputs = ()                # the arguments with a gradient entry (a number there is a constant operand)
@@ -394,30 +384,39 @@ class Rule(Function):
         that require grad need (``_saves``) and the row's attributes; ``next_functions`` link it to the
         inputs' nodes.  A rule's forward is numpy code: no grad-mode switch is needed around it.
         """
-        if grad_mode._state.fw_levels:                     # inside forward_ad.dual_level: push tangents too
+        state, Tensor = grad_mode._state, _tensor.Tensor
+        if state.fw_levels:                                  # inside forward_ad.dual_level: push tangents too
             return forward_ad._apply_rule(cls, args)
-        Tensor = _tensor.Tensor
         token = _quiet_set(_QUIET)                           # inf and nan are values: no numpy warnings
         try:
             out = cls._fn(*([a._data if isinstance(a, Tensor) else a for a in args] if cls._arrays else args))
         finally:
             _quiet_reset(token)
         result = Tensor._make(out, False)
-        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
-        if True not in needs or not grad_mode._state.grad_enabled or result._data.dtype.kind != "f":
+        if not state.grad_enabled or result._data.dtype.kind != "f":
             return result                                    # nothing to record (integer outputs get no grad_fn)
-        node = cls._node_cls()
-        node.needs_input_grad, node._seq = _SHARED_NEEDS.get(needs, needs), next(_sequence)   # (creation order)
-        node._input_meta = tuple([(a._data.shape, a._data.dtype) if isinstance(a, Tensor) else None for a in args])
-        node.next_functions = tuple([a._gradient_edge() if a._requires_grad else _NO_EDGE
-                                     for a in args if isinstance(a, Tensor)])
-        node._output_meta, node._outputs = ((out.shape, out.dtype),), (weakref.ref(result),)
-        result._grad_fn, result._requires_grad = node, True
-        if cls._saves:     # an output is saved without a reference cycle, and always (as PyTorch's codegen)
-            node._packed = tuple([SavedTensor(result, 0) if src < 0 else SavedTensor(args[src])
-                                  if True in [needs[i] for i in users] else None for src, users in cls._saves])
-        if cls._attr_names:
-            _save_values(cls, node.__dict__, args)
+        needs, metas, edges = [], [], []     # per argument: requires grad? its (shape, dtype); per tensor: its edge
+        for a in args:
+            if isinstance(a, Tensor):
+                needs.append(a._requires_grad)
+                metas.append((a._data.shape, a._data.dtype))
+                edges.append(a._gradient_edge() if a._requires_grad else _NO_EDGE)
+            else:
+                needs.append(False)
+                metas.append(None)
+        if True not in needs:
+            return result
+        node, needs = cls._node_cls(), _SHARED_NEEDS.get(needs := tuple(needs), needs)
+        node.needs_input_grad, node._seq = needs, next(_sequence)     # (creation order: later nodes run first)
+        node._input_meta, node.next_functions = tuple(metas), tuple(edges)
+        node._outputs, result._grad_fn, result._requires_grad = (weakref.ref(result),), node, True
+        if cls._saves:              # an output is saved without a reference cycle, and always (as PyTorch's codegen)
+            node._packed = tuple([None if src is None else SavedTensor(result, 0) if src < 0 else SavedTensor(args[src])
+                                  for src in cls._save_plans.get(needs) or _save_plan(cls, needs)])
+        for name, i, default in cls._attr_spec:             # the row's saved values (alpha, dim...)
+            node.__dict__[name] = args[i] if i < len(args) else default
+        if cls._derived:
+            _derive(cls, node.__dict__, args)
         if _node_created_hooks:
             _notify_node_created(node)
         return result
@@ -450,12 +449,15 @@ class Rule(Function):
                      for i, (fn, uses) in enumerate(cls._plan))
 
 
-def _save_values(cls, d, args):
-    """The row's attributes the gradients use (``alpha``, ``dim``...), then its ``values=`` entries."""
-    n = len(args)
-    d.update([(a, args[i] if i < n else x) for a, i, x in zip(cls._attr_plain, cls._attr_index, cls._attr_default)])
-    if cls._derived:
-        _derive(cls, d, args)
+def _save_plan(cls, needs):
+    """Which tensors a node saves when ``needs`` says which inputs require grad: per saved name, its argument
+    index (-1: the result, always saved), or None when no input that needs a gradient uses it.  Once per class
+    and ``needs``."""
+    if "_save_plans" not in cls.__dict__:               # (a subclass of a rule's class gets its own)
+        cls._save_plans = {}
+    plan = cls._save_plans[needs] = tuple(src if src < 0 or True in [needs[i] for i in users] else None
+                                          for src, users in cls._saves)
+    return plan
 
 
 def _derive(cls, d, args):
@@ -533,7 +535,7 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
         "_attr_index": tuple(params.index(a) for a in plain),
         "_attr_default": tuple(None if signature[a].default is inspect.Parameter.empty else signature[a].default
                                for a in plain),
-        "_derived": tuple(derived),
+        "_derived": tuple(derived), "_save_plans": {},
         "quiet": quiet, "formula": formula, "__module__": module,
         "_unary": len(params) == 1 and plan[0][0] is not None,
         "_jvp": jvp, "_params": tuple(params), "_inputs": tuple(inputs),
@@ -541,6 +543,7 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
         "__doc__": doc or "%s  (%s)" % (words, "; ".join("∂/∂%s: %s" % (i, t) for i, t in
                                                          zip(formula.inputs, formula.grads) if t)),
     })
+    cls._attr_spec = tuple(zip(cls._attr_plain, cls._attr_index, cls._attr_default))
     if derived:                     # ``values=`` may keep tensors (nll_loss's target): freed after backward too
         cls._node_cls._release = RuleNode._release_values
     RULES[node_name] = cls

@@ -594,12 +594,12 @@ def _masked_fill_tensor(self, mask, value):
     return np.where(_check_mask(mask), value.astype(self.dtype), self)
 
 
-MaskedFillTensor: type[Rule] = rule(
+MaskedFillTensor: type[Rule] = fused("masked_fill_tensor", rule(
     "MaskedFillBackward1", _masked_fill_tensor, quiet=False, values={"mask": lambda mask: _const(mask)},
     self=("g · [not mask]", lambda xp, g, mask: xp.masked_fill(g, xp.value(mask), 0)),
     value=("sum(g · [mask])", lambda xp, g, mask: xp.sum(xp.masked_fill(g, ~xp.value(mask), 0), None)),
     jvp="from_vjp",
-    words="Filled positions get 0; the 0-dim value collects the sum of their gradient.")
+    words="Filled positions get 0; the 0-dim value collects the sum of their gradient."))
 
 
 Clone: type[Rule] = rule("CloneBackward0", lambda self: self.copy(), quiet=False,

@@ -109,7 +109,7 @@ def _mv(self, vec):
 
 
 Mv: type[Rule] = rule("MvBackward0", _mv, arrays=False,
-          self=("outer(g, vec)", lambda xp, g, vec: xp.restore(g, (1,), False) * vec),
+          self=("outer(g, vec)", lambda xp, g, vec: xp.reshape(g, (-1, 1)) * vec),      # ger: g.reshape(-1, 1) * vec
           vec=("selfᵀ @ g", lambda xp, g, self: xp.mv(xp.t(self), g)),
           jvp="product_rule",
           words="Matrix times vector: the matrix gets the outer product g vecᵀ, the vector selfᵀ g.")

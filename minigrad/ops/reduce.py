@@ -84,7 +84,8 @@ def _mean(self):
 Mean: type[Rule] = rule("MeanBackward0", _mean,
             values={"self_sym_numel": lambda self: self.size, "self_sym_sizes": lambda self: self.shape},
             self=("g.expand(self_sym_sizes) / self_sym_numel",
-                  lambda xp, g, self_sym_numel, self_sym_sizes: xp.expand(g, self_sym_sizes) / max(self_sym_numel, 1)),
+                  lambda xp, g, self_sym_numel, self_sym_sizes:
+                  xp.div_scalar(xp.expand(g, self_sym_sizes), max(self_sym_numel, 1))),
             jvp="auto_linear",
             words="Mean of n elements: each gets g / n.")
 
@@ -100,7 +101,8 @@ MeanDim: type[Rule] = rule("MeanBackward1", _mean_dim,
                        "self_sym_sizes": lambda self: self.shape},
                self=("g.unsqueeze(dim).expand(self_sym_sizes) / N",
                      lambda xp, g, dim, keepdim, self_sym_sizes:
-                     xp.expand(xp.restore(g, dim, keepdim), self_sym_sizes) / max(_count(self_sym_sizes, dim), 1)),
+                     xp.div_scalar(xp.expand(xp.restore(g, dim, keepdim), self_sym_sizes),
+                                   max(_count(self_sym_sizes, dim), 1))),
                jvp="auto_linear",
                words="Mean over dim: g / N broadcast back along dim (N: the number of elements averaged).")
 
@@ -117,6 +119,8 @@ def _evenly(xp, g, self, value, dims):
     """PyTorch's evenly_distribute_backward: g / count at the elements equal to ``value``, exactly 0 elsewhere."""
     a = xp.value(self)
     hit = _hits(a, xp.value(value))
+    if dims is None:        # a full reduction: zeros, masked_fill_(hit, g / count) (MaskedFillBackward1, DivBackward0)
+        return xp.masked_fill_tensor(xp.zeros_like(self), hit, g / xp.const(np.asarray(hit.sum(), a.dtype)))
     count = hit.sum(axis=dims, keepdims=True)
     share = np.divide(1, count, out=np.zeros(count.shape, dtype=a.dtype), where=count != 0)
     return xp.where(xp.mask(hit), g * xp.const(share), 0)
@@ -491,8 +495,9 @@ def _norm(self, ord, dim, keepdim):
     if self.size == 0 and (ord < 0 or ord == math.inf):
         _check_norm_identity(self, ord, dim, dims)
     a = np.abs(self)
-    if _count(self.shape, dims) == 1 and ord != 0 and (self.ndim or dim is None):
-        # one element per norm: |x| (PyTorch: no 1e30² overflow -- except for a 0-d tensor with a dim)
+    # one element per norm: |x| (PyTorch: no 1e30² overflow) -- except a 0-d tensor with a dim, which PyTorch
+    # sends through its reduction kernel (norm(tensor(-1e30), dim=-1) is inf)
+    if _count(self.shape, dims) == 1 and ord != 0 and not (self.ndim == 0 and dim is not None):
         return np.asarray(a if keepdim else np.squeeze(a, axis=dims), dtype=self.dtype)
     if ord == math.inf:
         out = a.max(axis=dims, keepdims=keepdim)

@@ -168,7 +168,7 @@ def _assert_float32_identical(base, other, setting, blas_differs=False):
     for key, what in differing.items():
         dtype = key.split("/")[0]
         if blas_differs and _from_blas(key):
-            ok = _close(base[key], other[key], 1e-5 if dtype == "float32" else 1e-13)
+            ok = _close(base[key], other[key], 1e-4 if dtype == "float32" else 1e-12)   # (inverse: conditioning)
         elif dtype == "float64":
             # float64 transcendentals are dispatched too (tanh here; all of them under AVX-512's SVML) and glibc's
             # differ by an ULP with and without FMA; cancellation (1 - tanh², gelu's 1 + tanh) magnifies that.

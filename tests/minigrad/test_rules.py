@@ -159,15 +159,25 @@ GRAPH_DIFFERS = {
     # masked setitem records IndexPutBackward0, CopySlices' backward no AsStridedBackwardBackward0.
     "mul_": "inplace", "div_": "inplace", "imul": "inplace", "itruediv": "inplace", "inplace_chain": "inplace",
     "setitem_mask": "inplace", "inplace_slice_with_input": "inplace",
+    # amax/amin: PyTorch's scale_grad_by_count is (restore(g) / mask.sum(dims)) · mask with a reshape; minigrad's
+    # formula keeps exact zeros and nan ties (where) — a value question first (nonfin).
+    "amax": "amax", "amax_dim": "amax", "amax_dims_keepdim": "amax", "amin": "amax", "amin_dim": "amax",
+    # masked_fill(value tensor): PyTorch's value gradient is masked_select(g, mask).sum() (MaskedSelectBackward0).
+    "masked_fill_tensor": "masked_select",
 }
 
 
 def _derivative_graphs(case, module):
-    """Per input, the graph behind its create_graph gradient: names, edges and leaves (``graph_structure``)."""
+    """Per input, the graph behind its create_graph gradient: names, edges and leaves (``graph_structure``).
+
+    The incoming gradients are leaves that require grad, so what the formula does to ``g`` is recorded too.
+    """
     inputs = _inputs(case, module)
     outputs = [o for o in as_tuple(case.fn(*inputs)) if getattr(o, "requires_grad", False)]
-    grads = module.autograd.grad([o.sum() for o in outputs], inputs, create_graph=True, allow_unused=True)
-    return [None if g is None else graph_structure([g], inputs) for g in grads]
+    rng = np.random.default_rng(2)
+    vs = [module.tensor(rng.uniform(0.5, 1.5, tuple(o.shape)), dtype=o.dtype, requires_grad=True) for o in outputs]
+    grads = module.autograd.grad(outputs, inputs, vs, create_graph=True, allow_unused=True)
+    return [None if g is None else graph_structure([g], (*inputs, *vs)) for g in grads]
 
 
 def _oracle_cases(name):

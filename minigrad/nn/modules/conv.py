@@ -15,18 +15,8 @@ __all__ = ["Conv2d"]
 
 
 class _ConvNd(Module):
-    """What ``Conv2d`` and ``ConvTranspose2d`` share, as in PyTorch: the attributes and the initialisation."""
+    """What ``Conv2d`` and ``ConvTranspose2d`` share, as in PyTorch: the initialisation."""
 
-    in_channels: int
-    out_channels: int
-    kernel_size: tuple[int, int] | tuple[int, ...]
-    stride: tuple[int, int] | tuple[int, ...]
-    padding: str | tuple[int, ...]
-    dilation: tuple[int, int] | tuple[int, ...]
-    transposed: bool
-    output_padding: tuple[int, int] | tuple[int, ...]
-    groups: int
-    padding_mode: str
     weight: Tensor
     bias: Tensor | None
 
@@ -53,6 +43,19 @@ class Conv2d(_ConvNd):
     >>> conv(torch.ones(2, 1, 28, 28)).shape
     torch.Size([2, 6, 24, 24])
     """
+
+    in_channels: int
+    out_channels: int
+    kernel_size: tuple[int, int] | tuple[int, ...]
+    stride: tuple[int, int] | tuple[int, ...]
+    padding: str | tuple[int, ...]
+    dilation: tuple[int, int] | tuple[int, ...]
+    transposed: bool
+    output_padding: tuple[int, int] | tuple[int, ...]
+    groups: int
+    padding_mode: str
+    weight: Tensor
+    bias: Tensor | None
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: int = 1, padding: int = 0,
                  dilation: int = 1, groups: int = 1, bias: bool = True, padding_mode: str = 'zeros',
@@ -111,6 +114,19 @@ class ConvTranspose2d(_ConvNd):
     >>> torch.nn.ConvTranspose2d(4, 2, 3, stride=2)(torch.ones(1, 4, 5, 5)).shape
     torch.Size([1, 2, 11, 11])
     """
+
+    in_channels: int
+    out_channels: int
+    kernel_size: tuple[int, int] | tuple[int, ...]
+    stride: tuple[int, int] | tuple[int, ...]
+    padding: str | tuple[int, ...]
+    dilation: tuple[int, int] | tuple[int, ...]
+    transposed: bool
+    output_padding: tuple[int, int] | tuple[int, ...]
+    groups: int
+    padding_mode: str
+    weight: Tensor
+    bias: Tensor | None
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: int = 1, padding: int = 0,
                  output_padding: int = 0, groups: int = 1, bias: bool = True, dilation: int = 1,
