@@ -622,6 +622,10 @@ class FloorDivide(Function):
     def backward(ctx: Any, grad: Any) -> Any:
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
+    @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
 
 def _where(condition, self, other):
     a, b = promoted(self, other)
