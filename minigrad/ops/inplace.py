@@ -468,7 +468,7 @@ Addcdiv: type[Rule] = rule("AddcdivBackward0", lambda self, tensor1, tensor2, va
 
 Lerp: type[Rule] = rule("LerpBackward0", _lerp,
             self=("g · (1 − weight)", lambda xp, g, weight: g * (1 - weight)),
-            end=("g · weight", lambda xp, g, weight: g * weight),
+            end=("g · weight", lambda xp, g, weight: xp.mul_scalar(g, weight)),     # (PyTorch: MulBackward1)
             jvp="from_vjp",
             words="Linear interpolation by a number: self gets 1 − weight of the gradient, end gets weight.")
 
