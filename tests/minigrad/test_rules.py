@@ -161,7 +161,7 @@ GRAPH_DIFFERS = {
     "setitem_mask": "inplace", "inplace_slice_with_input": "inplace", "lerp_tensor": "inplace",
     # the row's `a * 1`: PyTorch differentiates a wrapped number's MulBackward0 as `grad * other` with a Scalar
     # (MulBackward1); minigrad's Mul rule records MulBackward0 there.
-    "lerp_": "wrapped_number",
+    "lerp_": "wrapped_number", "lerp_big_weight": "wrapped_number",
     # amax/amin: PyTorch's scale_grad_by_count is (restore(g) / mask.sum(dims)) · mask, as minigrad's now (nonfin);
     # without keepdim PyTorch's restore_reduced_dims is a reshape where minigrad unsqueezes.
     "amax": "amax", "amax_dim": "amax", "amin": "amax", "amin_dim": "amax",
