@@ -29,6 +29,8 @@ from ..ops import linalg as L
 from ..ops import nn_ops as N
 from ..ops import shape as S
 from ..ops._util import broadcast_shape
+from ..ops.adaptive import AdaptiveAvgPool2d
+from ..ops.convt import ConvTranspose2d
 
 __all__ = [
     "linear",
@@ -305,7 +307,6 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     >>> F.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2), stride=2).shape
     torch.Size([1, 1, 4, 4])
     """
-    from ..ops.convt import ConvTranspose2d  # at first use: its node has no formula row yet
 
     if input.ndim not in (3, 4):
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of "
@@ -335,7 +336,6 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     tensor([[[ 2.5000,  4.5000],
              [10.5000, 12.5000]]])
     """
-    from ..ops.adaptive import AdaptiveAvgPool2d  # at first use: its node has no formula row yet
 
     if input.ndim not in (3, 4):
         raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s" % list(input.shape))

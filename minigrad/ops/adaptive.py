@@ -49,3 +49,9 @@ class AdaptiveAvgPool2d(Function):
             for j, (c0, c1) in enumerate(ctx.cols):
                 out[..., r0:r1, c0:c1] += g[..., i:i + 1, j:j + 1] / g.dtype.type((r1 - r0) * (c1 - c0))
         return Tensor._make(out), None
+
+
+from .formulas import row as _row  # noqa: E402  (ops/formulas.py imports the ops modules it registers)
+
+_row(AdaptiveAvgPool2d, ("self",), ("g / window size, spread over each window",),
+     "Adaptive average pooling: each output cell's window (windows may overlap by one) shares its gradient evenly.")

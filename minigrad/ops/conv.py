@@ -132,7 +132,7 @@ class Convolution(Function):
                 dilation: Any, groups: int) -> Any:
         ctx.save_for_backward(x, weight)
         bias = _defined(bias)
-        ctx.bias_sym_sizes_opt = None if bias is None else tuple(bias.shape)
+        ctx.bias_sym_sizes_opt = (0,) if bias is None else tuple(bias.shape)    # (PyTorch: (0,) without a bias)
         ctx.stride, ctx.padding, ctx.dilation, ctx.groups = stride, padding, dilation, groups
         ctx.output_padding, ctx.transposed = (0, 0), False
         a, w = x._data, weight._data

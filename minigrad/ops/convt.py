@@ -30,10 +30,16 @@ class ConvTranspose2d(Function):
     node_name: str = "ConvolutionBackward0"
     jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("input", "weight")
+    saved_attrs: tuple[str, ...] = (        # PyTorch's ConvolutionBackward0, as for Conv2d (ops/conv.py)
+        "bias_sym_sizes_opt", "dilation", "groups", "output_padding", "padding", "stride", "transposed",
+    )
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, stride: Any, padding: Any,
                 output_padding: Any, dilation: Any) -> Any:
+        ctx.bias_sym_sizes_opt = (0,) if bias is None else tuple(bias.shape)
+        ctx.stride, ctx.padding, ctx.output_padding, ctx.dilation = stride, padding, output_padding, dilation
+        ctx.groups, ctx.transposed = 1, True
         xd, wd = x._data, weight._data
         n, _, h, w = xd.shape
         _, o, kh, kw = wd.shape

@@ -55,13 +55,13 @@ def _operands(x, y):
 
 def _add(self, other, alpha=1):
     a, b = _operands(self, other)
-    return a + b if alpha == 1 else _add_scaled(a, b, alpha)
+    return a + b if alpha == 1 else _plus_scaled(a, b, alpha)
 
 
-def _add_scaled(a, b, alpha):
-    """``a + alpha · b``."""
+def _plus_scaled(a, b, alpha):
+    """``a + alpha · b`` rounded once for floats, as PyTorch's fmadd (``1.6 + 2.5 · -0.64`` is 5.55e-17, not 0)."""
     if a.dtype.kind == "f" and b.dtype == a.dtype:
-        return fma(b, alpha, a)                     # PyTorch's fmadd: one rounding
+        return fma(b, alpha, a)
     return a + np.asarray(alpha * b, b.dtype)       # (numpy 1.x: 0-d * int is float64)
 
 
@@ -76,11 +76,7 @@ def _sub(self, other, alpha=1):
     check_broadcast(self, other)
     _check_bool_sub(self, other)
     a, b = promoted(self, other)
-    if alpha == 1:
-        return a - b
-    if a.dtype.kind == "f" and b.dtype == a.dtype:
-        return fma(b, -alpha, a)                    # PyTorch's fmadd: one rounding
-    return a - np.asarray(alpha * b, b.dtype)
+    return a - b if alpha == 1 else _plus_scaled(a, b, -alpha)
 
 
 Sub: type[Rule] = rule("SubBackward0", _sub, arrays=False,
@@ -624,6 +620,10 @@ class FloorDivide(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Any) -> Any:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+    @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 

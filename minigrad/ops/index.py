@@ -113,6 +113,7 @@ class ScatterAlongDim(Function):
 
     node_name: str = "ScatterAddBackward0"
     jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("dim", "index")      # as ScatterAdd's (the same node name)
 
     @staticmethod
     def forward(ctx: Any, grad: Tensor, dim: Any, index: Any, shape: tuple[int, ...]) -> Any:

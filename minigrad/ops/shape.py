@@ -305,9 +305,10 @@ class Expand(Function):
         shape = tuple(shape)
         lead = len(shape) - len(have)
         if lead < 0:
-            raise RuntimeError("expand(torch.FloatTensor{[%s]}, size=[%s]): the number of sizes provided (%d) must "
+            raise RuntimeError("expand(torch.%sTensor{[%s]}, size=[%s]): the number of sizes provided (%d) must "
                                "be greater or equal to the number of dimensions in the tensor (%d)"
-                               % (", ".join(map(str, have)), ", ".join(map(str, shape)), len(shape), len(have)))
+                               % (x.dtype._legacy, ", ".join(map(str, have)), ", ".join(map(str, shape)), len(shape),
+                                  len(have)))
         if -1 in shape:
             for i, s in enumerate(shape[:lead]):
                 if s == -1:

@@ -159,9 +159,9 @@ GRAPH_DIFFERS = {
     # masked setitem records IndexPutBackward0, CopySlices' backward no AsStridedBackwardBackward0.
     "mul_": "inplace", "div_": "inplace", "imul": "inplace", "itruediv": "inplace", "inplace_chain": "inplace",
     "setitem_mask": "inplace", "inplace_slice_with_input": "inplace", "lerp_tensor": "inplace",
-    # amax/amin: PyTorch's scale_grad_by_count is (restore(g) / mask.sum(dims)) · mask with a reshape; minigrad's
-    # formula keeps exact zeros and nan ties (where) — a value question first (nonfin).
-    "amax": "amax", "amax_dim": "amax", "amax_dims_keepdim": "amax", "amin": "amax", "amin_dim": "amax",
+    # amax/amin: PyTorch's scale_grad_by_count is (restore(g) / mask.sum(dims)) · mask, as minigrad's now (nonfin);
+    # without keepdim PyTorch's restore_reduced_dims is a reshape where minigrad unsqueezes.
+    "amax": "amax", "amax_dim": "amax", "amin": "amax", "amin_dim": "amax",
     # masked_fill(value tensor): PyTorch's value gradient is masked_select(g, mask).sum() (MaskedSelectBackward0).
     "masked_fill_tensor": "masked_select",
 }

@@ -80,7 +80,18 @@ def test_conv2d_node_saves_what_pytorch_saves():
         assert getattr(node, "_saved_" + attr) == getattr(tnode, "_saved_" + attr), attr
     assert node._saved_input is x
     assert node._saved_weight is w
-    assert F.conv2d(x, w, None, groups=2).grad_fn._saved_bias_sym_sizes_opt is None
+    no_bias = F.conv2d(x, w, None, groups=2).grad_fn._saved_bias_sym_sizes_opt
+    assert no_bias == TF.conv2d(tx, tw, None, groups=2).grad_fn._saved_bias_sym_sizes_opt == (0,)
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_conv_transpose2d_node_saves_what_pytorch_saves(bias):
+    (x, w, b), (tx, tw, tb) = pair(np.ones((1, 1, 3, 3)), np.ones((1, 2, 2, 2)), np.ones(2))
+    node = F.conv_transpose2d(x, w, b if bias else None, stride=2, padding=1, output_padding=1).grad_fn
+    tnode = TF.conv_transpose2d(tx, tw, tb if bias else None, stride=2, padding=1, output_padding=1).grad_fn
+    assert type(node).__name__ == type(tnode).__name__ == "ConvolutionBackward0"
+    for attr in ("stride", "padding", "dilation", "groups", "transposed", "output_padding", "bias_sym_sizes_opt"):
+        assert getattr(node, "_saved_" + attr) == getattr(tnode, "_saved_" + attr), attr
 
 
 def test_conv2d_float32_stays_float32():
