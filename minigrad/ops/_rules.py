@@ -276,7 +276,7 @@ class RuleNode(BackwardCFunction):
             raise RuntimeError(_FREED)
         cls, out = self._forward_cls, []
         # what the formulas use: the saved arrays (None: not saved), then the saved values (alpha, dim...)
-        values = [s and s.unpack_data(self) for s in self._packed] + [*map(self.__dict__.__getitem__, cls._attr_names)]
+        values = [s and s.unpack_data(self) for s in self._packed] + [getattr(self, name) for name in cls._attr_names]
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
             for (fn, uses), needed, meta in zip(cls._plan, self.needs_input_grad, self._input_meta):
@@ -301,9 +301,9 @@ class RuleNode(BackwardCFunction):
         backward holds almost nothing of the graph (``BackwardCFunction._release`` does it in general)."""
         if not self._packed:
             return False
-        d = self.__dict__
-        d["_released"], d["_packed"], d["_outputs"] = True, (), _DEAD if self._outputs[0]() is None else self._outputs
-        del d["_input_meta"]
+        # (getattr/setattr, not ``self.__dict__``: that would make the instance's dict a separate object)
+        self._released, self._packed, self._outputs = True, (), _DEAD if self._outputs[0]() is None else self._outputs
+        del self._input_meta
         return True
 
     def _release_values(self) -> bool:
@@ -311,16 +311,17 @@ class RuleNode(BackwardCFunction):
         freed too (``_saved_target`` then raises, as in PyTorch); sizes and strides are kept, one shared copy.
         Such a value is a saved tensor in PyTorch even when nothing else is (masked_fill's mask): a second
         backward through the node raises."""
-        d = self.__dict__
-        if not self._packed and any(_is_array(d.get(name)) for name in type(self)._value_fields):
-            d["_packed"] = (None,)                  # (released below like a node that saved a tensor)
+        fields = type(self)._value_fields
+        if not self._packed and any(_is_array(getattr(self, name, None)) for name in fields):
+            self._packed = (None,)                  # (released below like a node that saved a tensor)
         if not RuleNode._release(self):
             return False
-        for name in type(self)._value_fields:
-            if _is_array(d.get(name)):
-                del d[name]
-            elif type(d.get(name)) is tuple:
-                d[name] = _shared(d[name])
+        for name in fields:
+            value = getattr(self, name, None)
+            if _is_array(value):
+                delattr(self, name)
+            elif type(value) is tuple:
+                setattr(self, name, _shared(value))
         return True
 
 
@@ -414,9 +415,9 @@ class Rule(Function):
             node._packed = tuple([SavedTensor(result, 0) if s == -1 else None if s is None or args[s] is None else
                                   SavedTensor(args[s]) for s in cls._save_plans.get(needs) or _save_plan(cls, needs)])
         for name, i, default in cls._attr_spec:             # the row's saved values (alpha, dim...)
-            node.__dict__[name] = args[i] if i < len(args) else default
+            setattr(node, name, args[i] if i < len(args) else default)
         if cls._derived:
-            _derive(cls, node.__dict__, args)
+            _derive(cls, node, args)
         if _node_created_hooks:
             _notify_node_created(node)
         return result
@@ -437,7 +438,7 @@ class Rule(Function):
             for name, i, default in zip(cls._attr_plain, cls._attr_index, cls._attr_default):
                 setattr(ctx, name, args[i] if i < n else default)
             if cls._derived:
-                _derive(cls, ctx.__dict__, args)
+                _derive(cls, ctx, args)
         return out
 
     @classmethod
@@ -460,13 +461,13 @@ def _save_plan(cls, needs):
     return plan
 
 
-def _derive(cls, d, args):
+def _derive(cls, node, args):
     """Compute a node's ``values=`` entries from the op's arguments (their arrays)."""
     Tensor = _tensor.Tensor
     arrays = [a._data if isinstance(a, Tensor) else a for a in args]
     n = len(arrays)
     for name, fn, index, defaults in cls._derived:
-        d[name] = fn(*[arrays[i] if i < n else default for i, default in zip(index, defaults)])
+        setattr(node, name, fn(*[arrays[i] if i < n else default for i, default in zip(index, defaults)]))
 
 
 def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: bool = True, quiet: bool = True,
