@@ -50,6 +50,13 @@ def need(value):
     return value
 
 
+def _with_base(g, a):
+    """What an in-place step on ``a`` changes: ``a``, and its base when ``a`` is a view of a named tensor."""
+    base = g.ns[a]._base
+    named = [n for n in g.tensors() if base is not None and g.ns[n] is base]
+    return [a, *named[:1]]
+
+
 def fl(g, v: float) -> str:
     return repr(float(v))
 
@@ -786,14 +793,7 @@ def _inplace(g):
         if not g.nd(a) or not g.sh(a)[0]:
             raise Skip
         code = "%s[%d].add_(%s)" % (a, g.rng.randrange(g.sh(a)[0]), g.choice([5.0, -1.0]))
-    base = g.ns[a]._base
-    observe = [a]
-    if base is not None:
-        for n in g.tensors():
-            if g.ns[n] is base:
-                observe.append(n)
-                break
-    g.add_stmt(code, "inplace_" + form, "inplace", uses, observe, keep_error=0.35)
+    g.add_stmt(code, "inplace_" + form, "inplace", uses, _with_base(g, a), keep_error=0.35)
 
 
 @variant("view_then_inplace", "inplace", 1.0)
@@ -1128,14 +1128,7 @@ def _inplace_more(g):
         code = "F.threshold_(%s, 0.0, -1.0)" % a
     else:
         code = "F.relu(%s, inplace=True)" % a
-    base = g.ns[a]._base
-    observe = [a]
-    if base is not None:
-        for n in g.tensors():
-            if g.ns[n] is base:
-                observe.append(n)
-                break
-    g.add_stmt(code, "inplace_" + form, "inplace", uses, observe, keep_error=0.35)
+    g.add_stmt(code, "inplace_" + form, "inplace", uses, _with_base(g, a), keep_error=0.35)
 
 
 @variant("like_factories", "unary", 0.2)
