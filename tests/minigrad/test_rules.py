@@ -161,7 +161,7 @@ GRAPH_DIFFERS = {
     "setitem_mask": "inplace", "inplace_slice_with_input": "inplace",
     # amax/amin: PyTorch's scale_grad_by_count is (restore(g) / mask.sum(dims)) · mask with a reshape; minigrad's
     # formula keeps exact zeros and nan ties (where) — a value question first (nonfin).
-    "amax": "amax", "amax_dim": "amax", "amax_dims_keepdim": "amax", "amin": "amax", "amin_dim": "amax",
+    "amax": "amax", "amax_dim": "amax", "amin": "amax", "amin_dim": "amax",
     # masked_fill(value tensor): PyTorch's value gradient is masked_select(g, mask).sum() (MaskedSelectBackward0).
     "masked_fill_tensor": "masked_select",
 }
