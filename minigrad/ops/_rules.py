@@ -545,8 +545,8 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
                                                          zip(formula.inputs, formula.grads) if t)),
     })
     cls._attr_spec = tuple(zip(cls._attr_plain, cls._attr_index, cls._attr_default))
-    if derived:                     # ``values=`` may keep tensors (nll_loss's target): freed after backward too
-        cls._node_cls._release = RuleNode._release_values
+    if derived or plain:            # a value or argument may be a tensor or array (nll_loss's target, where's
+        cls._node_cls._release = RuleNode._release_values   # condition): PyTorch saves it, backward frees it
     RULES[node_name] = cls
     return cls
 

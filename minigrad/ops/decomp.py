@@ -205,6 +205,7 @@ class Slogdet(Function):
     def forward(ctx: Any, a: Any) -> Any:
         sign, logabsdet = np.linalg.slogdet(a._data)
         ctx.save_for_backward(a)
+        ctx.set_materialize_grads(False)     # only the sign used: no gradient at all (PyTorch's undefined one)
         dtype = a._data.dtype
         return np.asarray(sign, dtype=dtype), np.asarray(logabsdet, dtype=dtype)
 
@@ -213,7 +214,10 @@ class Slogdet(Function):
         (a,) = ctx.saved_tensors
         if g_logabsdet is None:
             return None
-        return g_logabsdet.unsqueeze(-1).unsqueeze(-1) * _mT(Inv.apply(a))
+        g = g_logabsdet.unsqueeze(-1).unsqueeze(-1)
+        if a.shape[-1] == 1:                 # PyTorch's LU solve is g / a: ±inf for a singular 1×1, no error
+            return g / a
+        return g * _mT(Inv.apply(a))
 
 
 def _const(array):
