@@ -509,6 +509,8 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
                 raise TypeError("%s: the gradient of %s uses %r, which is neither an argument nor 'result'"
                                 % (node_name, p, u))
         plan_uses.append(uses)
+    formula_saved = saved                   # PyTorch's generated nodes unpack (so version-check) their saved inputs
+    saved = sorted(s for s in saved if s != "result") + ["result"] * ("result" in saved)   # by name, then result
     plain = [a for a in attr_used if a not in values]
     attr_used = plain + [a for a in attr_used if a in values]
     derived = []
@@ -528,7 +530,7 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
     cls_name = name or node_name.replace("Backward", "_").rstrip("0123456789").rstrip("_") or node_name
     module = sys._getframe(1).f_globals.get("__name__", __name__)
     formula = register_formula(node_name, inputs, [grads[p][0] if grads[p] else None for p in inputs],
-                               saved + attr_used, words)
+                               formula_saved + attr_used, words)
     cls = type(cls_name, (Rule,), {
         "node_name": node_name, "saved_names": tuple(saved), "saved_attrs": tuple(attr_used),
         "_fn": staticmethod(forward), "_arrays": arrays, "_plan": plan, "_saves": saves,

@@ -375,6 +375,7 @@ class Slogdet(Function):
         from ._util import fmath
         lu, piv, _ = _det_lu(a._data)
         diag = np.diagonal(lu, 0, -2, -1)
+        ctx.set_materialize_grads(False)     # only the sign used: no gradient at all (PyTorch's undefined one)
         dtype = a._data.dtype
         with np.errstate(all="ignore"):
             sign = _prod_last(np.sign(np.where(diag != diag, 0, diag)), 1) * _perm_sign(piv).astype(dtype)

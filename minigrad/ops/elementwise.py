@@ -636,6 +636,7 @@ Where: type[Rule] = rule("WhereBackward0", _where, arrays=False, quiet=False,
              self=("g · [condition]", lambda xp, g, condition: xp.where(xp.mask(condition), g, 0)),
              other=("g · [not condition]", lambda xp, g, condition: xp.where(xp.mask(condition), 0, g)),
              jvp="auto_element_wise",
+             values={"condition": lambda condition: condition},   # PyTorch saves it: backward frees it
              words="where(condition, self, other): the gradient goes to self where the condition holds, to "
                    "other elsewhere (exactly 0 for the one not chosen).")
 

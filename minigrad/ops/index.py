@@ -270,7 +270,7 @@ class IndexSelect(Function):
         if x.ndim == 0:
             return x._data.copy()
         ctx.key = (slice(None),) * dim + (index.reshape(-1),)
-        return x._data[ctx.key]
+        return np.ascontiguousarray(x._data[ctx.key])    # (PyTorch: a new, contiguous tensor)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:

@@ -672,6 +672,9 @@ class Roll(Function):
             raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:%d" % (len(shifts), len(dims)))
         if x.ndim == 0 and dims:
             raise IndexError("Dimension specified as %d but tensor has no dimensions" % dims[0])
+        if x._data.size == 0:                # PyTorch returns a clone before it looks at the dims
+            ctx.shifts, ctx.dims = shifts, tuple(dims)
+            return x._data.copy()
         ctx.shifts, ctx.dims = shifts, tuple(wrap_dim(d, x.ndim) for d in dims)
         return np.roll(x._data, shifts if dims else shifts[0], ctx.dims or None)
 
