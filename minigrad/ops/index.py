@@ -16,6 +16,7 @@ import numpy as np
 from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
 from ._util import broadcast_shape
+from .inplace import has_overlap
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -379,8 +380,9 @@ def check_advanced(key: Any, shape: Any) -> Any:
         if item is None:
             continue
         if item is Ellipsis:
+            after = key[[k is Ellipsis for k in key].index(True) + 1:]
             dim = len(shape) - sum(1 if not isinstance(k, np.ndarray) or k.dtype != np.bool_ else k.ndim
-                                   for k in key[key.index(Ellipsis) + 1:] if k is not None)
+                                   for k in after if k is not None and not isinstance(k, bool))
             continue
         if isinstance(item, np.ndarray) and item.dtype == np.bool_:
             if item.ndim and dim + item.ndim > len(shape):
@@ -412,7 +414,7 @@ def check_advanced(key: Any, shape: Any) -> Any:
             np.broadcast_shapes(*(a.shape for a in arrays))
         except ValueError:
             raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes %s"
-                             % " ".join("[%s]" % ", ".join(map(str, a.shape)) for a in arrays)) from None
+                             % ", ".join("[%s]" % ", ".join(map(str, a.shape)) for a in arrays)) from None
 
 
 def check_assignable(target: Any, key: Any, value: Any) -> Any:
@@ -475,6 +477,8 @@ for _op in (Index, TakeAlongDim, CopySlices, Scatter, ScatterValue, IndexSelect,
     _op.quiet = False
 
 
+MASKED_FILL_EXPANDED = ("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                        "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar")
 _INDEX_PUT_EXPANDED = ("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
                        "performing this operation. This also applies to advanced indexing e.g. "
                        "tensor[indices] = tensor")
@@ -501,15 +505,20 @@ def setitem(t: Any, key: Any, value: Any) -> None:
             raise TypeError("can't assign a %s to a %s" % (type(value).__name__, t.type()))
         with np.errstate(all="ignore"):       # nan into an integer tensor: numpy's cast warning
             value = Tensor._make(np.asarray(value, dtype=t._data.dtype), False)
-    check_assignable(t._data, key, value)
     if advanced:
+        dst, key = split_key(t, key)        # index_put_ on the view the basic items make: CopySlices on t
+        check_advanced(key, dst.shape)      # (a boolean's index [] or [0] must broadcast with the others)
+        check_assignable(dst._data, key, value)
         written: Any = False
-        if any(stride == 0 and n > 1 for stride, n in zip(t._data.strides, t._data.shape)):   # an expand
+        if has_overlap(dst._data):          # an expand
             warnings.warn(_INDEX_PUT_EXPANDED, UserWarning, stacklevel=3)
-            written = np.zeros(t.shape, dtype=bool)
+            if value.numel() == 1 and _one_mask(key):      # index_put_ runs masked_fill_, which warns too
+                warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
+            written = np.zeros(dst.shape, dtype=bool)
             written[key] = True             # then, as PyTorch, each written element's memory gets the value
-        t._inplace(lambda x, v: IndexPut.apply(x, key, v.to(x.dtype)), value, fill=written)
+        dst._inplace(lambda x, v: IndexPut.apply(x, key, v.to(x.dtype)), value, fill=written)
         return
+    check_assignable(t._data, key, value)
     dst = t if _trivial(key, t.shape) else t[key]
     if value.shape == dst.shape:
         dst.copy_(value)
@@ -523,6 +532,56 @@ def setitem(t: Any, key: Any, value: Any) -> None:
         dst.copy_(src if src.shape == dst.shape else src.expand(dst.shape))
 
 
+def split_key(t: Any, key: Any) -> Any:
+    """PyTorch's ``applySlicing``: apply a key's basic items as views, keep its index arrays for the rest.
+
+    Returns ``(view, rest)`` with ``view[rest]`` the same elements as ``t[key]``: ints select (a ``Select``
+    view), slices slice, ``None`` and 0-d booleans unsqueeze (a boolean becomes the index ``[0]`` or ``[]``
+    of the new dim); index arrays and masks stay in ``rest`` at their dims.  ``view`` is ``t`` itself when
+    no item made a view (``t[idx]``, ``t[:, mask]``) -- then ``index_put_`` is recorded on ``t``, else
+    on the view (so ``CopySlices`` on ``t``).  Because ints are applied first, ``x[0, :, idx]`` has the
+    shape ``x[0][:, idx]`` has, as in PyTorch (numpy would move the broadcast dims to the front).
+    """
+    spans = [0 if k is None or isinstance(k, bool) else k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_
+             else 1 for k in key if k is not Ellipsis]
+    view, rest, dim = t, [], 0
+    for item in key:
+        if item is Ellipsis:
+            n = t.ndim - sum(spans)
+            rest += [slice(None)] * n
+            dim += n
+        elif item is None or isinstance(item, bool) or (isinstance(item, np.ndarray) and item.ndim == 0):
+            view = view.unsqueeze(dim)
+            if item is not None:
+                rest.append(np.zeros(1 if item else 0, dtype=np.int64))
+            else:
+                rest.append(slice(None))
+            dim += 1
+        elif isinstance(item, slice):
+            if not whole(item, view.shape[dim]):
+                view = Slice.apply(view, (slice(None),) * dim + (item,))
+            rest.append(slice(None))
+            dim += 1
+        elif isinstance(item, np.ndarray):
+            rest.append(item)
+            dim += item.ndim if item.dtype == np.bool_ else 1
+        else:
+            view = Select.apply(view, (slice(None),) * dim + (int(item),))
+    return view, tuple(rest)
+
+
+def _one_mask(key: Any) -> bool:
+    """``index_put_``'s ``canDispatchToMaskedFill``: the only index array is one boolean mask."""
+    arrays = [k for k in key if isinstance(k, np.ndarray)]
+    return len(arrays) == 1 and arrays[0].dtype == np.bool_
+
+
+def whole(item: slice, n: int) -> bool:
+    """A slice PyTorch's indexing skips as the whole dim (``applySlice``): it starts at 0 as written, steps by 1
+    and stops at or past the end -- ``x[-3:]`` of 3 elements or ``x[1:]`` of none still records a slice."""
+    return item.start in (None, 0) and item.step in (None, 1) and (item.stop is None or item.stop >= n)
+
+
 def _trivial(key: Any, shape: Any) -> bool:
     """Every item of a (basic, normalized) key keeps its whole dim: ``t[key]`` would be ``t`` itself."""
     dim = 0
@@ -530,7 +589,7 @@ def _trivial(key: Any, shape: Any) -> bool:
         if item is Ellipsis:
             dim = len(shape) - sum(1 for k in key[key.index(Ellipsis) + 1:] if k is not Ellipsis)
             continue
-        if not isinstance(item, slice) or item.indices(shape[dim]) != (0, shape[dim], 1):
+        if not isinstance(item, slice) or not whole(item, shape[dim]):
             return False
         dim += 1
     return True
