@@ -840,5 +840,33 @@ CASES += [
            node="LogSoftmaxBackwardDataBackward0", arity=2, shapes=((3, 2),), runs_under_no_grad=False),
 ]
 
+
+# -- nn2: the nodes of the recurrent layers (minigrad/ops/rnn.py; PyTorch's RNN.cpp uses them internally) --
+
+
+def _unsafe_chunk(a, chunks, dim):
+    if lib(a).__name__ == "minigrad":
+        from minigrad.ops.rnn import unsafe_chunk
+
+        return unsafe_chunk(a, chunks, dim)
+    return a.unsafe_chunk(chunks, dim)
+
+
+def _transpose_inplace(a):
+    y = a * 1
+    if lib(a).__name__ == "minigrad":
+        from minigrad.ops.rnn import TransposeInplace
+
+        return TransposeInplace.apply(y, 0, 1)
+    return y.transpose_(0, 1)
+
+
+CASES += [
+    OpCase("unsafe_chunk", lambda a: _unsafe_chunk(a, 3, 1), node="UnsafeSplitBackward0", shapes=((2, 6),)),
+    OpCase("unsafe_chunk_piece", lambda a: _unsafe_chunk(a, 2, 0)[1].sigmoid(), node="SigmoidBackward0",
+           shapes=((4, 3),)),
+    OpCase("transpose_inplace", _transpose_inplace, node="TransposeBackward1", shapes=((2, 3),)),
+]
+
 CASES_BY_NAME = {case.name: case for case in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "duplicate case names"

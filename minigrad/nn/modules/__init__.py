@@ -33,6 +33,7 @@ from .loss import (
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # nn2: recurrent layers
 from .sparse import Embedding
 
 __all__ = [
@@ -82,4 +83,13 @@ __all__ = [
     "NLLLoss",
     "BCELoss",
     "BCEWithLogitsLoss",
+    # nn2: recurrent layers
+    "RNNBase",
+    "RNN",
+    "LSTM",
+    "GRU",
+    "RNNCellBase",
+    "RNNCell",
+    "LSTMCell",
+    "GRUCell",
 ]
