@@ -179,7 +179,7 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
                 grad_inputs = _execute(node, grads, run)
             if not retain_graph and node._release() and observe:  # frees what the node saved (and _forget)
                 _emit("release", node)
-            for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
+            for next_node, nr, grad in zip(node._next, node._nrs, grad_inputs):   # (next_functions, compactly)
                 if next_node is not None:
                     if grad is not None:
                         _add_to_buffer(buffers, next_node, nr, grad)
@@ -247,7 +247,7 @@ def _count_dependencies(roots):
     """For every node reachable from the roots, the number of edges that point at it."""
     dependencies, stack = {}, list(roots)
     while stack:
-        for next_node, _ in stack.pop().next_functions:
+        for next_node in stack.pop()._next:
             if next_node in dependencies:
                 dependencies[next_node] += 1
             elif next_node is not None:
@@ -273,14 +273,14 @@ def _needed_nodes(edges, dependencies, targets):
     while stack:  # Kahn's algorithm: parents before children
         node = stack.pop()
         topo.append(node)
-        for next_node, _ in node.next_functions:
+        for next_node in node._next:
             if next_node is not None:
                 remaining[next_node] -= 1
                 if remaining[next_node] == 0:
                     stack.append(next_node)
     needed = set()
     for node in reversed(topo):
-        if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
+        if node in targets or any(n in needed for n in node._next if n is not None):
             needed.add(node)
     return needed
 
@@ -319,23 +319,23 @@ def _execute(node, grads, run):
     if run.targets is not None and node in run.targets:
         # autograd.grad(outputs, inputs) with a non-leaf input: PyTorch captures its gradient *before*
         # the tensor's hooks when the node must run anyway (it leads to another input), after them if not.
-        if not any(n in run.needed for n, _ in node.next_functions if n):
+        if not any(n in run.needed for n in node._next if n):
             if node._tensor_pre_hooks or node._retain_grad:
                 grads = _tensor_hooks(node, grads, observe)
             _capture(run, node, grads)
-            return (None,) * len(node.next_functions)
+            return (None,) * len(node._next)
         _capture(run, node, grads)
     if node._tensor_pre_hooks or node._retain_grad:     # most nodes have no hooks
         grads = _tensor_hooks(node, grads, observe)
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads, observe)
     grad_outputs = tuple(grads)
-    if node._released and "_input_meta" not in node.__dict__:     # forgotten (_forget): cannot run again
+    if node._released and getattr(node, "_input_meta", None) is None:     # forgotten (_forget): cannot run again
         raise RuntimeError(_FREED)
     if len(grads) == 1:
-        grad_inputs = (None,) * len(node.next_functions) if grads[0] is None else node._apply(grad_outputs)
+        grad_inputs = (None,) * len(node._next) if grads[0] is None else node._apply(grad_outputs)
     elif all(g is None for g in grads):
-        grad_inputs = (None,) * len(node.next_functions)
+        grad_inputs = (None,) * len(node._next)
     else:
         grad_inputs = node._apply(tuple(_materialize(node, grads)) if node._materialize_grads else grad_outputs)
     if _anomaly.enabled and _anomaly.check_nan:
