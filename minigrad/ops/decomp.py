@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..autograd import grad_mode
 from ..autograd.function import Function
+from ._util import fmath
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -176,7 +178,6 @@ class Det(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        from ..autograd import grad_mode
         (a,) = ctx.saved_tensors
         if a.numel() == 0:
             return None
@@ -196,7 +197,7 @@ class Det(Function):
         if singular.all() or not singular.any():
             return _det_grad(a, gd, grad, bool(singular.all()))
         # a batch of both kinds: each formula on its matrices (PyTorch's masked_fmap), put back in order
-        from .._creation import cat
+        from .._creation import cat  # circular: _creation builds on the ops
         flat = singular.reshape(-1)
         order = np.concatenate([np.flatnonzero(flat), np.flatnonzero(~flat)])
         a2, gd2, g2 = a.reshape(-1, n, n), gd.reshape(-1), grad.expand(*gd.shape).reshape(-1)
@@ -216,7 +217,7 @@ def _det_grad(a, gd, grad, singular):
 
 def _prod_others(g, s):
     """``g · ∏_{j≠i} s_j`` along the last dim without dividing (PyTorch's ``prod_safe_zeros_backward``)."""
-    from .._creation import cat, ones
+    from .._creation import cat, ones  # circular: _creation builds on the ops
     k = s.shape[-1]
     if s.numel() == 0:
         return g.expand(*s.shape)
@@ -283,7 +284,6 @@ class Solve(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        from ..autograd import grad_mode
         a, b = ctx.saved_tensors
         if grad_mode.is_grad_enabled():
             gb = Solve.apply(_mT(a), grad)
@@ -372,7 +372,6 @@ class Slogdet(Function):
 
     @staticmethod
     def forward(ctx: Any, a: Any) -> Any:
-        from ._util import fmath
         lu, piv, _ = _det_lu(a._data)
         diag = np.diagonal(lu, 0, -2, -1)
         ctx.set_materialize_grads(False)     # only the sign used: no gradient at all (PyTorch's undefined one)
@@ -388,7 +387,6 @@ class Slogdet(Function):
 
     @staticmethod
     def backward(ctx: Any, g_sign: Any, g_logabsdet: Any) -> Any:
-        from ..autograd import grad_mode
         (a,) = ctx.saved_tensors
         if g_logabsdet is None:
             return None
@@ -406,6 +404,6 @@ def _const(array):
 
 def _diag_embed(t):
     """``t`` (..., k) on the diagonals of (..., k, k) zeros -- a choice, not a product with I (inf · 0 is nan)."""
-    from .._creation import where
+    from .._creation import where  # circular: _creation builds on the ops
     k = t.shape[-1]
     return where(_const(np.eye(k, dtype=bool)), t.unsqueeze(-1), _const(np.zeros((), dtype=t._data.dtype)))
