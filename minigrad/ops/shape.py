@@ -472,7 +472,8 @@ class Unbind(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
         ctx.dim = wrap_dim(dim, x.ndim)
-        return tuple(x._data[(slice(None),) * ctx.dim + (i,)] for i in range(x.shape[ctx.dim]))
+        # `...`: a 1-d tensor's slices are 0-d *views*, not numpy scalar copies (in-place ops reach the base)
+        return tuple(x._data[(*(slice(None),) * ctx.dim, i, Ellipsis)] for i in range(x.shape[ctx.dim]))
 
     @staticmethod
     def backward(ctx: Any, *grads: Tensor) -> Grads:
