@@ -373,8 +373,8 @@ Sign: type[Rule] = rule("SignBackward0", _sign, quiet=False,
             words="sign is flat almost everywhere: the gradient is 0.")
 
 
-Sgn: type[Rule] = fused("sgn", rule("SgnBackward0", _sign, quiet=False,
-                        self=("0", lambda xp, g: xp.zeros_like(g)),
+Sgn: type[Rule] = fused("sgn", rule("SgnBackward0", _sign, quiet=False,   # saves self and result, as PyTorch
+                        self=("0", lambda xp, g, self, result: xp.zeros_like(g)),
                         jvp="auto_element_wise",
                         words="sgn (sign, for real numbers) is flat almost everywhere: the gradient is 0."))
 

@@ -646,7 +646,9 @@ class ConstantPadNd(Function):
         ctx.pad = tuple(pad)
         widths = _pad_widths(pad, x.ndim)
         a = x._data[tuple(slice(max(-lo, 0), s - max(-hi, 0)) for (lo, hi), s in zip(widths, x.shape))]
-        return np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+        out = np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+        # PyTorch: a new contiguous tensor; only a pure crop is a clone that keeps the input's layout
+        return np.ascontiguousarray(out) if any(lo > 0 or hi > 0 for lo, hi in widths) else out
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
