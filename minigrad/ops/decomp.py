@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..autograd.function import Function
+from ._layout import column_major
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -83,7 +84,7 @@ class Inv(Function):
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Any:
         try:
-            out = np.linalg.inv(a._data)
+            out = column_major(np.linalg.inv(a._data))       # LAPACK's layout, as PyTorch's result
         except np.linalg.LinAlgError:
             raise LinAlgError("linalg.inv: The diagonal element 1 is zero, the inversion could not be completed "
                               "because the input matrix is singular.") from None
@@ -116,7 +117,7 @@ class Solve(Function):
             out = np.linalg.solve(a._data, rhs)
         except np.linalg.LinAlgError:
             raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
-        out = out[..., 0] if vector else out
+        out = column_major(out[..., 0] if vector else out)
         ctx.save_for_backward(a, b)
         return out
 
@@ -147,7 +148,7 @@ class Svd(Function):
     def forward(ctx: Any, a: Tensor, full_matrices: Any) -> tuple[Any, ...]:
         u, s, vh = np.linalg.svd(a._data, full_matrices=full_matrices)
         dtype = a._data.dtype
-        u, s, vh = u.astype(dtype), s.astype(dtype), vh.astype(dtype)
+        u, s, vh = column_major(u.astype(dtype)), s.astype(dtype), column_major(vh.astype(dtype))
         ctx.save_for_backward(u, s, vh)      # the outputs: under create_graph they carry this node, so the
         ctx.full_matrices = full_matrices    # backward below differentiates again (Hessians through svd)
         ctx.S_sym_argsize_minus_1 = s.shape[-1]
