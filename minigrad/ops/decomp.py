@@ -19,6 +19,7 @@ import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd.function import Function
+from ._layout import column_major
 from ._util import fmath
 
 if TYPE_CHECKING:
@@ -247,7 +248,7 @@ class Inv(Function):
                                                 "could not be completed because the input matrix is singular."))
         eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a._data.dtype), a.shape)
         ctx.save_for_backward(a)
-        return _lu_solve(lu, piv, eye)
+        return column_major(_lu_solve(lu, piv, eye))       # LAPACK's layout, as PyTorch's result
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -277,7 +278,7 @@ class Solve(Function):
             raise LinAlgError(_singular_message("torch.linalg.solve", info,
                                                 "The solver failed because the input matrix is singular."))
         out = _lu_solve(lu, piv, np.broadcast_to(rhs, batch + rhs.shape[-2:]))
-        out = out[..., 0] if vector else out
+        out = column_major(out[..., 0] if vector else out)       # LAPACK's layout, as PyTorch's result
         ctx.save_for_backward(a, b)
         ctx.lu, ctx.piv = lu, piv
         return out
@@ -314,7 +315,7 @@ class Svd(Function):
     def forward(ctx: Any, a: Tensor, full_matrices: Any) -> tuple[Any, ...]:
         u, s, vh = np.linalg.svd(a._data, full_matrices=full_matrices)
         dtype = a._data.dtype
-        u, s, vh = u.astype(dtype), s.astype(dtype), vh.astype(dtype)
+        u, s, vh = column_major(u.astype(dtype)), s.astype(dtype), column_major(vh.astype(dtype))
         ctx.save_for_backward(u, s, vh)      # the outputs: under create_graph they carry this node, so the
         ctx.full_matrices = full_matrices    # backward below differentiates again (Hessians through svd)
         ctx.S_sym_argsize_minus_1 = s.shape[-1]

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
+from ._layout import contiguous
 from ._util import broadcast_shape
 from .inplace import has_overlap
 
@@ -271,7 +272,7 @@ class IndexSelect(Function):
         if x.ndim == 0:
             return x._data.copy()
         ctx.key = (slice(None),) * dim + (index.reshape(-1),)
-        return np.ascontiguousarray(x._data[ctx.key])    # (PyTorch: a new, contiguous tensor)
+        return contiguous(x._data[ctx.key])          # PyTorch's result is row-major
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype, get_default_dtype
 from ..autograd.function import Function
+from ._layout import contiguous, like
 from ._rules import NP, fused, rule
 from ._util import dims_tuple, fmath, wrap_dim
 from .index import gather_backward
@@ -286,7 +287,7 @@ def _softmax(self, dim):
         return self.copy()
     e = fmath.exp(self - self.max(axis=axis, keepdims=True))
     e /= e.sum(axis=axis, keepdims=True)
-    return e
+    return contiguous(e)                       # PyTorch's softmax makes its input contiguous
 
 
 Softmax: type[Rule] = rule("SoftmaxBackward0", _softmax, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
@@ -320,7 +321,7 @@ def _log_softmax(self, dim):
         return self.copy()
     out = self - self.max(axis=axis, keepdims=True)
     out -= fmath.log(fmath.exp(out).sum(axis=axis, keepdims=True))
-    return out
+    return contiguous(out)
 
 
 LogSoftmax: type[Rule] = rule("LogSoftmaxBackward0",
@@ -570,8 +571,7 @@ Norm: type[Rule] = rule("LinalgVectorNormBackward0", _norm, values={"dim": _save
 
 
 def _cumsum(self, dim):
-    return np.cumsum(self, axis=_numpy_axis(dim, self.ndim),
-                     dtype=_sum_type(self)).reshape(self.shape)
+    return contiguous(np.cumsum(self, axis=_numpy_axis(dim, self.ndim), dtype=_sum_type(self)).reshape(self.shape))
 
 
 def _reverse_cumsum(xp, g, dim):
@@ -587,8 +587,7 @@ Cumsum: type[Rule] = rule("CumsumBackward0",
 
 
 def _cumprod(self, dim):
-    return np.cumprod(self, axis=_numpy_axis(dim, self.ndim),
-                      dtype=_sum_type(self)).reshape(self.shape)
+    return contiguous(np.cumprod(self, axis=_numpy_axis(dim, self.ndim), dtype=_sum_type(self)).reshape(self.shape))
 
 
 def _cumprod_with_zeros(xp, grad, x, y, d):
@@ -759,6 +758,7 @@ class Sort(Function):
         if k is not None:
             order = np.take(order, np.arange(k), axis=ctx.axis)
         values = np.take_along_axis(a, order, axis=ctx.axis)
+        values, order = like(values, a), like(order, a)     # laid out as the input, as PyTorch's
         if not x.ndim:
             values, order = values.reshape(()), order.reshape(())
         ctx.save_for_backward(order)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
+from ._layout import contiguous, like
 from ._util import promoted, wrap_dim
 from .reduce import _sum_dtype
 
@@ -349,7 +350,7 @@ class Repeat(Function):
             sizes = [n * r for n, r in zip(shape, repeats)]
             raise RuntimeError("Trying to create tensor with negative dimension %d: [%s]"
                                % (next(s for s in sizes if s < 0), ", ".join(map(str, sizes))))
-        return np.tile(x._data, repeats)
+        return contiguous(np.tile(x._data, repeats))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -393,7 +394,7 @@ class Cat(Function):
                                        "size %d for tensor number %d in the list." % (d, a, b, i))
         ctx.sizes = [0 if skip else t.shape[d] for t, skip in zip(tensors, legacy)]
         arrays = promoted(*tensors)
-        return np.concatenate([a for a, skip in zip(arrays, legacy) if not skip] or arrays[:1], axis=d)
+        return contiguous(np.concatenate([a for a, skip in zip(arrays, legacy) if not skip] or arrays[:1], axis=d))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -425,7 +426,7 @@ class Stack(Function):
                 raise RuntimeError("stack expects each tensor to be equal size, but got [%s] at entry 0 and [%s] at "
                                    "entry %d" % (first, this, i))
         ctx.dim = wrap_dim(dim, tensors[0].ndim + 1)
-        return np.stack(promoted(*tensors), axis=ctx.dim)
+        return contiguous(np.stack(promoted(*tensors), axis=ctx.dim))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -493,7 +494,7 @@ class Flip(Function):
         for i, d in enumerate(ctx.dims):
             if d in ctx.dims[:i]:
                 raise RuntimeError("dim %d appears multiple times in the list of dims" % d)
-        return np.flip(x._data, ctx.dims).copy() if x.ndim else x._data.copy()
+        return like(np.flip(x._data, ctx.dims).copy(), x._data) if x.ndim else x._data.copy()
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -513,7 +514,7 @@ class Tril(Function):
         if x.ndim < 2:
             raise RuntimeError("%s: input tensor must have at least 2 dimensions" % cls.__name__.lower())
         ctx.diagonal = diagonal
-        return cls._pick(x._data, diagonal)
+        return contiguous(cls._pick(x._data, diagonal))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -677,7 +678,7 @@ class Roll(Function):
             ctx.shifts, ctx.dims = shifts, tuple(dims)
             return x._data.copy()
         ctx.shifts, ctx.dims = shifts, tuple(wrap_dim(d, x.ndim) for d in dims)
-        return np.roll(x._data, shifts if dims else shifts[0], ctx.dims or None)
+        return contiguous(np.roll(x._data, shifts if dims else shifts[0], ctx.dims or None))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
