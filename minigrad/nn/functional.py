@@ -27,6 +27,7 @@ from ..ops import conv as C
 from ..ops import elementwise as E
 from ..ops import linalg as L
 from ..ops import nn_ops as N
+from ..ops import padding as _padding  # nn2
 from ..ops import shape as S
 from ..ops._util import broadcast_shape
 from ..ops.adaptive import AdaptiveAvgPool2d
@@ -422,8 +423,6 @@ def pad(
     """
     if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError("Unrecognised padding mode %s" % mode)
-    if mode != "constant":
-        raise NotImplementedError("minigrad implements only mode='constant' padding")
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.ndim:
@@ -431,6 +430,8 @@ def pad(
             "Padding length should be less than or equal to two times the input dimension but got "
             "padding length %d and input of dimension %d" % (len(pad), input.ndim)
         )
+    if mode != "constant":                                  # nn2: reflect / replicate / circular
+        return _padding.pad(input, tuple(int(p) for p in pad), mode, value)
     if value is not None and not isinstance(value, (int, float, np.number)):
         raise TypeError("pad(): argument 'value' (position 4) must be float, not %s" % type(value).__name__)
     return N.ConstantPadNd.apply(input, tuple(int(p) for p in pad), 0 if value is None else value)

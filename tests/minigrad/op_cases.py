@@ -868,5 +868,24 @@ CASES += [
     OpCase("transpose_inplace", _transpose_inplace, node="TransposeBackward1", shapes=((2, 3),)),
 ]
 
+
+# -- nn2: reflection / replication padding (minigrad/ops/padding.py) --
+CASES += [
+    OpCase("reflection_pad1d", lambda a: lib(a).nn.functional.pad(a, (2, 1), mode="reflect"),
+           node="ReflectionPad1DBackward0", shapes=((2, 4),)),
+    OpCase("reflection_pad2d", lambda a: lib(a).nn.functional.pad(a, (1, 2, 0, 1), mode="reflect"),
+           node="ReflectionPad2DBackward0", shapes=((1, 3, 4),)),
+    OpCase("reflection_pad3d", lambda a: lib(a).nn.functional.pad(a, (1, 0, 1, 1, 0, 1), mode="reflect"),
+           node="ReflectionPad3DBackward0", shapes=((1, 2, 2, 3),)),
+    OpCase("replication_pad1d", lambda a: lib(a).nn.functional.pad(a, (-1, 2), mode="replicate"),
+           node="ReplicationPad1DBackward0", shapes=((2, 3),)),
+    OpCase("replication_pad2d", lambda a: lib(a).nn.functional.pad(a, (2, 1, 1, 0), mode="replicate"),
+           node="ReplicationPad2DBackward0", shapes=((1, 2, 3),)),
+    OpCase("replication_pad3d", lambda a: lib(a).nn.functional.pad(a, (1, 1, 0, 2, 1, 0), mode="replicate"),
+           node="ReplicationPad3DBackward0", shapes=((1, 2, 2, 2),)),
+    OpCase("circular_pad2d", lambda a: lib(a).nn.functional.pad(a, (1, 2, 1, 0), mode="circular"),
+           node="torch::autograd::CopySlices", shapes=((1, 2, 3),)),
+]
+
 CASES_BY_NAME = {case.name: case for case in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "duplicate case names"
