@@ -79,8 +79,6 @@ _row(IX.Select, _SELF, ("zeros(self_sym_sizes) with g at index along dim",),
      "Selecting one slice: it gets the gradient, the rest 0.")
 _row(IX.Slice, _SELF, ("zeros(self_sym_sizes) with g in [start:end:step] along dim",),
      "Slicing: the slice gets the gradient, the rest 0.")
-_row(IX.IndexScatter, ("grad",), ("g[indices]",),
-     "The backward of indexing, as one op: its gradient reads at the indices.")
 _row(IX.SelectBackward, ("grad",), ("g.select(dim, index)",),
      "The backward of select, as one op: its own gradient selects the same slice back.")
 _row(IX.SliceBackward, ("grad",), ("g[start:end:step] along dim",),

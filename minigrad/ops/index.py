@@ -144,24 +144,6 @@ class IndexPutImpl(Function):
         return None, Index.apply(grad, ctx.key), None
 
 
-class IndexScatter(Function):
-    """The backward of indexing: zeros of ``shape`` with ``grad`` added at ``key``.  Backward: read at ``key``."""
-
-    node_name: str = "IndexBackwardBackward0"
-    jvp = "auto_linear"
-
-    @staticmethod
-    def forward(ctx: Any, grad: Tensor, key: Any, shape: tuple[int, ...]) -> Any:
-        ctx.key = key
-        out = np.zeros(shape, dtype=grad._data.dtype)
-        np.add.at(out, key, grad._data)
-        return out
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Grads:
-        return Index.apply(grad, ctx.key), None, None
-
-
 class TakeAlongDim(Function):
     """``gather(dim, index)``.  Backward: grad scattered to the gathered positions."""
 
@@ -375,7 +357,8 @@ class IndexAdd(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return None, IndexSelect.apply(grad, ctx.dim, ctx.index).expand(ctx.source_shape), None, None
+        picked = IndexSelect.apply(grad, ctx.dim, ctx.index)
+        return None, picked.expand(ctx.source_shape) if ctx.source_dim else picked, None, None   # expand_as(source)
 
 
 class MaskedSelect(Function):
@@ -610,8 +593,9 @@ def check_bounds(key: Any, shape: Any) -> Any:
 
 
 # Data movement only: numpy has no floating-point warning to give (see Function.quiet).  Not the ones that add
-# (IndexScatter, ScatterAlongDim, ScatterAdd: inf + -inf is nan, and numpy's add.at warns).
-for _op in (Index, TakeAlongDim, CopySlices, Scatter, ScatterValue, IndexSelect, MaskedSelect):
+# (IndexPutImpl, IndexAdd, ScatterAlongDim, ScatterAdd: inf + -inf is nan, and numpy's add.at warns).
+for _op in (Index, TakeAlongDim, CopySlices, Scatter, ScatterValue, IndexSelect, MaskedSelect, SelectBackward,
+            SliceBackward, MaskedScatter, MaskedScatterBackward):
     _op.quiet = False
 
 
