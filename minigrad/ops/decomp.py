@@ -254,7 +254,7 @@ class Inv(Function):
     def backward(ctx: Any, grad: Tensor) -> Grads:
         (a,) = ctx.saved_tensors
         inv_t = _mT(Inv.apply(a))
-        return -(inv_t @ (grad @ inv_t))
+        return -(inv_t @ (grad @ inv_t))          # PyTorch's order: -inverseᴴ @ (grad @ inverseᴴ)
 
 
 class Solve(Function):

@@ -38,7 +38,7 @@ class Index(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return IndexScatter.apply(grad, ctx.indices, ctx.self_sym_sizes), None
+        return IndexPutImpl.apply(_zeros(ctx.self_sym_sizes, grad), grad, ctx.indices), None
 
 
 class Select(Index):
@@ -52,6 +52,10 @@ class Select(Index):
     def forward(ctx: Any, x: Tensor, key: Any) -> Any:                 # key: (slice(None),) * dim + (index,)
         ctx.dim, ctx.index, ctx.indices, ctx.self_sym_sizes = len(key) - 1, key[-1], key, tuple(x.shape)
         return x._data[(*key, Ellipsis)]     # `...`: a 0-d *view* of one element, not a numpy scalar copy
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return SelectBackward.apply(grad, ctx.indices, ctx.self_sym_sizes), None
 
 
 class Slice(Index):
@@ -68,23 +72,78 @@ class Slice(Index):
         ctx.end = 2**63 - 1 if part.stop is None else part.stop       # PyTorch saves "to the end" as INT64_MAX
         return Index.forward(ctx, x, key)
 
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return SliceBackward.apply(grad, ctx.indices, ctx.self_sym_sizes), None
 
-class IndexScatter(Function):
-    """The backward of indexing: zeros of ``shape`` with ``grad`` added at ``key``.  Backward: read at ``key``."""
 
-    node_name: str = "IndexBackwardBackward0"
+# -- the backward ops of indexing, as PyTorch's derivative formulas call them (each has its own node under
+# create_graph, and its own backward reads the gradient back the way the forward op read the input)
+
+def _zeros(shape: tuple[int, ...], like: Tensor) -> Tensor:
+    """``grad.new_zeros(shape)``: the constant the scatter ops below write into (its edge is ``None``)."""
+    return _tensor.Tensor._make(np.zeros(shape, dtype=like._data.dtype))
+
+
+class SelectBackward(Function):
+    """``select_backward``: zeros of ``shape`` with ``grad`` at the selected index.  Backward: select again."""
+
+    node_name: str = "SelectBackwardBackward0"
     jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("dim", "index")
 
     @staticmethod
     def forward(ctx: Any, grad: Tensor, key: Any, shape: tuple[int, ...]) -> Any:
-        ctx.key = key
+        ctx.key, ctx.dim, ctx.index = key, len(key) - 1, key[-1]
         out = np.zeros(shape, dtype=grad._data.dtype)
-        np.add.at(out, key, grad._data)
+        out[key] = grad._data
         return out
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return Index.apply(grad, ctx.key), None, None
+        return Select.apply(grad, ctx.key), None, None
+
+
+class SliceBackward(Function):
+    """``slice_backward``: zeros of ``shape`` with ``grad`` in the slice.  Backward: slice again."""
+
+    node_name: str = "SliceBackwardBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("dim", "start", "end", "step")
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, key: Any, shape: tuple[int, ...]) -> Any:
+        part = key[-1]
+        ctx.key, ctx.dim, ctx.start, ctx.step = key, len(key) - 1, part.start or 0, part.step or 1
+        ctx.end = 2**63 - 1 if part.stop is None else part.stop
+        out = np.zeros(shape, dtype=grad._data.dtype)
+        out[key] = grad._data
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return Slice.apply(grad, ctx.key), None, None
+
+
+class IndexPutImpl(Function):
+    """``index_backward``: PyTorch's ``_index_put_impl_(zeros, indices, grad, accumulate=True)`` -- ``grad`` added
+    into the zeros at ``key`` (repeated indices add up).  Backward: the values get the gradient read at ``key``."""
+
+    node_name: str = "IndexPutImplBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("accumulate", "indices")
+
+    @staticmethod
+    def forward(ctx: Any, zeros: Tensor, values: Tensor, key: Any) -> Any:
+        ctx.key = ctx.indices = key
+        ctx.accumulate = True
+        out = zeros._data                      # in place, as PyTorch's: a fresh constant nobody else holds
+        np.add.at(out, key, values._data)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return None, Index.apply(grad, ctx.key), None
 
 
 class TakeAlongDim(Function):
@@ -276,9 +335,32 @@ class IndexSelect(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        if not ctx.self_sym_sizes:
-            return grad, None, None
-        return IndexScatter.apply(grad, ctx.key, ctx.self_sym_sizes), None, None
+        return IndexAdd.apply(_zeros(ctx.self_sym_sizes, grad), grad, ctx.dim, ctx.index), None, None
+
+
+class IndexAdd(Function):
+    """``index_select_backward``: PyTorch's ``zeros.index_add_(dim, index, grad)`` -- the slices of ``source`` added
+    into the zeros at ``index`` along ``dim``.  Backward: the source gets ``grad.index_select(dim, index)``."""
+
+    node_name: str = "IndexAddBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("alpha", "dim", "index", "source_dim")
+
+    @staticmethod
+    def forward(ctx: Any, zeros: Tensor, source: Tensor, dim: Any, index: Any) -> Any:
+        ctx.alpha, ctx.dim, ctx.index, ctx.source_dim = 1, dim, index, source.ndim
+        ctx.source_shape = source.shape
+        out = zeros._data                      # in place, as PyTorch's: a fresh constant nobody else holds
+        if not out.ndim:                       # a 0-d input: index_select picked its one element
+            out[...] = source._data.sum()
+        else:
+            np.add.at(out, (slice(None),) * dim + (index.reshape(-1),), source._data)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        picked = IndexSelect.apply(grad, ctx.dim, ctx.index)
+        return None, picked.expand(ctx.source_shape) if ctx.source_dim else picked, None, None   # expand_as(source)
 
 
 class MaskedSelect(Function):
@@ -303,7 +385,48 @@ class MaskedSelect(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
         _ = ctx.saved_tensors                  # (unpacking checks the saved input's version)
-        return IndexScatter.apply(grad, ctx.key, ctx.shape), None
+        return MaskedScatter.apply(_zeros(ctx.shape, grad), grad, ctx.key[0]), None
+
+
+class MaskedScatter(Function):
+    """``masked_select_backward``: PyTorch's ``zeros.masked_scatter_(mask, grad)`` -- the source's elements, in
+    order, written where the mask is True.  Backward: the source gets them back (``masked_scatter_backward``)."""
+
+    node_name: str = "MaskedScatterBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("mask", "source_sym_sizes")
+
+    @staticmethod
+    def forward(ctx: Any, zeros: Tensor, source: Tensor, mask: Any) -> Any:
+        ctx.mask, ctx.source_sym_sizes = mask, tuple(source.shape)
+        out = zeros._data                      # in place, as PyTorch's: a fresh constant nobody else holds
+        out[mask] = source._data.reshape(-1)[: int(mask.sum())]
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return None, MaskedScatterBackward.apply(grad, ctx.mask, ctx.source_sym_sizes), None
+
+
+class MaskedScatterBackward(Function):
+    """``masked_scatter_backward``: ``grad[mask]``, padded with zeros to the source's size and shape.
+    Backward: scattered back into zeros where the mask is True."""
+
+    node_name: str = "MaskedScatterBackwardBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("mask",)
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, mask: Any, shape: tuple[int, ...]) -> Any:
+        ctx.mask, ctx.shape = mask, tuple(grad.shape)
+        picked = grad._data[mask]
+        out = np.zeros(int(np.prod(shape, dtype=np.int64)), dtype=grad._data.dtype)
+        out[: picked.size] = picked
+        return out.reshape(shape)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return MaskedScatter.apply(_zeros(ctx.shape, grad), grad, ctx.mask), None, None
 
 
 def gather_backward(grad: Any, indices: Any, dim: Any, keepdim: Any, shape: Any) -> Any:
@@ -312,7 +435,7 @@ def gather_backward(grad: Any, indices: Any, dim: Any, keepdim: Any, shape: Any)
     if not keepdim:
         idx = np.expand_dims(idx, dim)
         grad = grad.unsqueeze(dim)
-    return ScatterAlongDim.apply(grad, dim, idx, shape)
+    return Scatter.apply(_zeros(shape, grad), grad, dim, idx)     # PyTorch's zeros.scatter(dim, indices, grad)
 
 
 class CopySlices(Function):
@@ -473,8 +596,9 @@ def check_bounds(key: Any, shape: Any) -> Any:
 
 
 # Data movement only: numpy has no floating-point warning to give (see Function.quiet).  Not the ones that add
-# (IndexScatter, ScatterAlongDim, ScatterAdd: inf + -inf is nan, and numpy's add.at warns).
-for _op in (Index, TakeAlongDim, CopySlices, Scatter, ScatterValue, IndexSelect, MaskedSelect):
+# (IndexPutImpl, IndexAdd, ScatterAlongDim, ScatterAdd: inf + -inf is nan, and numpy's add.at warns).
+for _op in (Index, TakeAlongDim, CopySlices, Scatter, ScatterValue, IndexSelect, MaskedSelect, SelectBackward,
+            SliceBackward, MaskedScatter, MaskedScatterBackward):
     _op.quiet = False
 
 

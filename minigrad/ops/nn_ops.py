@@ -26,7 +26,6 @@ from ..autograd.function import Function
 from . import elementwise
 from ._rules import NP, fused, rule
 from ._util import clip, fmath, promoted
-from .index import IndexScatter
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -621,15 +620,42 @@ class Embedding(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        scale = np.ones(ctx.indices.shape)
-        if ctx.padding_idx is not None:
-            scale[ctx.indices == ctx.padding_idx] = 0
-        if ctx.scale_grad_by_freq:
-            counts = np.bincount(ctx.indices.reshape(-1), minlength=ctx.weight_sym_argsize_0)
-            scale = scale / counts[ctx.indices]
-        shape = (ctx.weight_sym_argsize_0, *grad.shape[ctx.indices.ndim :])
-        rows = grad * _const(scale[..., None], grad)
-        return IndexScatter.apply(rows, ctx.indices, shape), None, None, None
+        return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.weight_sym_argsize_0, ctx.padding_idx,
+                                            ctx.scale_grad_by_freq), None, None, None
+
+
+class EmbeddingDenseBackward(Function):
+    """``embedding_dense_backward``: zeros of the weight's shape with each row of ``grad`` added into the row its
+    index names (padding rows left 0, divided by the index's count with ``scale_grad_by_freq``).
+
+    Backward (PyTorch's ``embedding_dense_double_backward``): the rows read back, padding rows 0 -- not scaled.
+    """
+
+    node_name: str = "EmbeddingDenseBackwardBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("indices", "padding_idx")
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, indices: Any, num_weights: int, padding_idx: Any, scale_by_freq: Any) -> Any:
+        ctx.indices, ctx.padding_idx = indices, -1 if padding_idx is None else padding_idx
+        rows = grad._data.reshape(indices.size, int(np.prod(grad.shape[indices.ndim :], dtype=np.int64)))
+        flat = indices.reshape(-1)
+        scale = np.ones(flat.shape, dtype=rows.dtype)
+        if padding_idx is not None:
+            scale[flat == padding_idx] = 0
+        if scale_by_freq:
+            scale = scale / np.bincount(flat, minlength=num_weights)[flat]
+        out = np.zeros((num_weights, rows.shape[1]), dtype=rows.dtype)
+        np.add.at(out, flat, rows * scale[:, None])
+        return out.reshape((num_weights, *grad.shape[indices.ndim :]))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        flat = ctx.indices.reshape(-1)
+        rows = grad.index_select(0, Tensor._make(flat))
+        if ctx.padding_idx >= 0:
+            rows = rows.masked_fill(Tensor._make((flat == ctx.padding_idx).reshape(-1, 1)), 0)
+        return rows.view(*ctx.indices.shape, -1), None, None, None, None
 
 
 class ConstantPadNd(Function):
@@ -1083,6 +1109,8 @@ _row(ThresholdInplace, _SELF, ("g · [self > threshold]  (self before the write)
      "In-place threshold: the same derivative, masked by the input as it was before the write.")
 _row(Embedding, ("weight",), ("zeros(weight) with g's rows added at indices",),
      "Embedding picks rows: each picked row gets its gradient (added up for repeats).")
+_row(EmbeddingDenseBackward, ("grad_output",), ("g[indices] (padding rows 0)",),
+     "The backward of embedding, as one op: its own gradient reads the rows back.")
 _row(ConstantPadNd, _SELF, ("g without the padding",), "Padding adds constants: the gradient drops the padded part.")
 _row(Trilinear, ("i1", "i2", "i3"), ("Σ g · W · x2", "Σ g · x1 · x2", "Σ g · x1 · W"),
      "Bilinear form x1ᵀ W x2: each factor gets g contracted with the other two.")

@@ -16,6 +16,7 @@ from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call
 from ..autograd.function import Function
 from ._layout import contiguous, like
 from ._util import promoted, wrap_dim
+from .index import IndexSelect
 from .reduce import _sum_dtype
 
 if TYPE_CHECKING:
@@ -224,8 +225,12 @@ class Unsqueeze(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
-        ctx.dim = wrap_dim(dim, x.ndim + 1)
-        return np.expand_dims(x._data, ctx.dim)
+        ctx.dim = d = wrap_dim(dim, x.ndim + 1)
+        a = x._data
+        # PyTorch's stride for the new dim (numpy's is 0): what mm's backward reads to pick its layout
+        step = a.shape[d] * a.strides[d] if d < a.ndim else a.itemsize
+        shape, strides = (*a.shape[:d], 1, *a.shape[d:]), (*a.strides[:d], step, *a.strides[d:])
+        return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -247,7 +252,16 @@ class Squeeze(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return grad.reshape(ctx.self_sym_sizes)
+        return _unsqueeze_to(grad, range(len(ctx.self_sym_sizes)), ctx.self_sym_sizes)
+
+
+def _unsqueeze_to(grad: Tensor, dims: Any, sizes: tuple[int, ...]) -> Tensor:
+    """PyTorch's ``unsqueeze_to``: the squeezed dims (those of ``dims`` with size 1) put back one
+    ``unsqueeze`` at a time, in increasing order (UnsqueezeBackward0 nodes under create_graph)."""
+    for d in sorted(dims):
+        if sizes[d] == 1:
+            grad = grad.unsqueeze(d)
+    return grad
 
 
 class SqueezeDim(Function):
@@ -268,7 +282,7 @@ class SqueezeDim(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return grad.reshape(ctx.self_sym_sizes), None
+        return _unsqueeze_to(grad, (ctx.dim,) if ctx.self_sym_sizes else (), ctx.self_sym_sizes), None
 
 
 class SqueezeMatmul(SqueezeDim):
@@ -354,12 +368,21 @@ class Repeat(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        shape = (1,) * (len(ctx.repeats) - len(ctx.self_sym_sizes)) + ctx.self_sym_sizes
-        split = []
-        for r, s in zip(ctx.repeats, shape):
-            split += [r, s]
-        g = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
-        return g.reshape(ctx.self_sym_sizes), None
+        # PyTorch's repeat_backward: the added leading dims summed one by one, then one reshape that splits
+        # each repeated dim into (repeat, size) and one sum over the repeats (nothing more if none is > 1)
+        sizes = ctx.self_sym_sizes
+        if 0 in ctx.repeats:
+            return _tensor.Tensor._make(np.zeros(sizes, dtype=grad._data.dtype)), None
+        lead = len(ctx.repeats) - len(sizes)
+        for _ in range(lead):
+            grad = grad.sum(0)
+        split, dims = [], []
+        for r, n in zip(ctx.repeats[lead:], sizes):
+            if r != 1:
+                dims.append(len(split))
+                split.append(r)
+            split.append(n)
+        return (grad.reshape(split).sum(dims) if dims else grad), None
 
 
 class Cat(Function):
@@ -548,7 +571,7 @@ class SqueezeDims(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return grad.reshape(ctx.self_sym_sizes), None
+        return _unsqueeze_to(grad, ctx.dim if ctx.self_sym_sizes else (), ctx.self_sym_sizes), None
 
 
 def diagonal_view(a: Any, offset: Any, dim1: Any, dim2: Any) -> Any:
@@ -655,8 +678,31 @@ class Trace(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        n = min(ctx.self_sym_sizes)
-        return DiagonalScatter.apply(grad.expand(n), ctx.self_sym_sizes, 0, 0, 1)
+        # PyTorch's trace_backward: zeros(rows · cols).index_fill_(0, arange(0, numel, cols + 1), grad).view(sizes)
+        rows, cols = ctx.self_sym_sizes
+        flat = _tensor.Tensor._make(np.zeros(rows * cols, dtype=grad._data.dtype))
+        index = np.arange(0, rows * cols, cols + 1, dtype=np.int64)
+        return IndexFillGrad.apply(flat, grad, index).view(ctx.self_sym_sizes)
+
+
+class IndexFillGrad(Function):
+    """``zeros.index_fill_(0, index, value)`` with a 0-d tensor value (trace's backward).  Backward: the value
+    gets the sum of the gradient at ``index``."""
+
+    node_name: str = "IndexFillBackward1"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("dim", "index")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, value: Tensor, index: Any) -> Any:
+        ctx.dim, ctx.index = 0, index
+        out = x._data                          # in place, as PyTorch's: a fresh constant nobody else holds
+        out[index] = value._data
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return None, IndexSelect.apply(grad, 0, ctx.index).sum(), None
 
 
 class Roll(Function):
