@@ -50,6 +50,8 @@ def _operands(x, y):
     a, b = x._data, y._data
     if a.dtype == b.dtype and a.shape == b.shape and not x._wrapped_number:
         return a, b                                 # the common case: nothing to check or convert
+    if y._wrapped_number and a.dtype.kind == "f" and b.dtype.kind in "biuf" and not x._wrapped_number:
+        return a, b.astype(a.dtype)                 # ``x + 0.5``: x's float dtype wins (``promoted``, in short)
     check_broadcast(x, y)
     return promoted(x, y)
 
