@@ -539,32 +539,39 @@ Silu: type[Rule] = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-se
             words="SiLU, x σ(x): the product rule with σ' = σ(1 − σ).")
 
 
-def _elu(self, alpha):
-    return np.where(self > 0, self, alpha * fmath.expm1(clip(self, None, 0))).astype(self.dtype, copy=False)
+def _elu(self, alpha, scale=1.0, input_scale=1.0):
+    # PyTorch's elu (selu and celu too): scale · x for x > 0, alpha · scale · (e^(input_scale · x) − 1) else
+    neg = fmath.expm1(clip(self, None, 0) * self.dtype.type(input_scale)) * self.dtype.type(alpha * scale)
+    pos = self if scale == 1 else self * self.dtype.type(scale)
+    return np.where(self > 0, pos, neg).astype(self.dtype, copy=False)
 
 
-def _elu_backward(grad_output, self, alpha):
+def _elu_backward(grad_output, self, alpha, scale=1.0, input_scale=1.0):
     # exp(min(x, 0)): never overflows, so the positive side is exactly g (elu at 100 has slope 1, not nan)
     # (PyTorch masks `self <= 0`: at a nan input the gradient passes)
-    return np.where(self <= 0, grad_output * alpha * fmath.exp(clip(self, None, 0)), grad_output)
+    t = grad_output.dtype.type
+    neg = grad_output * t(input_scale * alpha * scale) * fmath.exp(clip(self, None, 0) * t(input_scale))
+    return np.where(self <= 0, neg, grad_output if scale == 1 else grad_output * t(scale))
 
 
 EluBackward: type[Rule] = fused("elu_backward", rule(
     "EluBackwardBackward0", _elu_backward,
-    grad_output=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
-                 lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
-    self=("g · grad_output · alpha · exp(self) · [self < 0]",
-          lambda xp, g, grad_output, self, alpha:
-          xp.where(xp.mask(self < 0), g * grad_output * alpha * xp.exp(xp.minimum0(self)), 0)),
+    grad_output=("g · scale · [self > 0] + g · input_scale · alpha · scale · exp(input_scale · self) · [self ≤ 0]",
+                 lambda xp, g, self, alpha, scale, input_scale: xp.elu_backward(g, self, alpha, scale, input_scale)),
+    self=("g · grad_output · alpha · scale · input_scale² · exp(input_scale · self) · [self < 0]",
+          lambda xp, g, grad_output, self, alpha, scale, input_scale:
+          xp.where(xp.mask(self < 0), g * grad_output * (alpha * scale * input_scale * input_scale)
+                   * xp.exp(xp.minimum0(self) * input_scale if input_scale != 1 else xp.minimum0(self)), 0)),
     name="EluBackward",
     jvp="auto_element_wise",
     words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))
 
 Elu: type[Rule] = rule("EluBackward0", _elu,
-           self=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
-                 lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
+           self=("g · scale · [self > 0] + g · input_scale · alpha · scale · exp(input_scale · self) · [self ≤ 0]",
+                 lambda xp, g, self, alpha, scale, input_scale: xp.elu_backward(g, self, alpha, scale, input_scale)),
            jvp="auto_element_wise",
-           words="ELU: slope 1 for x > 0, α eˣ elsewhere (never nan: eˣ is taken of min(x, 0)).")
+           words="ELU: slope 1 for x > 0, α eˣ elsewhere (never nan: eˣ is taken of min(x, 0)); "
+                 "selu and celu are the same node with a scale and an input scale.")
 
 
 def _softplus(self, beta, threshold):
