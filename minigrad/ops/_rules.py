@@ -396,8 +396,7 @@ class Rule(Function):
                 args[0], Tensor) else cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args]))
         finally:
             _quiet_reset(token)
-        result = Tensor._make(out, False)
-        if not state.grad_enabled or result._data.dtype.kind != "f":
+        if (result := Tensor._make(out, False))._data.dtype.kind != "f" or not state.grad_enabled:
             return result                                    # nothing to record (integer outputs get no grad_fn)
         if cls._unary and isinstance(a := args[0], Tensor):  # one tensor argument (tanh, exp...): no lists
             if not a._requires_grad:
