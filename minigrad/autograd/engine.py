@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _tensor  # circular: `_tensor.Tensor` at call time
+from .. import _dtype, _tensor  # circular: `_tensor.Tensor` at call time
 from . import _fast, anomaly_mode, grad_mode
 from . import forward_ad as _forward_ad
 from .anomaly_mode import _mode as _anomaly
@@ -53,7 +53,7 @@ class SavedTensor:
     tensor with ``grad_fn`` = the node is rebuilt on unpacking, as PyTorch does.
     """
 
-    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks",
+    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "requires_grad", "hooks",
                  "fw_grads", "view_writer")
 
     tensor: Any                 # the Tensor (None for a saved output), or what a pack hook returned
@@ -61,7 +61,6 @@ class SavedTensor:
     version_counter: list[int]
     version: int
     output_nr: int | None
-    dtype: Any                  # a saved output's dtype
     requires_grad: bool
     hooks: tuple[Callable[..., Any], Callable[..., Any]] | None
 
@@ -79,7 +78,7 @@ class SavedTensor:
         self.version_counter, self.version, self.output_nr = (counter := tensor._version_counter), counter[0], output_nr
         self.tensor, self.data = (tensor, None) if output_nr is None else (None, tensor._data)
         if output_nr is not None:        # an output: its array, not the tensor (no cycle through grad_fn)
-            self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
+            self.requires_grad = tensor._requires_grad or tensor.requires_grad    # (its dtype: data.dtype)
             # forward AD: the output's tangents (pushed after it is saved) come back with it
             self.fw_grads = tensor.__dict__.setdefault("_fw_grads", {}) if _forward_ad._levels else None
 
@@ -110,7 +109,7 @@ class SavedTensor:
 def _version_message(saved, node):
     tensor = saved.tensor
     shape = tuple(tensor.shape) if tensor is not None else saved.data.shape
-    legacy = (tensor.dtype if tensor is not None else saved.dtype)._legacy
+    legacy = (tensor.dtype if tensor is not None else _dtype._FROM_NUMPY[saved.data.dtype])._legacy
     where = ""
     writer = node if saved.output_nr is not None else tensor.grad_fn
     if writer is not None:
@@ -154,8 +153,8 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
     ready = sorted((-node._seq, next(tick), node) for node in root_nodes if node not in dependencies)
     if observe:
         _emit("begin", detail=" ".join(str(id(n)) for n, _ in edges))
-    state = grad_mode._state
-    enabled, state.grad_enabled = state.grad_enabled, create_graph   # formulas are recorded only under create_graph
+    enabled, grad_mode._state.grad_enabled = grad_mode._state.grad_enabled, create_graph  # (formulas are recorded
+    # only under create_graph)
     tagger = _tag_derivative_nodes() if create_graph else None
     _current_runs.items.append((root_nodes, dependencies, run))   # popped in `finally` (register_multi_grad_hook)
     try:
@@ -183,8 +182,8 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
                 if next_node is not None:
                     if grad is not None:
                         _add_to_buffer(buffers, next_node, nr, grad)
-                    dependencies[next_node] -= 1
-                    if dependencies[next_node] == 0:              # all its gradients are in: it may run
+                    left = dependencies[next_node] = dependencies[next_node] - 1
+                    if not left:                                  # all its gradients are in: it may run
                         heapq.heappush(ready, (-next_node._seq, next(tick), next_node))
             grad = grad_inputs = None                 # hold no gradient here (NOTE [stealing the gradient], _fast.py)
     except Exception as exc:
@@ -194,7 +193,7 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
             _emit("error", detail="%s: %s" % (type(exc).__name__, exc))
         raise
     finally:
-        state.grad_enabled = enabled
+        grad_mode._state.grad_enabled = enabled
         _current_runs.items.pop()
         if tagger is not None:
             tagger.handle.remove()
@@ -287,8 +286,16 @@ def _needed_nodes(edges, dependencies, targets):
 
 def _add_to_buffer(buffers, node, nr, grad):
     """Add ``grad`` into slot ``nr`` of the node's input buffer (fan-in adds up here)."""
-    slots = buffers.get(node) or buffers.setdefault(node, [None] * max(node._n_outputs, nr + 1))
-    slots[nr] = grad if slots[nr] is None else _sum(slots[nr], grad)
+    if (slots := buffers.get(node)) is None:      # the first gradient for this node (one output: the common case)
+        buffers[node] = [grad] if nr == 0 and node._n_outputs == 1 else _first_slots(node, nr, grad)
+    else:
+        slots[nr] = grad if slots[nr] is None else _sum(slots[nr], grad)
+
+
+def _first_slots(node, nr, grad):
+    slots = [None] * max(node._n_outputs, nr + 1)
+    slots[nr] = grad
+    return slots
 
 
 def _sum(a, b):

@@ -118,7 +118,11 @@ class BackwardCFunction(Node, _CtxMethods):
         state = grad_mode._state
         enabled = state.grad_enabled
         try:
-            grads = self._forward_cls.backward(self, *grad_outputs)
+            if self._forward_cls.quiet:           # as its forward: inf and nan are values, no numpy warnings
+                with _ignore_fp_errors():
+                    grads = self._forward_cls.backward(self, *grad_outputs)
+            else:
+                grads = self._forward_cls.backward(self, *grad_outputs)
         finally:
             state.grad_enabled = enabled          # a backward cannot leave the grad mode changed
         return _check_grads(self, grads)

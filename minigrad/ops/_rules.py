@@ -304,15 +304,17 @@ class RuleNode(BackwardCFunction):
         ``grad`` is the output's gradient, an array; so is each gradient returned (None: not needed)."""
         if self._packed is _FREED_PACKED:
             raise RuntimeError(_FREED)
-        cls, out = self._forward_cls, []
-        # what the formulas use: the saved arrays (None: not saved), then the saved values (alpha, dim...)
-        values = [s and s.unpack_data(self) for s in self._packed] + [getattr(self, name) for name in cls._attr_names]
+        cls, out, values = self._forward_cls, [], []
+        for s in self._packed:          # what the formulas use: the saved arrays (None: not saved), then the saved
+            values.append(s and s.unpack_data(self))                # (a loop: cheaper than a comprehension)
+        values += map(getattr, itertools.repeat(self), cls._attr_names)     # values (alpha, dim...)
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
             for (fn, uses), needed, meta in zip(cls._plan, self.needs_input_grad, self._input_meta):
                 if meta is not None:                     # one gradient per tensor argument, of its shape and dtype
-                    out.append(_as_gradient(fn(NP, grad, *map(values.__getitem__, uses)), meta, self, len(out))
-                               if needed and fn is not None else None)
+                    r = fn(NP, grad, *map(values.__getitem__, uses)) if needed and fn is not None else None
+                    out.append(r if type(r) is np.ndarray and r.shape == meta[0] and r.dtype == meta[1] else
+                               _as_gradient(r, meta, self, len(out)))
         finally:
             _quiet_reset(token)
         return tuple(out)
@@ -425,23 +427,28 @@ class Rule(Function):
             return forward_ad._apply_rule(cls, args)
         token = _quiet_set(_QUIET)                           # inf and nan are values: no numpy warnings
         try:
-            out = cls._fn(*([a._data if isinstance(a, Tensor) else a for a in args] if cls._arrays else args))
+            out = (cls._fn(*args) if not cls._arrays else cls._fn(args[0]._data) if cls._unary and isinstance(
+                args[0], Tensor) else cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args]))
         finally:
             _quiet_reset(token)
-        result = Tensor._make(out, False)
-        if not state.grad_enabled or result._data.dtype.kind != "f":
+        if (result := Tensor._make(out, False))._data.dtype.kind != "f" or not state.grad_enabled:
             return result                                    # nothing to record (integer outputs get no grad_fn)
-        needs, metas, edges = [], [], []     # per argument: requires grad? its (shape, dtype); per tensor: its edge
-        for a in args:
-            if isinstance(a, Tensor):
-                needs.append(a._requires_grad)
-                metas.append((a._data.shape, a._data.dtype))
-                edges.append(a._gradient_edge() if a._requires_grad else _NO_EDGE)
-            else:
-                needs.append(False)
-                metas.append(None)
-        if True not in needs:
-            return result
+        if cls._unary and isinstance(a := args[0], Tensor):  # one tensor argument (tanh, exp...): no lists
+            if not a._requires_grad:
+                return result
+            needs, metas, edges = (True,), ((a._data.shape, a._data.dtype),), (a._gradient_edge(),)
+        else:
+            needs, metas, edges = [], [], []     # per argument: requires grad? its (shape, dtype); per tensor: its edge
+            for a in args:
+                if isinstance(a, Tensor):
+                    needs.append(a._requires_grad)
+                    metas.append((a._data.shape, a._data.dtype))
+                    edges.append(a._gradient_edge() if a._requires_grad else _NO_EDGE)
+                else:
+                    needs.append(False)
+                    metas.append(None)
+            if True not in needs:
+                return result
         node, needs = cls._node_cls(), _SHARED_NEEDS.get(needs := tuple(needs), needs)
         node.needs_input_grad, node._seq, node._ext, node._hooked = needs, next(_sequence), None, False
         node._input_meta, (node._next, nrs) = tuple(metas), zip(*edges)      # (next_functions, compactly: graph.py)
@@ -545,6 +552,8 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
                 raise TypeError("%s: the gradient of %s uses %r, which is neither an argument nor 'result'"
                                 % (node_name, p, u))
         plan_uses.append(uses)
+    formula_saved = saved                   # PyTorch's generated nodes unpack (so version-check) their saved inputs
+    saved = sorted(s for s in saved if s != "result") + ["result"] * ("result" in saved)   # by name, then result
     plain = [a for a in attr_used if a not in values]
     attr_used = plain + [a for a in attr_used if a in values]
     derived = []
@@ -564,7 +573,7 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
     cls_name = name or node_name.replace("Backward", "_").rstrip("0123456789").rstrip("_") or node_name
     module = sys._getframe(1).f_globals.get("__name__", __name__)
     formula = register_formula(node_name, inputs, [grads[p][0] if grads[p] else None for p in inputs],
-                               saved + attr_used, words)
+                               formula_saved + attr_used, words)
     cls = type(cls_name, (Rule,), {
         "node_name": node_name, "saved_names": tuple(saved), "saved_attrs": tuple(attr_used),
         "_fn": staticmethod(forward), "_arrays": arrays, "_plan": plan, "_saves": saves,
