@@ -716,8 +716,8 @@ def _overflowing_rows(a, dims):
     only empty lanes; for longer rows it depends on the CPU's vector width (tests/fuzz/fuzzlib/known.py). None if
     there is no such row (the usual case)."""
     n = math.prod(a.shape[d] for d in dims)
-    if n >= (8 if a.dtype == np.float32 else 4) or a.dtype.kind != "f":
-        return None
+    if n >= (8 if a.dtype == np.float32 else 4) or a.dtype.kind != "f" or a.size == 0:
+        return None                                 # (an empty input: no row, and numpy's mean would warn)
     bad = np.abs(a.mean(dims, keepdims=True)) > np.sqrt(np.finfo(a.dtype).max)
     return bad if bad.any() else None
 
@@ -814,6 +814,9 @@ class NativeLayerNorm(Function):
 
 def _mean_rstd(a, dims, eps):
     """native_layer_norm's other two outputs, on arrays: the mean and 1/√(var + eps) over ``dims``."""
+    if a.size == 0:                         # (numpy's mean of nothing warns "Mean of empty slice")
+        shape = tuple(1 if d in dims else n for d, n in enumerate(a.shape))
+        return np.zeros(shape, a.dtype), np.full(shape, 1 / np.sqrt(eps), a.dtype)
     with np.errstate(all="ignore"):
         return a.mean(dims, keepdims=True), 1 / np.sqrt(a.var(dims, keepdims=True) + eps)
 
