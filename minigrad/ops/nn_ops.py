@@ -681,7 +681,10 @@ class Trilinear(Function):
     @staticmethod
     def forward(ctx: Any, x1: Tensor, w: Tensor, x2: Tensor) -> Any:
         ctx.save_for_backward(x1, w, x2)
-        return np.einsum("bi,oij,bj->bo", x1._data, w._data, x2._data)
+        # PyTorch's _trilinear order: x1 with W first (over i), then with x2 (over j) -- so an inf in x2 meets
+        # the finite Σᵢ x1 W, not each product (inf - inf would be nan)
+        x1_w = np.einsum("bi,oij->boj", x1._data, w._data)
+        return np.einsum("boj,bj->bo", x1_w, x2._data)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
