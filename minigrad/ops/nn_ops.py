@@ -716,7 +716,10 @@ class Trilinear(Function):
     @staticmethod
     def forward(ctx: Any, x1: Tensor, w: Tensor, x2: Tensor) -> Any:
         ctx.save_for_backward(x1, w, x2)
-        return np.einsum("bi,oij,bj->bo", x1._data, w._data, x2._data)
+        # PyTorch's _trilinear order: x1 with W first (over i), then with x2 (over j) -- so an inf in x2 meets
+        # the finite Σᵢ x1 W, not each product (inf - inf would be nan)
+        x1_w = np.einsum("bi,oij->boj", x1._data, w._data)
+        return np.einsum("boj,bj->bo", x1_w, x2._data)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -751,8 +754,8 @@ def _overflowing_rows(a, dims):
     only empty lanes; for longer rows it depends on the CPU's vector width (tests/fuzz/fuzzlib/known.py). None if
     there is no such row (the usual case)."""
     n = math.prod(a.shape[d] for d in dims)
-    if n >= (8 if a.dtype == np.float32 else 4) or a.dtype.kind != "f":
-        return None
+    if n >= (8 if a.dtype == np.float32 else 4) or a.dtype.kind != "f" or a.size == 0:
+        return None                                 # (an empty input: no row, and numpy's mean would warn)
     bad = np.abs(a.mean(dims, keepdims=True)) > np.sqrt(np.finfo(a.dtype).max)
     return bad if bad.any() else None
 
@@ -849,6 +852,9 @@ class NativeLayerNorm(Function):
 
 def _mean_rstd(a, dims, eps):
     """native_layer_norm's other two outputs, on arrays: the mean and 1/√(var + eps) over ``dims``."""
+    if a.size == 0:                         # (numpy's mean of nothing warns "Mean of empty slice")
+        shape = tuple(1 if d in dims else n for d, n in enumerate(a.shape))
+        return np.zeros(shape, a.dtype), np.full(shape, 1 / np.sqrt(eps), a.dtype)
     with np.errstate(all="ignore"):
         return a.mean(dims, keepdims=True), 1 / np.sqrt(a.var(dims, keepdims=True) + eps)
 
