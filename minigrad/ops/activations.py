@@ -338,6 +338,30 @@ class RreluWithNoiseInplace(RreluWithNoise):
     node_name: str = "RreluWithNoiseBackward1"
 
 
+# -- xlogy (kl_div's x · log x) -------------------------------------------------------------------------
+
+
+def _xlogy(self, other):
+    with np.errstate(all="ignore"):
+        out = self * fmath.log(other)
+    return np.where((self == 0) & ~np.isnan(other), np.zeros((), out.dtype), out).astype(
+        np.result_type(self, other), copy=False)
+
+
+def _xlogy_self(xp, g, self, other):
+    if xp is NP:
+        return g * _xlogy((self != 0).astype(g.dtype), other)
+    return g * Xlogy.apply(xp.const((self._data != 0).astype(g._data.dtype)), other)
+
+
+Xlogy: type[Rule] = rule(
+    "XlogyBackward0", _xlogy,
+    self=("g · xlogy([self ≠ 0], other)", _xlogy_self),
+    other=("g · self / other", lambda xp, g, self, other: g * self / other),
+    jvp="from_vjp",
+    words="x · log y, defined as 0 where x = 0: x gets log y (0 where x = 0), y gets x / y.")
+
+
 # -- the derivative table's rows for the in-place classes (see ops/formulas.py) ---------------------------
 from .formulas import row as _row  # noqa: E402
 
