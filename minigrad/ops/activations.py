@@ -349,17 +349,19 @@ def _xlogy(self, other):
 
 
 def _xlogy_self(xp, g, self, other):
+    # derivatives.yaml: at::xlogy(grad, other).masked_fill((self == 0.) & (other <= 0.), 0.)
     if xp is NP:
-        return g * _xlogy((self != 0).astype(g.dtype), other)
-    return g * Xlogy.apply(xp.const((self._data != 0).astype(g._data.dtype)), other)
+        return np.where((self == 0) & (other <= 0), _zero(g), _xlogy(g, other))
+    mask = (self._data == 0) & (other._data <= 0)
+    return Xlogy.apply(g, other).masked_fill(xp.const(mask), 0.0)
 
 
 Xlogy: type[Rule] = rule(
     "XlogyBackward0", _xlogy,
-    self=("g · xlogy([self ≠ 0], other)", _xlogy_self),
+    self=("xlogy(g, other), 0 where self = 0 and other ≤ 0", _xlogy_self),
     other=("g · self / other", lambda xp, g, self, other: g * self / other),
     jvp="from_vjp",
-    words="x · log y, defined as 0 where x = 0: x gets log y (0 where x = 0), y gets x / y.")
+    words="x · log y, defined as 0 where x = 0: x gets g · log y, y gets g · x / y.")
 
 
 # -- the derivative table's rows for the in-place classes (see ops/formulas.py) ---------------------------
