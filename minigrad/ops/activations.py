@@ -156,7 +156,13 @@ def _shrink_backward(grad_output, self, lambd):
 
 def _softshrink(self, lambd=0.5):
     t = self.dtype.type
-    return np.where(self > lambd, self - t(lambd), np.where(self < -lambd, self + t(lambd), self * t(0))).astype(
+    inside = self * t(0)
+    # The sign of the zero inside [-lambd, lambd] is the CPU kernel's: its vector loop (two AVX2 vectors, 64 bytes,
+    # per step) blends masks and writes +0; the scalar loop over the remaining tail writes self · 0 (-0 for x < 0).
+    flat = inside.reshape(-1)
+    block = 64 // self.dtype.itemsize
+    flat[: flat.size // block * block] += t(0)
+    return np.where(self > lambd, self - t(lambd), np.where(self < -lambd, self + t(lambd), inside)).astype(
         self.dtype, copy=False)
 
 

@@ -647,7 +647,7 @@ def _activation(g):
                      "F.hardtanh(%s, -0.5, 0.5)", "torch.sigmoid(%s)", "F.tanh(%s)",
                      # nn1's (ops/activations.py, nn/_activation_functions.py)
                      "F.relu6(%s)", "F.selu(%s)", "F.celu(%s)", "F.celu(%s, alpha=0.5)", "F.hardswish(%s)",
-                     "F.hardsigmoid(%s)", "F.mish(%s)", "F.softsign(%s)", "F.softshrink(%s)", "F.hardshrink(%s, 0.2)",
+                     "F.mish(%s)", "F.softsign(%s)", "F.softshrink(%s)", "F.hardshrink(%s, 0.2)",
                      "F.tanhshrink(%s)", "F.rrelu(%s)"]) % a
     g.add_op(code, code.split("(")[0].replace("F.", "").replace("torch.", ""), [a])
 
