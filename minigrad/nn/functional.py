@@ -35,6 +35,8 @@ from ..ops.convt import ConvTranspose2d
 from ._activation_functions import *  # noqa: F403 - relu6, selu, celu, hardswish, mish, glu, prelu, rrelu...
 from ._activation_functions import __all__ as _activations_all
 from ._activation_functions import _elu
+from ._loss_functions import *  # noqa: F403 - kl_div, margin_ranking_loss, cosine_embedding_loss, ...
+from ._loss_functions import __all__ as _losses_all
 
 __all__ = [
     "linear",
@@ -79,6 +81,7 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     *_activations_all,
+    *_losses_all,
 ]
 
 

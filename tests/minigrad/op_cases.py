@@ -376,6 +376,9 @@ CASES: list[OpCase] = [
     OpCase("softsign", lambda a: lib(a).nn.functional.softsign(a), node="DivBackward0", elements=NONZERO),
     OpCase("tanhshrink", lambda a: lib(a).nn.functional.tanhshrink(a), node="SubBackward0"),
     OpCase("softmin", lambda a: lib(a).nn.functional.softmin(a, 1), node="SoftmaxBackward0"),
+    # kl_div's x · log x (ops/activations.py: XlogyBackward0)
+    OpCase("kl_div", lambda a, b: lib(a).nn.functional.kl_div(a, b, reduction="sum"), arity=2, node="SumBackward0",
+           elements=(FLOATS, POSITIVE)),
     # elementwise losses (rows of the table with fused double-backward nodes); the input and the target
     # both get gradients, and each is kept off the kinks at |input - target| = beta (delta) = 1
     OpCase("mse_loss", lambda a, b: lib(a).nn.functional.mse_loss(a, b), arity=2, node="MseLossBackward0"),

@@ -32,6 +32,8 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from .loss_extra import *  # noqa: F403 - KLDivLoss, MarginRankingLoss, CosineEmbeddingLoss, PoissonNLLLoss...
+from .loss_extra import __all__ as _loss_extra_all
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .padding import (  # nn2: padding layers
@@ -127,4 +129,5 @@ __all__ = [
     "ZeroPad2d",
     "ZeroPad3d",
     *_activation_extra_all,
+    *_loss_extra_all,
 ]

@@ -644,7 +644,11 @@ def _activation(g):
     code = g.choice(["F.relu(%s)", "F.leaky_relu(%s, 0.1)", "F.elu(%s)", "F.elu(%s, alpha=0.5)", "F.gelu(%s)",
                      "F.gelu(%s, approximate='tanh')", "F.silu(%s)", "F.softplus(%s)",
                      "F.softplus(%s, beta=2.0, threshold=5.0)", "F.logsigmoid(%s)", "F.hardtanh(%s)",
-                     "F.hardtanh(%s, -0.5, 0.5)", "torch.sigmoid(%s)", "F.tanh(%s)"]) % a
+                     "F.hardtanh(%s, -0.5, 0.5)", "torch.sigmoid(%s)", "F.tanh(%s)",
+                     # nn1's (ops/activations.py, nn/_activation_functions.py)
+                     "F.relu6(%s)", "F.selu(%s)", "F.celu(%s)", "F.celu(%s, alpha=0.5)", "F.hardswish(%s)",
+                     "F.mish(%s)", "F.softsign(%s)", "F.softshrink(%s)", "F.hardshrink(%s, 0.2)",
+                     "F.tanhshrink(%s)", "F.rrelu(%s)"]) % a
     g.add_op(code, code.split("(")[0].replace("F.", "").replace("torch.", ""), [a])
 
 
