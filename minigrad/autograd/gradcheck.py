@@ -62,7 +62,7 @@ def _forward_jacobians(func, inputs):
     jacobians = [[np.zeros((t.numel(), o.numel())) for o in outputs] for t in diff_inputs]
     for i, t in enumerate(diff_inputs):
         for k in range(t.numel()):
-            tangent = zeros_like(t, dtype=t.dtype)
+            tangent = zeros_like(t, dtype=t.dtype).contiguous()     # (row-major: the flat view below writes it)
             tangent._data.reshape(-1)[k] = 1
             with forward_ad.dual_level():
                 duals = [forward_ad.make_dual(a, tangent) if a is t else a for a in inputs]
@@ -85,7 +85,7 @@ def _analytical_jacobians(func, inputs):
         if not out.requires_grad:
             continue
         for m in range(out.numel()):
-            v = zeros_like(out)
+            v = zeros_like(out).contiguous()     # (zeros_like keeps out's layout; the flat view must be a view)
             v._data.reshape(-1)[m] = 1
             grads = autograd.grad(out, diff_inputs, v, retain_graph=True, allow_unused=True)
             for i, g in enumerate(grads):

@@ -375,6 +375,7 @@ class Rule(Function):
     _unary = False              # one argument, and it has a gradient: the common case
     _jvp = None                 # the forward-mode rule (forward_ad); None: not supported
     _inputs = ()                # the arguments with a gradient entry (a number there is a constant operand)
+    _layout = None              # pointwise rows: their result's layout as PyTorch's (ops/_layout.py)
     formula: Formula | None = None
 
     @classmethod
@@ -393,7 +394,7 @@ class Rule(Function):
             out = cls._fn(*([a._data if isinstance(a, Tensor) else a for a in args] if cls._arrays else args))
         finally:
             _quiet_reset(token)
-        result = Tensor._make(out, False)
+        result = Tensor._make(out if cls._layout is None or out.ndim < 2 else cls._layout(out, args), False)
         if not state.grad_enabled or result._data.dtype.kind != "f":
             return result                                    # nothing to record (integer outputs get no grad_fn)
         needs, metas, edges = [], [], []     # per argument: requires grad? its (shape, dtype); per tensor: its edge
