@@ -45,6 +45,7 @@ from ._dtype import (
 from ._size import Size
 from ._tensor import Tensor, _legacy_type, _LegacyTensorType
 from ._tensor_str import set_printoptions
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -317,7 +318,7 @@ __all__ = [
     "backends",
     # grad modes
     "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-    "is_inference_mode_enabled",
+    "is_inference_mode_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled",
     # functions on tensors
     "max", "min", "matmul", "einsum", *_TENSOR_METHODS, *_creation.__all__, *_api.__all__,
     "meshgrid", "cartesian_prod", "save", "load", "serialization", "func", "linalg", "profiler", "broadcast_shapes",

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
 from . import graph
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import run_backward
 from .formulas import Formula, derivative_formula
 from .function import Function, FunctionCtx, once_differentiable
@@ -154,24 +155,6 @@ def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> 
     out = data.detach() if data.requires_grad != requires_grad and data.grad_fn is not None else data
     out.requires_grad_(requires_grad)
     return out
-
-
-class detect_anomaly:
-    """Accepted for compatibility; prints PyTorch's warning."""
-
-    def __init__(self, check_nan: bool = True) -> None:
-        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
-                      "enabled for debugging.", UserWarning, stacklevel=2)
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def set_detect_anomaly(mode: Any, check_nan: bool = True) -> Any:
-    return None
 
 
 from . import forward_ad, functional, profiler  # noqa: E402,F401 - torch.autograd.forward_ad, .functional, .profiler

@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from .. import _tensor  # circular: `_tensor.Tensor` at call time
-from . import _fast, grad_mode
+from . import _fast, anomaly_mode, grad_mode
 from . import forward_ad as _forward_ad
+from .anomaly_mode import _mode as _anomaly
 from .graph import (
     BackwardEvent,
     _backward_observers,
@@ -187,6 +188,8 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
                         heapq.heappush(ready, (-next_node._seq, next(tick), next_node))
             grad = grad_inputs = None                 # hold no gradient here (NOTE [stealing the gradient], _fast.py)
     except Exception as exc:
+        if _anomaly.enabled:                              # anomaly mode: where in the forward this node came from
+            anomaly_mode.warn_forward_stack(node)
         if observe:
             _emit("error", detail="%s: %s" % (type(exc).__name__, exc))
         raise
@@ -225,7 +228,8 @@ class _Run:
         self.serial, self.accumulate, self.create_graph = next(_run_serials), accumulate, create_graph
         # inputs=: node -> [(index, nr)], grad()'s results; raw (set by run_backward): the gradients are arrays
         self.targets, self.captured, self.needed, self.raw = None, [], None, False
-        self.observe = bool(_backward_observers) and bool(_for_this_thread(_backward_observers))
+        # observe: observers, or anomaly mode, watch this pass: every node runs through ``_execute``
+        self.observe = bool(_backward_observers and _for_this_thread(_backward_observers)) or _anomaly.enabled
 
     def restrict(self, inputs, edges, dependencies):
         """``inputs=``: only those get gradients, and only the nodes on a path to one of them run."""
@@ -334,6 +338,8 @@ def _execute(node, grads, run):
         grad_inputs = (None,) * len(node.next_functions)
     else:
         grad_inputs = node._apply(tuple(_materialize(node, grads)) if node._materialize_grads else grad_outputs)
+    if _anomaly.enabled and _anomaly.check_nan:
+        anomaly_mode.check_nan(node, grad_inputs)
     if observe:
         _emit("node", node, grad_outputs, grad_inputs)
     if node._post_hooks:
@@ -499,10 +505,13 @@ def _copy(g):
 
 
 def _emit(kind, node=None, grad_outputs=(), grad_inputs=(), grad_before=None, grad_after=None, detail=""):
+    observers = _for_this_thread(_backward_observers)
+    if not observers:                     # anomaly mode alone: nobody to tell
+        return
     event = BackwardEvent(kind, None if node is None else id(node), "" if node is None else type(node).__name__,
                           tuple(_copy(g) for g in grad_outputs), tuple(_copy(g) for g in grad_inputs),
                           grad_before, grad_after, detail)
-    for fn in _for_this_thread(_backward_observers):
+    for fn in observers:
         fn(event)
 
 

@@ -42,10 +42,17 @@ def _add_for_this_thread(hooks: dict[Any, Any], fn: Callable[..., Any]) -> Remov
     return handle
 
 
+def _add_for_all_threads(hooks: dict[Any, Any], fn: Callable[..., Any]) -> RemovableHandle:
+    """A process-wide entry (thread ``None``): anomaly mode's recorder, global as in PyTorch."""
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = (None, fn)
+    return handle
+
+
 def _for_this_thread(hooks: dict[Any, Any]) -> tuple[Any, ...]:
-    """The functions of ``hooks`` registered by the calling thread, in order."""
+    """The functions of ``hooks`` registered by the calling thread (or for all threads), in order."""
     me = threading.get_ident()
-    return tuple(fn for thread, fn in tuple(hooks.values()) if thread == me)
+    return tuple(fn for thread, fn in tuple(hooks.values()) if thread == me or thread is None)
 
 
 class Node:
