@@ -754,7 +754,7 @@ class TensorOps:
         return W.div_(self, other)
 
     def pow_(self: Tensor, exponent: TensorOrNumber) -> Tensor:
-        return self._inplace(lambda x: x ** exponent)
+        return self._inplace(lambda x, e: x ** e, exponent)
 
     @numpy_names
     def clamp_(self: Tensor, min: TensorOrNumber | None = None, max: TensorOrNumber | None = None) -> Tensor:
@@ -887,7 +887,7 @@ class TensorOps:
 
     def atan2_(self: Tensor, other: Tensor) -> Tensor:
         """In-place ``atan2``: writes the result into this tensor (same gradient as ``atan2``)."""
-        return self._inplace(lambda x: x.atan2(other))
+        return self._inplace(lambda x, o: x.atan2(o), other)     # (other an operand: it may require grad)
 
     def clamp_min_(self: Tensor, min: TensorOrNumber) -> Tensor:
         """In-place ``clamp_min``: writes the result into this tensor (same gradient as ``clamp_min``)."""

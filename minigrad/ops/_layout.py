@@ -84,3 +84,79 @@ def like(a: Any, src: Any) -> Any:
             return a
     out[...] = a
     return out
+
+
+def _iter_order(shape: Any, operands: Any) -> list[int]:
+    """TensorIterator's ``reorder_dimensions``: the output's dims from fastest to slowest, decided by the first
+    operand that orders two dims strictly (a broadcast dim, stride 0, leaves the decision to the next)."""
+    perm = list(range(len(shape) - 1, -1, -1))
+
+    def compare(d0: int, d1: int) -> int:
+        for strides in operands:
+            s0, s1 = strides[d0], strides[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = compare(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
+
+
+def pointwise(out: Any, arrays: Any) -> Any:
+    """``out``, the result of an elementwise op on ``arrays``, laid out as PyTorch's TensorIterator allocates it:
+    row-major when every operand is; the operands' strides when they all have those same dense strides; else
+    dims ordered by the operands' strides, the first operand deciding first (numpy's ufuncs weigh them
+    differently: ``a.T + b`` is row-major in numpy, ``a.T``'s layout in PyTorch)."""
+    shape, ndim = out.shape, out.ndim
+    ops = [a for a in arrays if isinstance(a, np.ndarray) and a.ndim]
+    if ndim < 2 or (all(a.flags.c_contiguous for a in ops) and all(a.shape == shape for a in ops)):
+        return contiguous(out)
+    if all(a.shape == shape for a in ops) and all(_dense(a) for a in ops):
+        first = tuple(s // ops[0].itemsize for s in ops[0].strides)
+        if all(tuple(s // a.itemsize for s in a.strides) == first for a in ops):
+            return like(out, ops[0])
+    strides = []
+    for a in ops:
+        lead = ndim - a.ndim
+        strides.append([0] * lead + [0 if n == 1 and shape[lead + i] != 1 else s
+                                     for i, (n, s) in enumerate(zip(a.shape, a.strides))])
+    perm = _iter_order(shape, strides)
+    if perm == list(range(ndim - 1, -1, -1)):
+        return contiguous(out)
+    dst = np.empty([shape[d] for d in reversed(perm)], out.dtype).transpose(np.argsort(perm[::-1]))
+    if dst.strides == out.strides:
+        return out
+    dst[...] = out
+    return dst
+
+
+
+def pointwise_checked(out: Any, args: Any) -> Any:
+    """``pointwise`` for a rule's result (``Rule.apply`` calls it for results of 2 or more dims); a cheap
+    check first: every operand row-major and of the result's shape (the common case) keeps numpy's result."""
+    arrays = [getattr(a, "_data", a) for a in args]
+    for a in arrays:
+        if isinstance(a, np.ndarray) and a.ndim and (a.shape != out.shape or not a.flags.c_contiguous):
+            return pointwise(out, arrays)
+    return contiguous(out)
+
+
+def pointwise_rules(namespace: dict[str, Any], extra: Any = (), skip: Any = ()) -> None:
+    """Mark every rule a module defines with ``jvp="auto_element_wise"`` (but ``skip``), and ``extra``, as
+    pointwise: ``Rule.apply`` gives their results TensorIterator's layout (``pointwise_checked``)."""
+    for r in list(namespace.values()):
+        if isinstance(r, type) and r.__module__ == namespace["__name__"] and "_fn" in vars(r) and r not in skip and (
+                vars(r).get("_jvp") == "auto_element_wise" or r in extra):
+            r._layout = staticmethod(pointwise_checked)

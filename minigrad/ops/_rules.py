@@ -42,7 +42,8 @@ from .. import _tensor
 from ..autograd import _fast, forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _is_array, _shared
-from ..autograd.graph import _NRS, _ExtAttr, _node_created_hooks, _notify_node_created, _sequence, _shared_nrs
+from ..autograd.graph import _NRS, _ExtAttr, _node_created_hooks, _notify_node_created, _sequence
+from ..autograd.graph import _shared_nrs as _nrs_of  # (a short name: Rule.apply's line)
 from ._util import clip, fmath
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
 
 _NO_EDGE = (None, 0)
+_BARE = (None, False, ())   # a new rule node: no hooks or metadata (_ext), not hooked, nothing saved yet
 _SHARED_NEEDS = {flags: flags for n in (1, 2, 3) for flags in itertools.product((False, True), repeat=n)}
 
 
@@ -400,6 +402,7 @@ class Rule(Function):
     _node_base = RuleNode
     _arrays = True              # forward gets the inputs' arrays (False: the Tensors)
     _fn = None
+    _layout = None              # pointwise rows: their result's layout as PyTorch's (ops/_layout.py)
     _plan = ()                  # per argument: (gradient expression or None, indices of what it uses)
     _saves = ()                 # per saved tensor: (argument index or -1 for the result, arguments needing it)
     _attr_names = ()            # every saved value the expressions use (the plain ones, then ``values=``)
@@ -431,7 +434,8 @@ class Rule(Function):
                 args[0], Tensor) else cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args]))
         finally:
             _quiet_reset(token)
-        if (result := Tensor._make(out, False))._data.dtype.kind != "f" or not state.grad_enabled:
+        result = Tensor._make(out if cls._layout is None or out.ndim < 2 else cls._layout(out, args), False)
+        if not state.grad_enabled or result._data.dtype.kind != "f":
             return result                                    # nothing to record (integer outputs get no grad_fn)
         if cls._unary and isinstance(a := args[0], Tensor):  # one tensor argument (tanh, exp...): no lists
             if not a._requires_grad:
@@ -450,10 +454,9 @@ class Rule(Function):
             if True not in needs:
                 return result
         node, needs = cls._node_cls(), _SHARED_NEEDS.get(needs := tuple(needs), needs)
-        node.needs_input_grad, node._seq, node._ext, node._hooked = needs, next(_sequence), None, False
-        node._input_meta, (node._next, nrs) = tuple(metas), zip(*edges)      # (next_functions, compactly: graph.py)
-        node._output_ref, node._nrs = weakref.ref(result), _NRS.get(nrs) or _shared_nrs(nrs)
-        result._grad_fn, result._requires_grad, node._packed = node, True, ()
+        node.needs_input_grad, node._seq, (node._ext, node._hooked, node._packed) = needs, next(_sequence), _BARE
+        node._input_meta, (node._next, nrs), result._grad_fn = tuple(metas), zip(*edges), node  # (edges: graph.py)
+        node._output_ref, node._nrs, result._requires_grad = weakref.ref(result), _NRS.get(nrs) or _nrs_of(nrs), True
         if cls._saves:              # an output is saved without a reference cycle, and always (as PyTorch's codegen)
             node._packed = tuple([SavedTensor(result, 0) if s == -1 else None if s is None or args[s] is None else
                                   SavedTensor(args[s]) for s in cls._save_plans.get(needs) or _save_plan(cls, needs)])

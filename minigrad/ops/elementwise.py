@@ -15,7 +15,7 @@ import numpy as np
 from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
-from ._layout import contiguous, like
+from ._layout import contiguous, like, pointwise_rules
 from ._rules import fused, rule
 from ._util import cast, check_broadcast, clip, fma, fmath, operand, promoted, remainder
 
@@ -184,7 +184,7 @@ PowTensor: type[Rule] = rule(
 
 def _pow_scalar_base(self, exponent):
     a = exponent._data.astype(result_type(operand(self), exponent).numpy, copy=False)   # 2 ** int stays integral
-    return fmath.power(a.dtype.type(self), a)
+    return contiguous(fmath.power(a.dtype.type(self), a))
 
 
 def _pow_base_grad(xp, g, self, exponent, result):
@@ -791,3 +791,6 @@ def _const(array, like=None):
     return Tensor._make(np.asarray(array), False)
 
 
+# TensorIterator's output layout for the pointwise rows (a transposed operand's layout wins; see ops/_layout.py)
+pointwise_rules(globals(), (Add, Sub, Neg, MulScalar, DivScalar, ToCopy, ClampTensor, ClampMinTensor, ClampMaxTensor),
+                skip=(PowScalarBase,))       # 2 ** x: PyTorch's pow(Scalar, Tensor) result is row-major

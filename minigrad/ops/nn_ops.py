@@ -24,6 +24,7 @@ from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from . import elementwise
+from ._layout import contiguous, like, pointwise_rules
 from ._rules import NP, fused, rule
 from ._util import clip, fmath, promoted
 
@@ -679,9 +680,9 @@ class ConstantPadNd(Function):
         ctx.pad = tuple(pad)
         widths = _pad_widths(pad, x.ndim)
         a = x._data[tuple(slice(max(-lo, 0), s - max(-hi, 0)) for (lo, hi), s in zip(widths, x.shape))]
-        out = np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
-        # PyTorch: a new contiguous tensor; only a pure crop is a clone that keeps the input's layout
-        return np.ascontiguousarray(out) if any(lo > 0 or hi > 0 for lo, hi in widths) else out
+        if all(lo <= 0 and hi <= 0 for lo, hi in widths):     # PyTorch: narrow, then clone (the input's layout)
+            return like(a.copy(), a)
+        return contiguous(np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -1139,3 +1140,6 @@ _row(NativeBatchNorm, ("input", "weight", "bias"),
 register_formula("BackwardHookFunctionBackward", ("tensors",), ("g",), (),
                  "The identity node module backward hooks attach to: g passes through.")
 
+
+# TensorIterator's output layout for the pointwise rows (activations; see ops/_layout.py)
+pointwise_rules(globals())

@@ -179,3 +179,17 @@ def test_int_tensor_cannot_take_a_float_in_place(lib):
     t = lib.tensor([1, 2])
     with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
         t += 1.5
+
+
+def test_inplace_twin_records_when_only_the_other_operand_requires_grad(lib):
+    """``x.atan2_(y)`` / ``x.pow_(y)`` with only ``y`` requiring grad: recorded (Atan2Backward0, PowBackward1)."""
+    y = lib.tensor([0.5, 1.0], requires_grad=True)
+    x = lib.tensor([1.0, 2.0])
+    x.atan2_(y)
+    assert type(x.grad_fn).__name__ == "Atan2Backward0"
+    assert x.requires_grad
+    x.sum().backward()
+    assert [round(v, 4) for v in y.grad.tolist()] == [-0.8, -0.4]
+    z = lib.tensor([1.0, 2.0])
+    z.pow_(y)
+    assert type(z.grad_fn).__name__ == "PowBackward1"
