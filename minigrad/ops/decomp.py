@@ -75,9 +75,9 @@ class Inv(Function):
 
     node_name: str = "LinalgInvExBackward0"
     jvp = "from_vjp"
-    saved_names: tuple[str, ...] = ("A",)
+    saved_names: tuple[str, ...] = ("inverse",)     # the result, as PyTorch: an in-place write to it raises
     inputs: tuple[str, ...] = ("A",)
-    grads: tuple[str, ...] = ("−(A⁻¹)ᵀ · g · (A⁻¹)ᵀ",)
+    grads: tuple[str, ...] = ("−inverseᵀ · g · inverseᵀ",)
     words: str = "The inverse's gradient: g sandwiched between two inverse transposes, with a minus sign."
 
     @staticmethod
@@ -87,14 +87,14 @@ class Inv(Function):
         except np.linalg.LinAlgError:
             raise LinAlgError("linalg.inv: The diagonal element 1 is zero, the inversion could not be completed "
                               "because the input matrix is singular.") from None
-        ctx.save_for_backward(a)
+        ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        (a,) = ctx.saved_tensors
-        inv_t = _mT(Inv.apply(a))
-        return -(inv_t @ grad @ inv_t)
+        (inverse,) = ctx.saved_tensors      # (under create_graph it carries this node: differentiable again)
+        inv_t = _mT(inverse)
+        return -(inv_t @ (grad @ inv_t))    # PyTorch's order of the products
 
 
 class Solve(Function):
