@@ -27,10 +27,14 @@ from ..ops import conv as C
 from ..ops import elementwise as E
 from ..ops import linalg as L
 from ..ops import nn_ops as N
+from ..ops import padding as _padding  # nn2
 from ..ops import shape as S
 from ..ops._util import broadcast_shape
 from ..ops.adaptive import AdaptiveAvgPool2d
 from ..ops.convt import ConvTranspose2d
+from ._activation_functions import *  # noqa: F403 - relu6, selu, celu, hardswish, mish, glu, prelu, rrelu...
+from ._activation_functions import __all__ as _activations_all
+from ._activation_functions import _elu
 
 __all__ = [
     "linear",
@@ -74,6 +78,7 @@ __all__ = [
     "nll_loss",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    *_activations_all,
 ]
 
 
@@ -422,8 +427,6 @@ def pad(
     """
     if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError("Unrecognised padding mode %s" % mode)
-    if mode != "constant":
-        raise NotImplementedError("minigrad implements only mode='constant' padding")
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.ndim:
@@ -431,6 +434,8 @@ def pad(
             "Padding length should be less than or equal to two times the input dimension but got "
             "padding length %d and input of dimension %d" % (len(pad), input.ndim)
         )
+    if mode != "constant":                                  # nn2: reflect / replicate / circular
+        return _padding.pad(input, tuple(int(p) for p in pad), mode, value)
     if value is not None and not isinstance(value, (int, float, np.number)):
         raise TypeError("pad(): argument 'value' (position 4) must be float, not %s" % type(value).__name__)
     return N.ConstantPadNd.apply(input, tuple(int(p) for p in pad), 0 if value is None else value)
@@ -567,9 +572,8 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere (``EluBackward0``)."""
-    _checks.number_arg(alpha, "elu", "alpha", 2)
-    return N.Elu.apply(input, alpha)
+    """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere (``EluBackward0``; in place ``EluBackward1``)."""
+    return _elu(input, alpha, 1.0, 1.0, inplace, "elu")
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:

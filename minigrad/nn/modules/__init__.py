@@ -14,6 +14,8 @@ from .activation import (
     Softplus,
     Tanh,
 )
+from .activation_extra import *  # noqa: F403 - ReLU6, SELU, CELU, PReLU, Hardswish, Mish, GLU, RReLU...
+from .activation_extra import __all__ as _activation_extra_all
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, ConvTranspose2d
 from .distance import CosineSimilarity
@@ -32,7 +34,25 @@ from .loss import (
 )
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
+from .padding import (  # nn2: padding layers
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # nn2: recurrent layers
 from .sparse import Embedding
 
 __all__ = [
@@ -82,4 +102,29 @@ __all__ = [
     "NLLLoss",
     "BCELoss",
     "BCEWithLogitsLoss",
+    # nn2: recurrent layers
+    "RNNBase",
+    "RNN",
+    "LSTM",
+    "GRU",
+    "RNNCellBase",
+    "RNNCell",
+    "LSTMCell",
+    "GRUCell",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
+    *_activation_extra_all,
 ]
