@@ -542,7 +542,8 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     _checks.tensor_arg(input, "threshold_", "input")
     _checks.number_arg(threshold, "threshold_", "threshold", 2)
     _checks.number_arg(value, "threshold_", "value", 3)
-    return input._inplace(lambda x: N.ThresholdInplace.apply(x, threshold, value))
+    # PyTorch's threshold kernel skips the overlap check ("threshold is idempotent"): an expand may be written
+    return input._inplace(lambda x: N.ThresholdInplace.apply(x, threshold, value), fill=True)
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:

@@ -235,9 +235,9 @@ class Inv(Function):
 
     node_name: str = "LinalgInvExBackward0"
     jvp = "from_vjp"
-    saved_names: tuple[str, ...] = ("A",)
+    saved_names: tuple[str, ...] = ("inverse",)     # the result, as PyTorch: an in-place write to it raises
     inputs: tuple[str, ...] = ("A",)
-    grads: tuple[str, ...] = ("−(A⁻¹)ᵀ · g · (A⁻¹)ᵀ",)
+    grads: tuple[str, ...] = ("−inverseᵀ · g · inverseᵀ",)
     words: str = "The inverse's gradient: g sandwiched between two inverse transposes, with a minus sign."
 
     @staticmethod
@@ -247,13 +247,14 @@ class Inv(Function):
             raise LinAlgError(_singular_message("linalg.inv", info, "The diagonal element %(k)d is zero, the inversion "
                                                 "could not be completed because the input matrix is singular."))
         eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a._data.dtype), a.shape)
-        ctx.save_for_backward(a)
-        return column_major(_lu_solve(lu, piv, eye))       # LAPACK's layout, as PyTorch's result
+        out = column_major(_lu_solve(lu, piv, eye))        # LAPACK's layout, as PyTorch's result
+        ctx.save_for_backward(out)                         # the result, as PyTorch (_saved_inverse)
+        return out
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        (a,) = ctx.saved_tensors
-        inv_t = _mT(Inv.apply(a))
+        (inverse,) = ctx.saved_tensors      # (under create_graph it carries this node: differentiable again)
+        inv_t = _mT(inverse)
         return -(inv_t @ (grad @ inv_t))          # PyTorch's order: -inverseᴴ @ (grad @ inverseᴴ)
 
 

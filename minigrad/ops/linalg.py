@@ -405,8 +405,10 @@ class Einsum(Function):
     @staticmethod
     def forward(ctx: Any, equation: Any, *operands: Any) -> Any:
         arrays = [t._data for t in operands]
-        ctx.equation = equation
-        ctx.save_for_backward(*operands)
+        ctx.equation, ctx.shapes = equation, tuple(t.shape for t in operands)
+        needs = ctx.needs_input_grad[1:]    # an operand is kept only for another one's gradient (PyTorch's bmm
+        ctx.save_for_backward(*(t if any(n for j, n in enumerate(needs) if j != i) else None   # saves mat2 only
+                                for i, t in enumerate(operands)))                           # for self's grad)
         out = np.asarray(np.einsum(equation, *arrays, optimize=len(arrays) > 1))
         if any(np.may_share_memory(out, a) for a in arrays):
             return out.copy()                                                  # never a view of an operand
@@ -417,11 +419,11 @@ class Einsum(Function):
         operands = ctx.saved_tensors
         inputs, output = ctx.equation.split("->")
         terms = inputs.split(",")
-        return (None, *(_einsum_grad(grad, output, terms, operands, i) if ctx.needs_input_grad[i + 1] else None
-                        for i in range(len(operands))))
+        return (None, *(_einsum_grad(grad, output, terms, operands, ctx.shapes, i) if ctx.needs_input_grad[i + 1]
+                        else None for i in range(len(operands))))
 
 
-def _einsum_grad(grad, output, terms, operands, i):
+def _einsum_grad(grad, output, terms, operands, shapes, i):
     """The gradient for operand ``i``: one einsum of grad and the other operands into operand i's subscripts.
 
     A label only operand i has is broadcast back with a vector of ones; a repeated label (a diagonal,
@@ -435,7 +437,7 @@ def _einsum_grad(grad, output, terms, operands, i):
     known = set("".join(subs))
     free = iter(c for c in _LETTERS if c not in known and c not in terms[i])
     target = []
-    for label, size in zip(terms[i], operands[i].shape):
+    for label, size in zip(terms[i], shapes[i]):
         if label in target:
             fresh = next(free)
             subs.append(label + fresh)
