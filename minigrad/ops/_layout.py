@@ -145,10 +145,10 @@ def pointwise(out: Any, arrays: Any) -> Any:
 
 def pointwise_checked(out: Any, args: Any) -> Any:
     """``pointwise`` for a rule's result (``Rule.apply`` calls it for results of 2 or more dims); a cheap
-    check first: every operand row-major and of the result's shape (the common case) keeps numpy's result."""
+    check first: every operand row-major (the common case, a broadcast bias too) keeps numpy's result."""
     arrays = [getattr(a, "_data", a) for a in args]
-    for a in arrays:
-        if isinstance(a, np.ndarray) and a.ndim and (a.shape != out.shape or not a.flags.c_contiguous):
+    for a in arrays:            # row-major operands, broadcast or not, give a row-major result (as numpy's)
+        if isinstance(a, np.ndarray) and a.ndim and not a.flags.c_contiguous:
             return pointwise(out, arrays)
     return contiguous(out)
 
