@@ -1175,3 +1175,16 @@ def _expand_weight(weight, shape):
 
     broadcast_shape(weight.shape, shape)
     return np.broadcast_to(weight._data, np.broadcast_shapes(weight.shape, shape))
+
+
+# nn2: 1-d pooling, instance norm, RMS norm (composites, in their own module)
+from ._functional_nn2 import (  # noqa: E402
+    adaptive_avg_pool1d,
+    avg_pool1d,
+    instance_norm,
+    max_pool1d,
+    max_pool1d_with_indices,
+    rms_norm,
+)
+
+__all__ += ["max_pool1d", "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg_pool1d", "instance_norm", "rms_norm"]

@@ -19,6 +19,7 @@ from .conv import Conv2d, ConvTranspose2d
 from .distance import CosineSimilarity
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, RMSNorm  # nn2
 from .linear import Bilinear, Identity, LazyLinear, Linear, UninitializedParameter
 from .loss import (
     BCELoss,
@@ -50,6 +51,7 @@ from .padding import (  # nn2: padding layers
     ZeroPad3d,
 )
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d  # nn2
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # nn2: recurrent layers
 from .sparse import Embedding
 
@@ -124,4 +126,11 @@ __all__ = [
     "ZeroPad1d",
     "ZeroPad2d",
     "ZeroPad3d",
+    "MaxPool1d",
+    "AvgPool1d",
+    "AdaptiveAvgPool1d",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "RMSNorm",
 ]
