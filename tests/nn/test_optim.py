@@ -261,6 +261,26 @@ ERRORS = {
         lib.optim.SGD([lib.nn.Parameter(lib.ones(1))]), 2
     ).step(),
     "scheduler without optimizer": lambda lib: lib.optim.lr_scheduler.ExponentialLR(None, 0.5),
+    "LinearLR start_factor 0": lambda lib: lib.optim.lr_scheduler.LinearLR(
+        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))]), start_factor=0),
+    "ConstantLR factor 2": lambda lib: lib.optim.lr_scheduler.ConstantLR(
+        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))]), factor=2),
+    "ReduceLROnPlateau factor 1": lambda lib: lib.optim.lr_scheduler.ReduceLROnPlateau(
+        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))]), factor=1.0),
+    "ReduceLROnPlateau mode": lambda lib: lib.optim.lr_scheduler.ReduceLROnPlateau(
+        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))]), mode="lowest"),
+    "OneCycleLR without steps": lambda lib: lib.optim.lr_scheduler.OneCycleLR(
+        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], momentum=0.9), max_lr=0.1),
+    "OneCycleLR past the end": lambda lib: [lib.optim.lr_scheduler.OneCycleLR(
+        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], momentum=0.9), max_lr=0.1, total_steps=1).step()
+        for _ in range(2)],
+    "CyclicLR without momentum": lambda lib: lib.optim.lr_scheduler.CyclicLR(
+        lib.optim.Adagrad([lib.nn.Parameter(lib.ones(1))]), 0.01, 0.1),
+    "CosineAnnealingWarmRestarts T_0": lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(
+        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))]), T_0=0),
+    "SequentialLR milestones": lambda lib: lib.optim.lr_scheduler.SequentialLR(
+        opt := lib.optim.SGD([lib.nn.Parameter(lib.ones(1))]), [lib.optim.lr_scheduler.StepLR(opt, 2)],
+        milestones=[3]),
 }
 
 
@@ -278,8 +298,28 @@ def test_errors_match_pytorch(case):
         lambda lib, opt: lib.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 5, 5, 9], gamma=0.5),
         lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4),
         lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=3, eta_min=0.01),
+        lambda lib, opt: lib.optim.lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.9 + 0.01 * epoch),
+        lambda lib, opt: lib.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=4),
+        lambda lib, opt: lib.optim.lr_scheduler.LinearLR(opt, start_factor=0.25, end_factor=0.9, total_iters=6),
+        lambda lib, opt: lib.optim.lr_scheduler.PolynomialLR(opt, total_iters=8, power=2.0),
+        lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2, eta_min=0.001),
+        lambda lib, opt: lib.optim.lr_scheduler.SequentialLR(
+            opt, [lib.optim.lr_scheduler.LinearLR(opt, start_factor=0.1, total_iters=3),
+                  lib.optim.lr_scheduler.ExponentialLR(opt, gamma=0.8)], milestones=[4]),
+        lambda lib, opt: lib.optim.lr_scheduler.ChainedScheduler(
+            [lib.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=3),
+             lib.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)]),
+        lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, base_lr=0.01, max_lr=[0.1, 0.2], step_size_up=3,
+                                                         mode="triangular2"),
+        lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, step_size_up=2, step_size_down=4,
+                                                         mode="exp_range", gamma=0.9),
+        lambda lib, opt: lib.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.5, total_steps=12),
+        lambda lib, opt: lib.optim.lr_scheduler.OneCycleLR(opt, max_lr=[0.5, 1.0], epochs=3, steps_per_epoch=4,
+                                                           anneal_strategy="linear", three_phase=True),
     ],
-    ids=["StepLR", "ExponentialLR", "LambdaLR", "MultiStepLR", "CosineAnnealingLR", "CosineAnnealingLR eta_min"],
+    ids=["StepLR", "ExponentialLR", "LambdaLR", "MultiStepLR", "CosineAnnealingLR", "CosineAnnealingLR eta_min",
+         "MultiplicativeLR", "ConstantLR", "LinearLR", "PolynomialLR", "CosineAnnealingWarmRestarts", "SequentialLR",
+         "ChainedScheduler", "CyclicLR triangular2", "CyclicLR exp_range", "OneCycleLR", "OneCycleLR three-phase"],
 )
 def test_schedulers_match_pytorch(make):
     def schedule(lib):
@@ -291,12 +331,50 @@ def test_schedulers_match_pytorch(make):
             opt.step()
             scheduler.step()
             lrs.append(scheduler.get_last_lr())
-        return lrs, [g["lr"] for g in opt.param_groups], scheduler.last_epoch
+        momenta = [g["momentum"] for g in opt.param_groups]
+        groups = [g["lr"] for g in opt.param_groups]
+        return lrs, groups, getattr(scheduler, "last_epoch", None), momenta, sorted(opt.param_groups[0])
 
     ours, theirs = schedule(minigrad), schedule(torch)
-    assert ours[2] == theirs[2]
-    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-12)
-    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
+    assert ours == theirs                                   # the same floats, bit for bit
+
+
+def test_momentum_cycles_with_adam_betas_like_pytorch():
+    def schedule(lib, make):
+        w = lib.nn.Parameter(lib.ones(2))
+        opt = lib.optim.Adam([w], lr=0.1, betas=(0.9, 0.99))
+        scheduler = make(lib, opt)
+        seen = []
+        for _ in range(10):
+            w.grad = lib.ones(2)
+            opt.step()
+            scheduler.step()
+            seen.append((scheduler.get_last_lr(), opt.param_groups[0]["betas"]))
+        return seen, w.tolist()
+
+    for make in (lambda lib, opt: lib.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.3, total_steps=10),
+                 lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, step_size_up=3)):
+        (ours, w_ours), (theirs, w_theirs) = schedule(minigrad, make), schedule(torch, make)
+        assert ours == theirs                               # rates and betas: the same floats
+        np.testing.assert_allclose(w_ours, w_theirs, rtol=1e-6)   # float32 Adam steps: the last bit may differ
+
+
+def test_reduce_lr_on_plateau_matches_pytorch():
+    metrics = [1.0, 0.9, 0.9, 0.91, 0.95, 0.89, 0.9, 0.9, 0.9, 0.9, 0.5, 0.6, 0.6, 0.6, 0.6]
+
+    def schedule(lib, **kwargs):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)
+        scheduler = lib.optim.lr_scheduler.ReduceLROnPlateau(opt, **kwargs)
+        seen = []
+        for m in metrics:
+            opt.step()
+            scheduler.step(lib.tensor(m) if lib is torch else minigrad.tensor(m))
+            seen.append((scheduler.get_last_lr(), scheduler.num_bad_epochs, scheduler.best, scheduler.last_epoch))
+        return seen, isinstance(scheduler, lib.optim.lr_scheduler.LRScheduler)
+
+    for kwargs in ({"patience": 2}, {"mode": "max", "factor": 0.5, "patience": 1, "threshold_mode": "abs"},
+                   {"patience": 1, "cooldown": 2, "min_lr": 0.05}):
+        assert schedule(minigrad, **kwargs) == schedule(torch, **kwargs)
 
 
 def test_adagrad_state_exists_before_the_first_step_like_pytorch():
