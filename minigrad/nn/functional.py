@@ -416,6 +416,9 @@ def pad(
 ) -> Tensor:
     """Pad with a constant; ``pad`` is ``(left, right)`` for the last dim, then the one before, …
 
+    ``mode='reflect'``, ``'replicate'`` or ``'circular'`` pad with the mirror image, the edge values, or the
+    other end (``minigrad/ops/padding.py``; 1 to 3 trailing dims, as PyTorch).
+
     >>> import minigrad as torch
     >>> import minigrad.nn.functional as F
     >>> F.pad(torch.ones(2), (1, 2))
