@@ -13,6 +13,7 @@ from . import _checks, _dtype, _random
 from ._tensor import Tensor, _to_nested
 from .autograd import grad_mode
 from .ops import elementwise as E
+from .ops._layout import like
 from .ops._util import broadcast_shape, operand
 from .ops._writes import fill_random
 from .ops.elementwise import Where
@@ -375,7 +376,7 @@ def _like(fn, t, dtype, requires_grad, *args, op="zeros_like", kwargs=None):
             raise TypeError("%s() got an unexpected keyword argument '%s'" % (op, k))
     _checks.bool_arg(requires_grad, op, "requires_grad")
     d = _as_dtype(dtype, op) or t.dtype
-    return _new(fn(t.shape, *args, dtype=d.numpy), None, requires_grad)
+    return _new(like(fn(t.shape, *args, dtype=d.numpy), t._data), None, requires_grad)   # t's layout, as PyTorch
 
 
 def zeros_like(t: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None, requires_grad: bool = False,

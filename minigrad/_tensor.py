@@ -210,11 +210,9 @@ class Tensor(TensorOps):
 
     def _gradient_edge(self) -> tuple[Node, int]:
         """``(node, input_nr)`` through which a gradient reaches this tensor."""
-        grad_fn = self._grad_fn if self._base is None else self.grad_fn
-        if grad_fn is not None:
+        if (grad_fn := self._grad_fn if self._base is None else self.grad_fn) is not None:
             return grad_fn, self._output_nr
-        node = self._accumulate_ref() if self._accumulate_ref is not None else None
-        if node is None:
+        if (node := self._accumulate_ref and self._accumulate_ref()) is None:      # (a weak reference)
             node = _new(AccumulateGrad)                  # ``AccumulateGrad(self)``
             node.variable, self._accumulate_ref = self, weakref.ref(node)
         return node, 0

@@ -666,7 +666,7 @@ class TensorOps:
         return Ix.masked_select(self, mask)
 
     def contiguous(self: Tensor) -> Tensor:
-        return self if self._data.flags.c_contiguous else E.Clone.apply(self)
+        return self if self._data.flags.c_contiguous else E.Clone.apply(self, "contiguous")
 
     def clone(self: Tensor) -> Tensor:
         """A copy that stays in the graph (``CloneBackward0``)."""

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _tensor  # circular: `_tensor.Tensor` at call time
+from .. import _dtype, _tensor  # circular: `_tensor.Tensor` at call time
 from . import _fast, anomaly_mode, grad_mode
 from . import forward_ad as _forward_ad
 from .anomaly_mode import _mode as _anomaly
@@ -53,7 +53,7 @@ class SavedTensor:
     tensor with ``grad_fn`` = the node is rebuilt on unpacking, as PyTorch does.
     """
 
-    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "dtype", "requires_grad", "hooks",
+    __slots__ = ("tensor", "data", "version_counter", "version", "output_nr", "requires_grad", "hooks",
                  "fw_grads", "view_writer")
 
     tensor: Any                 # the Tensor (None for a saved output), or what a pack hook returned
@@ -61,7 +61,6 @@ class SavedTensor:
     version_counter: list[int]
     version: int
     output_nr: int | None
-    dtype: Any                  # a saved output's dtype
     requires_grad: bool
     hooks: tuple[Callable[..., Any], Callable[..., Any]] | None
 
@@ -79,7 +78,7 @@ class SavedTensor:
         self.version_counter, self.version, self.output_nr = (counter := tensor._version_counter), counter[0], output_nr
         self.tensor, self.data = (tensor, None) if output_nr is None else (None, tensor._data)
         if output_nr is not None:        # an output: its array, not the tensor (no cycle through grad_fn)
-            self.dtype, self.requires_grad = tensor.dtype, tensor.requires_grad
+            self.requires_grad = tensor._requires_grad or tensor.requires_grad    # (its dtype: data.dtype)
             # forward AD: the output's tangents (pushed after it is saved) come back with it
             self.fw_grads = tensor.__dict__.setdefault("_fw_grads", {}) if _forward_ad._levels else None
 
@@ -110,7 +109,7 @@ class SavedTensor:
 def _version_message(saved, node):
     tensor = saved.tensor
     shape = tuple(tensor.shape) if tensor is not None else saved.data.shape
-    legacy = (tensor.dtype if tensor is not None else saved.dtype)._legacy
+    legacy = (tensor.dtype if tensor is not None else _dtype._FROM_NUMPY[saved.data.dtype])._legacy
     where = ""
     writer = node if saved.output_nr is not None else tensor.grad_fn
     if writer is not None:
@@ -154,8 +153,8 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
     ready = sorted((-node._seq, next(tick), node) for node in root_nodes if node not in dependencies)
     if observe:
         _emit("begin", detail=" ".join(str(id(n)) for n, _ in edges))
-    state = grad_mode._state
-    enabled, state.grad_enabled = state.grad_enabled, create_graph   # formulas are recorded only under create_graph
+    enabled, grad_mode._state.grad_enabled = grad_mode._state.grad_enabled, create_graph  # (formulas are recorded
+    # only under create_graph)
     tagger = _tag_derivative_nodes() if create_graph else None
     _current_runs.items.append((root_nodes, dependencies, run))   # popped in `finally` (register_multi_grad_hook)
     try:
@@ -179,12 +178,12 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
                 grad_inputs = _execute(node, grads, run)
             if not retain_graph and node._release() and observe:  # frees what the node saved (and _forget)
                 _emit("release", node)
-            for (next_node, nr), grad in zip(node.next_functions, grad_inputs):
+            for next_node, nr, grad in zip(node._next, node._nrs, grad_inputs):   # (next_functions, compactly)
                 if next_node is not None:
                     if grad is not None:
                         _add_to_buffer(buffers, next_node, nr, grad)
-                    dependencies[next_node] -= 1
-                    if dependencies[next_node] == 0:              # all its gradients are in: it may run
+                    left = dependencies[next_node] = dependencies[next_node] - 1
+                    if not left:                                  # all its gradients are in: it may run
                         heapq.heappush(ready, (-next_node._seq, next(tick), next_node))
             grad = grad_inputs = None                 # hold no gradient here (NOTE [stealing the gradient], _fast.py)
     except Exception as exc:
@@ -194,7 +193,7 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
             _emit("error", detail="%s: %s" % (type(exc).__name__, exc))
         raise
     finally:
-        state.grad_enabled = enabled
+        grad_mode._state.grad_enabled = enabled
         _current_runs.items.pop()
         if tagger is not None:
             tagger.handle.remove()
@@ -247,7 +246,7 @@ def _count_dependencies(roots):
     """For every node reachable from the roots, the number of edges that point at it."""
     dependencies, stack = {}, list(roots)
     while stack:
-        for next_node, _ in stack.pop().next_functions:
+        for next_node in stack.pop()._next:
             if next_node in dependencies:
                 dependencies[next_node] += 1
             elif next_node is not None:
@@ -273,22 +272,30 @@ def _needed_nodes(edges, dependencies, targets):
     while stack:  # Kahn's algorithm: parents before children
         node = stack.pop()
         topo.append(node)
-        for next_node, _ in node.next_functions:
+        for next_node in node._next:
             if next_node is not None:
                 remaining[next_node] -= 1
                 if remaining[next_node] == 0:
                     stack.append(next_node)
     needed = set()
     for node in reversed(topo):
-        if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
+        if node in targets or any(n in needed for n in node._next if n is not None):
             needed.add(node)
     return needed
 
 
 def _add_to_buffer(buffers, node, nr, grad):
     """Add ``grad`` into slot ``nr`` of the node's input buffer (fan-in adds up here)."""
-    slots = buffers.get(node) or buffers.setdefault(node, [None] * max(node._n_outputs, nr + 1))
-    slots[nr] = grad if slots[nr] is None else _sum(slots[nr], grad)
+    if (slots := buffers.get(node)) is None:      # the first gradient for this node (one output: the common case)
+        buffers[node] = [grad] if nr == 0 and node._n_outputs == 1 else _first_slots(node, nr, grad)
+    else:
+        slots[nr] = grad if slots[nr] is None else _sum(slots[nr], grad)
+
+
+def _first_slots(node, nr, grad):
+    slots = [None] * max(node._n_outputs, nr + 1)
+    slots[nr] = grad
+    return slots
 
 
 def _sum(a, b):
@@ -319,23 +326,23 @@ def _execute(node, grads, run):
     if run.targets is not None and node in run.targets:
         # autograd.grad(outputs, inputs) with a non-leaf input: PyTorch captures its gradient *before*
         # the tensor's hooks when the node must run anyway (it leads to another input), after them if not.
-        if not any(n in run.needed for n, _ in node.next_functions if n):
+        if not any(n in run.needed for n in node._next if n):
             if node._tensor_pre_hooks or node._retain_grad:
                 grads = _tensor_hooks(node, grads, observe)
             _capture(run, node, grads)
-            return (None,) * len(node.next_functions)
+            return (None,) * len(node._next)
         _capture(run, node, grads)
     if node._tensor_pre_hooks or node._retain_grad:     # most nodes have no hooks
         grads = _tensor_hooks(node, grads, observe)
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads, observe)
     grad_outputs = tuple(grads)
-    if node._released and "_input_meta" not in node.__dict__:     # forgotten (_forget): cannot run again
+    if node._released and getattr(node, "_input_meta", None) is None:     # forgotten (_forget): cannot run again
         raise RuntimeError(_FREED)
     if len(grads) == 1:
-        grad_inputs = (None,) * len(node.next_functions) if grads[0] is None else node._apply(grad_outputs)
+        grad_inputs = (None,) * len(node._next) if grads[0] is None else node._apply(grad_outputs)
     elif all(g is None for g in grads):
-        grad_inputs = (None,) * len(node.next_functions)
+        grad_inputs = (None,) * len(node._next)
     else:
         grad_inputs = node._apply(tuple(_materialize(node, grads)) if node._materialize_grads else grad_outputs)
     if _anomaly.enabled and _anomaly.check_nan:

@@ -248,8 +248,8 @@ def _inplace_view(t, level, new) -> None:
     Tensor = _tensor.Tensor
     old = _tangent(base, level)
     data = np.array(old._data if old is not None else np.zeros(base._data.shape, new._data.dtype))
-    data.reshape(-1)[view_positions(t._view_fn, replay_view, base._data.shape).reshape(-1)] = \
-        np.broadcast_to(new._data, t._data.shape).reshape(-1)
+    data.flat[view_positions(t._view_fn, replay_view, base._data.shape).reshape(-1)] = \
+        np.broadcast_to(new._data, t._data.shape).reshape(-1)      # (flat: data may be column-major)
     if old is not None and old._data.flags.writeable:
         np.copyto(old._data, data, casting="unsafe")
         old._version_counter[0] += 1

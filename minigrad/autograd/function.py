@@ -23,7 +23,7 @@ from . import forward_ad as _forward_ad
 from . import grad_mode
 from .engine import _FREED, SavedTensor, _version_message  # noqa: F401  (re-exported: ops import them from here)
 from .formulas import register_formula
-from .graph import Node, _node_created_hooks, _notify_node_created, _sequence
+from .graph import Node, _node_created_hooks, _notify_node_created, _sequence, _shared_nrs
 from .views import link_views as _link_views
 
 if TYPE_CHECKING:
@@ -38,9 +38,11 @@ Grads: TypeAlias = "Tensor | tuple[Tensor | None, ...] | None"
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
-class FunctionCtx:
-    """The ``ctx`` of ``forward``/``backward``; for a recorded op it *is* the graph node."""
+class _CtxMethods:
+    """What ``ctx`` can do (``FunctionCtx``'s methods), without instance storage: the rule nodes use them with
+    ``__slots__``, every other ctx and node has a ``__dict__`` (``ctx.foo = ...`` works, as in PyTorch)."""
 
+    __slots__ = ()
     _released: bool  # set by the node (BackwardCFunction) once backward has freed what was saved
     _packed: tuple[Any, ...]  # the saved tensors, packed (SavedTensor or None each)
 
@@ -62,7 +64,7 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
-        fw = self.__dict__.get("_jvp_saved")
+        fw = getattr(self, "_jvp_saved", None)
         if fw is not None:                  # inside jvp: what forward gave save_for_forward
             return fw
         if self._released:
@@ -79,8 +81,19 @@ class FunctionCtx:
         self._materialize_grads = bool(value)
 
 
-class BackwardCFunction(Node, FunctionCtx):
-    """The node recorded for a ``Function``: named ``<Op>Backward0`` for built-ins, ``<Name>Backward`` else."""
+class FunctionCtx(_CtxMethods):
+    """The ``ctx`` of ``forward``/``backward``; for a recorded op it *is* the graph node."""
+
+
+class BackwardCFunction(Node, _CtxMethods):
+    """The node recorded for a ``Function``: named ``<Op>Backward0`` for built-ins, ``<Name>Backward`` else.
+
+    A ``Function``'s node class derives from it and from ``FunctionCtx`` (so it has a ``__dict__``: forward may
+    set any attribute on ctx); a rule's node class (``RuleNode``) has ``__slots__`` instead.
+    """
+
+    __slots__ = ()
+    _slotted = False            # True: the node classes made from it get ``__slots__`` (their saved values)
 
     # its sequence number is given when it is linked into the graph (_record)
     __init__: Callable[..., None] = object.__init__
@@ -105,7 +118,11 @@ class BackwardCFunction(Node, FunctionCtx):
         state = grad_mode._state
         enabled = state.grad_enabled
         try:
-            grads = self._forward_cls.backward(self, *grad_outputs)
+            if self._forward_cls.quiet:           # as its forward: inf and nan are values, no numpy warnings
+                with _ignore_fp_errors():
+                    grads = self._forward_cls.backward(self, *grad_outputs)
+            else:
+                grads = self._forward_cls.backward(self, *grad_outputs)
         finally:
             state.grad_enabled = enabled          # a backward cannot leave the grad mode changed
         return _check_grads(self, grads)
@@ -130,9 +147,12 @@ class BackwardCFunction(Node, FunctionCtx):
                 saved = self._packed[names.index(key)]
                 return saved.unpack(self) if saved is not None else None
             if key in type(self)._value_fields:
-                if self._released and key not in self.__dict__:   # a saved tensor, freed by backward
-                    raise RuntimeError(_FREED)
-                return self.__dict__.get(key)
+                try:
+                    return object.__getattribute__(self, key)
+                except AttributeError:
+                    if self._released:                              # a saved tensor, freed by backward
+                        raise RuntimeError(_FREED) from None
+                    return None
         raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, attr))
 
     def __dir__(self) -> list[str]:
@@ -143,7 +163,7 @@ class BackwardCFunction(Node, FunctionCtx):
 # too), its identity and the values ``_saved_<name>`` shows.  The rest -- what forward stashed for
 # backward, the shapes its gradients must have -- is dropped, so that a loss kept after backward
 # holds almost nothing of the graph's memory.
-_KEPT_AFTER_RELEASE = frozenset(("next_functions", "_seq", "_released", "needs_input_grad", "_outputs", "_metadata",
+_KEPT_AFTER_RELEASE = frozenset(("_next", "_nrs", "_seq", "_released", "needs_input_grad", "_outputs", "_metadata",
                                  "_hooked", "_pre_hooks", "_post_hooks", "_tensor_pre_hooks", "_retain_grad",
                                  "_n_outputs", "_materialize_grads"))
 
@@ -253,7 +273,13 @@ class _FunctionMeta(type):
     def __init__(cls, name: str, bases: tuple[type, ...], attrs: dict[str, Any]) -> None:
         super().__init__(name, bases, attrs)
         node_name = attrs.get("node_name") or name + "Backward"
-        cls._node_cls = type(node_name, (getattr(cls, "_node_base", BackwardCFunction),), {
+        base = getattr(cls, "_node_base", BackwardCFunction)
+        if base._slotted:           # a rule's node: a slot per saved value, no __dict__
+            bases, layout = (base,), {"__slots__": tuple(getattr(cls, "saved_attrs", ()))}
+        else:                       # a Function's node is its ctx: any attribute may be set on it
+            bases, layout = (base,) if issubclass(base, FunctionCtx) else (base, FunctionCtx), {}
+        cls._node_cls = type(node_name, bases, {
+            **layout,
             "_forward_cls": cls,
             "_tensor_fields": tuple(getattr(cls, "saved_names", ())),    # inherited by e.g. MinAll(MaxAll)
             "_value_fields": tuple(getattr(cls, "saved_attrs", ())),
@@ -447,9 +473,6 @@ def _as_output(value):
     return Tensor._make(np.asarray(value), False)
 
 
-_NO_EDGE = (None, 0)     # the edge of an input that does not require grad
-
-
 def _record_one(node, args, out):
     """``_record`` for the common case: one output, nothing marked dirty or non-differentiable."""
     if node._dirty or node._non_differentiable:
@@ -470,19 +493,22 @@ def _link_inputs(node, args):
     """The node's ``next_functions`` (one edge per tensor argument) and what each gradient must look like."""
     node._seq = next(_sequence)              # creation order: the engine runs later nodes first
     Tensor = _tensor.Tensor
-    input_meta, edges = [], []              # per argument (None: not a tensor); per tensor argument
+    input_meta, nexts, nrs = [], [], []     # per argument (None: not a tensor); per tensor argument
     for a in args:
         if isinstance(a, Tensor):
             input_meta.append((a._data.shape, a._data.dtype))     # what its gradient must look like
             if not a._requires_grad:
-                edges.append(_NO_EDGE)
+                nexts.append(None)
+                nrs.append(0)
             elif a.grad_fn is not None:
-                edges.append((a.grad_fn, a._output_nr))
+                nexts.append(a.grad_fn)
+                nrs.append(a._output_nr)
             else:
-                edges.append(a._gradient_edge())                 # a leaf: its AccumulateGrad node
+                nexts.append(a._gradient_edge()[0])              # a leaf: its AccumulateGrad node
+                nrs.append(0)
         else:
             input_meta.append(None)
-    node._input_meta, node.next_functions = tuple(input_meta), tuple(edges)
+    node._input_meta, node._next, node._nrs = tuple(input_meta), tuple(nexts), _shared_nrs(tuple(nrs))
 
 
 def _record(node, args, outputs):

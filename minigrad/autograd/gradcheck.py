@@ -63,7 +63,7 @@ def _forward_jacobians(func, inputs):
     for i, t in enumerate(diff_inputs):
         for k in range(t.numel()):
             tangent = zeros_like(t, dtype=t.dtype)
-            tangent._data.reshape(-1)[k] = 1
+            tangent._data.flat[k] = 1            # (flat: reshape(-1) would copy a non-contiguous tangent)
             with forward_ad.dual_level():
                 duals = [forward_ad.make_dual(a, tangent) if a is t else a for a in inputs]
                 outs = _differentiable_outputs(func, duals)
@@ -86,7 +86,7 @@ def _analytical_jacobians(func, inputs):
             continue
         for m in range(out.numel()):
             v = zeros_like(out)
-            v._data.reshape(-1)[m] = 1
+            v._data.flat[m] = 1                  # (flat: reshape(-1) would copy a non-contiguous v)
             grads = autograd.grad(out, diff_inputs, v, retain_graph=True, allow_unused=True)
             for i, g in enumerate(grads):
                 if g is not None:

@@ -56,12 +56,20 @@ def _for_this_thread(hooks: dict[Any, Any]) -> tuple[Any, ...]:
 
 
 class Node:
-    """Base class of every backward node (``grad_fn``)."""
+    """Base class of every backward node (``grad_fn``).
 
+    Its edges are stored compactly: ``_next`` holds the next node of each input (None: no edge) and
+    ``_nrs`` their output numbers (one shared tuple per pattern, see :func:`_shared_nrs`);
+    ``next_functions`` builds PyTorch's ``((node, nr), ...)`` from them on each access, as PyTorch's
+    getter builds a fresh tuple.  (A stored tuple of ``(node, nr)`` pairs costs two objects per edge.)
+    """
+
+    __slots__ = ()                  # a subclass without __slots__ gets a __dict__ (RuleNode has none)
     _is_accumulate = False
     _materialize_grads = True
     # Per-node state. Class-level defaults, set on a node only when used: most nodes never get hooks.
-    next_functions: tuple[tuple[Node | None, int], ...] = ()
+    _next: tuple[Node | None, ...] = ()      # the next node of each input
+    _nrs: tuple[int, ...] = ()               # the output number of each edge
     _pre_hooks = None               # node pre-hooks: fn(grad_outputs)
     _post_hooks = None              # node hooks: fn(grad_inputs, grad_outputs)
     _tensor_pre_hooks: dict[int, Any] | None = None  # {output_nr: hook dict} from Tensor.register_hook
@@ -75,6 +83,16 @@ class Node:
 
     def __init__(self) -> None:
         self._seq = next(_sequence)
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        """``((node, output_nr), ...)``: one edge per input, ``(None, 0)`` where no gradient flows."""
+        return tuple(zip(self._next, self._nrs))
+
+    @next_functions.setter
+    def next_functions(self, edges: Any) -> None:
+        edges = tuple(edges)
+        self._next, self._nrs = tuple([e[0] for e in edges]), _shared_nrs(tuple([e[1] for e in edges]))
 
     # -- identity -----------------------------------------------------------------
     def name(self) -> str:
@@ -154,6 +172,35 @@ class AccumulateGrad(Node):
     def _apply(self, grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         # The engine does the accumulation itself (it needs the grad before and after).
         return ()
+
+
+_NRS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _shared_nrs(nrs: tuple[int, ...]) -> tuple[int, ...]:
+    """One copy of each tuple of output numbers (``(0,)``, ``(0, 0)``, ``(0, 1)``...) for all nodes."""
+    return _NRS.get(nrs) or (_NRS.setdefault(nrs, nrs) if len(_NRS) < 4096 else nrs)
+
+
+class _ExtAttr:
+    """A per-node attribute that is rarely set (hooks, metadata), kept in the node's ``_ext`` dict: a node
+    with ``__slots__`` pays one slot for all of them (the class default, None, when never set)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, node: Any, owner: Any = None) -> Any:
+        if node is None:
+            return self
+        ext = node._ext
+        return None if ext is None else ext.get(self.name)
+
+    def __set__(self, node: Any, value: Any) -> None:
+        if node._ext is None:
+            node._ext = {}
+        node._ext[self.name] = value
 
 
 def _add(hooks: dict[Any, Any], fn: Callable[..., Any]) -> RemovableHandle:

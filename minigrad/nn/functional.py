@@ -32,6 +32,9 @@ from ..ops import shape as S
 from ..ops._util import broadcast_shape
 from ..ops.adaptive import AdaptiveAvgPool2d
 from ..ops.convt import ConvTranspose2d
+from ._activation_functions import *  # noqa: F403 - relu6, selu, celu, hardswish, mish, glu, prelu, rrelu...
+from ._activation_functions import __all__ as _activations_all
+from ._activation_functions import _elu
 
 __all__ = [
     "linear",
@@ -75,6 +78,7 @@ __all__ = [
     "nll_loss",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    *_activations_all,
 ]
 
 
@@ -570,9 +574,8 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere (``EluBackward0``)."""
-    _checks.number_arg(alpha, "elu", "alpha", 2)
-    return N.Elu.apply(input, alpha)
+    """``x`` where positive, ``alpha (eˣ - 1)`` elsewhere (``EluBackward0``; in place ``EluBackward1``)."""
+    return _elu(input, alpha, 1.0, 1.0, inplace, "elu")
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:

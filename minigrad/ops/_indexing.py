@@ -28,9 +28,11 @@ def getitem(x: Tensor, key: Any) -> Tensor:
                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
         return I.Slice.apply(x, (key,))
     key, advanced = I.normalize_key(key, x.shape)
-    if advanced:
+    if advanced:                          # the basic items first, as views; then the index arrays
         I.check_advanced(key, x.shape)
-        return I.Index.apply(x, key)
+        view, key = I.split_key(x, key)
+        I.check_advanced(key, view.shape)
+        return I.Index.apply(view, key)
     I.check_bounds(key, x.shape)
     out, dim = x, 0
     for item in key:                  # basic indexing: one view op per index item, as PyTorch records
@@ -40,7 +42,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
         elif item is Ellipsis:
             dim = out.ndim - sum(1 for k in key[key.index(Ellipsis) + 1:] if k is not None and k is not Ellipsis)
         elif isinstance(item, slice):
-            if item != slice(None) and item.indices(out.shape[dim]) != (0, out.shape[dim], 1):
+            if not I.whole(item, out.shape[dim]):
                 check_step(item)
                 out = I.Slice.apply(out, (slice(None),) * dim + (item,))
             dim += 1

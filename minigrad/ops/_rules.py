@@ -42,7 +42,7 @@ from .. import _tensor
 from ..autograd import _fast, forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _is_array, _shared
-from ..autograd.graph import _node_created_hooks, _notify_node_created, _sequence
+from ..autograd.graph import _NRS, _ExtAttr, _node_created_hooks, _notify_node_created, _sequence, _shared_nrs
 from ._util import clip, fmath
 
 if TYPE_CHECKING:
@@ -263,26 +263,58 @@ class T:
 
 
 class RuleNode(BackwardCFunction):
-    """The node of a rule: its formula runs on arrays, or on Tensors under ``create_graph``."""
+    """The node of a rule: its formula runs on arrays, or on Tensors under ``create_graph``.
 
+    Its layout is ``__slots__`` (no ``__dict__``): what every rule node has, below, and one slot per saved value
+    of its rule (``alpha``, ``dim``...: the node class made by ``Function``'s metaclass).  Hooks and metadata,
+    rarely set, share the ``_ext`` dict (``_hooked``: True once a hook was set, what the engine checks).  So a
+    graph kept after backward holds little more than its structure.
+    """
+
+    __slots__ = ("__weakref__", "_seq", "needs_input_grad", "_input_meta", "_next", "_nrs", "_output_ref",
+                 "_packed", "_ext", "_hooked")
+    _slotted = True
     _takes_arrays = True
     _output_meta = ()           # (one output, so the engine never fills in a missing gradient: not recorded)
+    _pre_hooks, _post_hooks = _ExtAttr("_pre_hooks"), _ExtAttr("_post_hooks")
+    _tensor_pre_hooks, _retain_grad = _ExtAttr("_tensor_pre_hooks"), _ExtAttr("_retain_grad")
+    _metadata = _ExtAttr("_metadata")
+
+    @property
+    def _released(self) -> bool:
+        return self._packed is _FREED_PACKED
+
+    @property
+    def _outputs(self) -> tuple[Any, ...]:
+        return (self._output_ref,)                          # (a weak reference, None once it was collected)
+
+    @_outputs.setter
+    def _outputs(self, refs: tuple[Any, ...]) -> None:
+        self._output_ref = refs[0]
+
+    @property
+    def saved_tensors(self) -> tuple[Any, ...]:
+        if self._packed is _FREED_PACKED:
+            raise RuntimeError(_FREED)
+        return tuple(s.unpack(self) if s is not None else None for s in self._packed)
 
     def _apply_arrays(self, grad):
         """The plain backward: each input's gradient expression on raw arrays (``xp`` is :data:`NP`).
 
         ``grad`` is the output's gradient, an array; so is each gradient returned (None: not needed)."""
-        if self._released:
+        if self._packed is _FREED_PACKED:
             raise RuntimeError(_FREED)
-        cls, out = self._forward_cls, []
-        # what the formulas use: the saved arrays (None: not saved), then the saved values (alpha, dim...)
-        values = [s and s.unpack_data(self) for s in self._packed] + [getattr(self, name) for name in cls._attr_names]
+        cls, out, values = self._forward_cls, [], []
+        for s in self._packed:          # what the formulas use: the saved arrays (None: not saved), then the saved
+            values.append(s and s.unpack_data(self))                # (a loop: cheaper than a comprehension)
+        values += map(getattr, itertools.repeat(self), cls._attr_names)     # values (alpha, dim...)
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
             for (fn, uses), needed, meta in zip(cls._plan, self.needs_input_grad, self._input_meta):
                 if meta is not None:                     # one gradient per tensor argument, of its shape and dtype
-                    out.append(_as_gradient(fn(NP, grad, *map(values.__getitem__, uses)), meta, self, len(out))
-                               if needed and fn is not None else None)
+                    r = fn(NP, grad, *map(values.__getitem__, uses)) if needed and fn is not None else None
+                    out.append(r if type(r) is np.ndarray and r.shape == meta[0] and r.dtype == meta[1] else
+                               _as_gradient(r, meta, self, len(out)))
         finally:
             _quiet_reset(token)
         return tuple(out)
@@ -298,12 +330,11 @@ class RuleNode(BackwardCFunction):
 
     def _release(self) -> bool:
         """Free what was saved, and what only backward needed (the gradients' shapes): a loss kept after
-        backward holds almost nothing of the graph (``BackwardCFunction._release`` does it in general)."""
+        backward holds almost nothing of the graph but its structure, as in PyTorch."""
         if not self._packed:
             return False
-        # (getattr/setattr, not ``self.__dict__``: that would make the instance's dict a separate object)
-        self._released, self._packed, self._outputs = True, (), _DEAD if self._outputs[0]() is None else self._outputs
-        del self._input_meta
+        ref = self._output_ref                          # (once the output was collected: no weak reference to keep)
+        self._packed, self._input_meta, self._output_ref = _FREED_PACKED, None, None if ref() is None else ref
         return True
 
     def _release_values(self) -> bool:
@@ -325,7 +356,13 @@ class RuleNode(BackwardCFunction):
         return True
 
 
-_DEAD = (None,)           # the output of a forgotten node, once collected: no weak reference to keep
+class _Freed(tuple):
+    """The ``_packed`` of a node whose saved tensors a backward freed (empty, and told apart from ``()``)."""
+
+    __slots__ = ()
+
+
+_FREED_PACKED = _Freed()
 
 
 def _as_gradient(r, meta, node, index):
@@ -390,27 +427,33 @@ class Rule(Function):
             return forward_ad._apply_rule(cls, args)
         token = _quiet_set(_QUIET)                           # inf and nan are values: no numpy warnings
         try:
-            out = cls._fn(*([a._data if isinstance(a, Tensor) else a for a in args] if cls._arrays else args))
+            out = (cls._fn(*args) if not cls._arrays else cls._fn(args[0]._data) if cls._unary and isinstance(
+                args[0], Tensor) else cls._fn(*[a._data if isinstance(a, Tensor) else a for a in args]))
         finally:
             _quiet_reset(token)
-        result = Tensor._make(out, False)
-        if not state.grad_enabled or result._data.dtype.kind != "f":
+        if (result := Tensor._make(out, False))._data.dtype.kind != "f" or not state.grad_enabled:
             return result                                    # nothing to record (integer outputs get no grad_fn)
-        needs, metas, edges = [], [], []     # per argument: requires grad? its (shape, dtype); per tensor: its edge
-        for a in args:
-            if isinstance(a, Tensor):
-                needs.append(a._requires_grad)
-                metas.append((a._data.shape, a._data.dtype))
-                edges.append(a._gradient_edge() if a._requires_grad else _NO_EDGE)
-            else:
-                needs.append(False)
-                metas.append(None)
-        if True not in needs:
-            return result
+        if cls._unary and isinstance(a := args[0], Tensor):  # one tensor argument (tanh, exp...): no lists
+            if not a._requires_grad:
+                return result
+            needs, metas, edges = (True,), ((a._data.shape, a._data.dtype),), (a._gradient_edge(),)
+        else:
+            needs, metas, edges = [], [], []     # per argument: requires grad? its (shape, dtype); per tensor: its edge
+            for a in args:
+                if isinstance(a, Tensor):
+                    needs.append(a._requires_grad)
+                    metas.append((a._data.shape, a._data.dtype))
+                    edges.append(a._gradient_edge() if a._requires_grad else _NO_EDGE)
+                else:
+                    needs.append(False)
+                    metas.append(None)
+            if True not in needs:
+                return result
         node, needs = cls._node_cls(), _SHARED_NEEDS.get(needs := tuple(needs), needs)
-        node.needs_input_grad, node._seq = needs, next(_sequence)     # (creation order: later nodes run first)
-        node._input_meta, node.next_functions = tuple(metas), tuple(edges)
-        node._outputs, result._grad_fn, result._requires_grad = (weakref.ref(result),), node, True
+        node.needs_input_grad, node._seq, node._ext, node._hooked = needs, next(_sequence), None, False
+        node._input_meta, (node._next, nrs) = tuple(metas), zip(*edges)      # (next_functions, compactly: graph.py)
+        node._output_ref, node._nrs = weakref.ref(result), _NRS.get(nrs) or _shared_nrs(nrs)
+        result._grad_fn, result._requires_grad, node._packed = node, True, ()
         if cls._saves:              # an output is saved without a reference cycle, and always (as PyTorch's codegen)
             node._packed = tuple([SavedTensor(result, 0) if s == -1 else None if s is None or args[s] is None else
                                   SavedTensor(args[s]) for s in cls._save_plans.get(needs) or _save_plan(cls, needs)])
@@ -509,6 +552,8 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
                 raise TypeError("%s: the gradient of %s uses %r, which is neither an argument nor 'result'"
                                 % (node_name, p, u))
         plan_uses.append(uses)
+    formula_saved = saved                   # PyTorch's generated nodes unpack (so version-check) their saved inputs
+    saved = sorted(s for s in saved if s != "result") + ["result"] * ("result" in saved)   # by name, then result
     plain = [a for a in attr_used if a not in values]
     attr_used = plain + [a for a in attr_used if a in values]
     derived = []
@@ -528,7 +573,7 @@ def rule(node_name: str, forward: Callable[..., Any], *, words: str, arrays: boo
     cls_name = name or node_name.replace("Backward", "_").rstrip("0123456789").rstrip("_") or node_name
     module = sys._getframe(1).f_globals.get("__name__", __name__)
     formula = register_formula(node_name, inputs, [grads[p][0] if grads[p] else None for p in inputs],
-                               saved + attr_used, words)
+                               formula_saved + attr_used, words)
     cls = type(cls_name, (Rule,), {
         "node_name": node_name, "saved_names": tuple(saved), "saved_attrs": tuple(attr_used),
         "_fn": staticmethod(forward), "_arrays": arrays, "_plan": plan, "_saves": saves,

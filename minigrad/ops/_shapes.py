@@ -38,7 +38,7 @@ def reshape(x: Tensor, shape: tuple[Any, ...]) -> Tensor:
         raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     shape = S.infer_shape(shape_arg(shape, "reshape", "shape"), x.numel())
     if S.view_array(x._data, shape) is None:
-        return S.UnsafeView.apply(E.Clone.apply(x), shape)     # a copy, recorded as PyTorch does
+        return S.UnsafeView.apply(E.Clone.apply(x, "contiguous"), shape)     # a copy, as PyTorch records it
     return (S.View if x._data.flags.c_contiguous else S.ReshapeAlias).apply(x, shape)
 
 

@@ -114,8 +114,8 @@ class fmath:
     def _via_float64(ufunc):
         def f(a, *rest):
             if not rest:                                    # one operand: the common case, kept short
-                if getattr(a, "dtype", None) == _F32:
-                    return ufunc(_wide(a)).astype(np.float32)
+                if getattr(a, "dtype", None) == _F32:    # (``dtype=``: the float64 kernel on a's exact float64 values)
+                    return (ufunc(a, dtype=np.float64) if 0 not in a.strides else ufunc(_wide(a))).astype(np.float32)
                 return ufunc(a)
             args = (a, *rest)
             if any(getattr(x, "dtype", None) == _F32 for x in args):

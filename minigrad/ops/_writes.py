@@ -19,6 +19,7 @@ from . import elementwise as E
 from . import inplace as P
 from ._args import c_type, clamp_args, is_number, is_tensor
 from ._util import broadcast_shape, operand
+from .index import MASKED_FILL_EXPANDED
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -55,14 +56,12 @@ def lerp_(x: Tensor, end: Tensor, weight: Any) -> Tensor:
     return P.inplace(x, lambda t, e: P.Lerp.apply(t, e, weight), (operand(end),))
 
 
-_MASKED_FILL_EXPANDED = ("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
-                         "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar")
 
 
 def masked_fill_(x: Tensor, mask: Tensor, value: Any) -> Tensor:
     where: Any = False                  # an expanded x: PyTorch warns, then writes where the mask is True
     if P.has_overlap(x._data):
-        warnings.warn(_MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
+        warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
         if is_tensor(mask) and broadcast_shape(mask.shape, x.shape) == tuple(x.shape):
             where = np.broadcast_to(np.asarray(mask._data, dtype=bool), x.shape)
     if is_tensor(value):

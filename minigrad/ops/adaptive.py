@@ -43,6 +43,7 @@ class AdaptiveAvgPool2d(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
+        _ = ctx.saved_tensors                # unpacked as PyTorch does: an in-place write to the input raises
         g = grad._data
         out = np.zeros(ctx.shape, dtype=g.dtype)
         for i, (r0, r1) in enumerate(ctx.rows):

@@ -217,6 +217,7 @@ class MaxPool2d(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
+        _ = ctx.saved_tensors                # unpacked as PyTorch does: an in-place write to the input raises
         x_shape = ctx._input_meta[0][0]
         lead, (h, w) = x_shape[:-2], x_shape[-2:]
         index = ctx.index.reshape(*lead, -1)
@@ -263,6 +264,7 @@ class AvgPool2d(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
+        _ = ctx.saved_tensors                # unpacked as PyTorch does: an in-place write to the input raises
         x_shape = ctx._input_meta[0][0]
         kernel = ctx.geometry[0]
         g = (grad / _const(ctx.divisor, grad)).reshape(-1, x_shape[-3], 1, 1, *ctx.out)

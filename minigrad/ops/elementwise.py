@@ -15,6 +15,7 @@ import numpy as np
 from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
+from ._layout import contiguous, like
 from ._rules import fused, rule
 from ._util import cast, check_broadcast, clip, fma, fmath, operand, promoted, remainder
 
@@ -49,6 +50,8 @@ def _operands(x, y):
     a, b = x._data, y._data
     if a.dtype == b.dtype and a.shape == b.shape and not x._wrapped_number:
         return a, b                                 # the common case: nothing to check or convert
+    if y._wrapped_number and a.dtype.kind == "f" and b.dtype.kind in "biuf" and not x._wrapped_number:
+        return a, b.astype(a.dtype)                 # ``x + 0.5``: x's float dtype wins (``promoted``, in short)
     check_broadcast(x, y)
     return promoted(x, y)
 
@@ -373,8 +376,8 @@ Sign: type[Rule] = rule("SignBackward0", _sign, quiet=False,
             words="sign is flat almost everywhere: the gradient is 0.")
 
 
-Sgn: type[Rule] = fused("sgn", rule("SgnBackward0", _sign, quiet=False,
-                        self=("0", lambda xp, g: xp.zeros_like(g)),
+Sgn: type[Rule] = fused("sgn", rule("SgnBackward0", _sign, quiet=False,   # saves self and result, as PyTorch
+                        self=("0", lambda xp, g, self, result: xp.zeros_like(g)),
                         jvp="auto_element_wise",
                         words="sgn (sign, for real numbers) is flat almost everywhere: the gradient is 0."))
 
@@ -636,6 +639,7 @@ Where: type[Rule] = rule("WhereBackward0", _where, arrays=False, quiet=False,
              self=("g · [condition]", lambda xp, g, condition: xp.where(xp.mask(condition), g, 0)),
              other=("g · [not condition]", lambda xp, g, condition: xp.where(xp.mask(condition), 0, g)),
              jvp="auto_element_wise",
+             values={"condition": lambda condition: condition},   # PyTorch saves it: backward frees it
              words="where(condition, self, other): the gradient goes to self where the condition holds, to "
                    "other elsewhere (exactly 0 for the one not chosen).")
 
@@ -681,7 +685,7 @@ def _array(a):
 
 def _masked_fill(self, mask, value):               # mask: a bool array (no graph edge, as in PyTorch)
     mask = _check_mask(_array(mask))
-    return np.where(mask, np.asarray(value, dtype=self.dtype), self)
+    return contiguous(np.where(mask, np.asarray(value, dtype=self.dtype), self))    # PyTorch: clone(contiguous)
 
 
 MaskedFill: type[Rule] = fused("masked_fill", rule(
@@ -695,7 +699,7 @@ def _masked_fill_tensor(self, mask, value):
     if value.ndim != 0:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
                            "dimension(s)." % value.ndim)
-    return np.where(_check_mask(mask), value.astype(self.dtype), self)
+    return contiguous(np.where(_check_mask(mask), value.astype(self.dtype), self))
 
 
 MaskedFillTensor: type[Rule] = fused("masked_fill_tensor", rule(
@@ -706,7 +710,13 @@ MaskedFillTensor: type[Rule] = fused("masked_fill_tensor", rule(
     words="Filled positions get 0; the 0-dim value collects the sum of their gradient."))
 
 
-Clone: type[Rule] = rule("CloneBackward0", lambda self: self.copy(), quiet=False,
+def _clone(self, memory_format=None):
+    """A copy laid out as ``self`` (PyTorch's default ``preserve_format``) or row-major (``"contiguous"``:
+    ``contiguous()``, ``reshape``'s copy)."""
+    return self.copy() if memory_format == "contiguous" else like(self.copy(), self)
+
+
+Clone: type[Rule] = rule("CloneBackward0", _clone, quiet=False,
              self=("g", lambda xp, g: g),
              jvp="auto_linear",
              words="A copy passes the gradient through unchanged.")

@@ -40,9 +40,10 @@ _row(S.View, _SELF, ("g.view(self_sym_sizes)",), _RESHAPE)
 _row(S.ReshapeAlias, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
 _row(S.Alias, _SELF, ("g",), "A new view of the same values (x[...]): the gradient passes through unchanged.")
 _row(S.UnsafeView, _SELF, ("g.reshape(self_sym_sizes)",), _RESHAPE)
-_row(S.Squeeze, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
+_row(S.Squeeze, _SELF, ("g.unsqueeze(d) for each size-1 dim d",), "Removing size-1 dims: the gradient gets them back.")
 _row(S.SqueezeDim, _SELF, ("g.unsqueeze(dim)",), "Removing a size-1 dim: the gradient gets it back.")
-_row(S.SqueezeDims, _SELF, ("g.reshape(self_sym_sizes)",), "Removing size-1 dims: the gradient gets them back.")
+_row(S.SqueezeDims, _SELF, ("g.unsqueeze(d) for each size-1 d of dim",),
+     "Removing size-1 dims: the gradient gets them back.")
 _row(S.SqueezeMatmul, _SELF, ("g.unsqueeze(dim)",), "The squeeze after a vector @ matrix product: undone.")
 _row(S.Unsqueeze, _SELF, ("g.squeeze(dim)",), "Inserting a size-1 dim: the gradient squeezes it out.")
 _row(S.Transpose, _SELF, ("g.transpose(dim0, dim1)",), "Swapping two dims: the gradient swaps them back.")
@@ -67,6 +68,8 @@ _row(S.DiagonalCopy, _SELF, ("g on the diagonal (offset), 0 elsewhere",),
 _row(S.DiagonalScatter, ("grad",), ("g.diagonal(offset, dim1, dim2)",),
      "The backward of diagonal, as one op: its own gradient reads the diagonal back.")
 _row(S.DiagEmbed, _SELF, ("g.diagonal(offset, dim1, dim2)",), "A vector put on a diagonal: it gets that diagonal of g.")
+_row(S.IndexFillGrad, ("self", "value"), (None, "sum(g[index])"),
+     "The backward of trace: the value written at index (the diagonal) gets the sum of their gradients.")
 _row(S.Trace, _SELF, ("g · I",), "The trace sums the diagonal: every diagonal element gets g, the rest 0.")
 
 # -- indexing ------------------------------------------------------------------------------------------
@@ -76,8 +79,18 @@ _row(IX.Select, _SELF, ("zeros(self_sym_sizes) with g at index along dim",),
      "Selecting one slice: it gets the gradient, the rest 0.")
 _row(IX.Slice, _SELF, ("zeros(self_sym_sizes) with g in [start:end:step] along dim",),
      "Slicing: the slice gets the gradient, the rest 0.")
-_row(IX.IndexScatter, ("grad",), ("g[indices]",),
-     "The backward of indexing, as one op: its gradient reads at the indices.")
+_row(IX.SelectBackward, ("grad",), ("g.select(dim, index)",),
+     "The backward of select, as one op: its own gradient selects the same slice back.")
+_row(IX.SliceBackward, ("grad",), ("g[start:end:step] along dim",),
+     "The backward of slicing, as one op: its own gradient slices the same part back.")
+_row(IX.IndexPutImpl, ("self", "values"), (None, "g[indices]"),
+     "The backward of indexing: zeros with the values added at the indices; the values' gradient reads them back.")
+_row(IX.IndexAdd, ("self", "source"), (None, "g.index_select(dim, index)"),
+     "The backward of index_select: zeros with the source's slices added at index; its gradient reads them back.")
+_row(IX.MaskedScatter, ("self", "source"), (None, "g[mask]"),
+     "The backward of masked_select: zeros with the source written where the mask is True; it reads them back.")
+_row(IX.MaskedScatterBackward, ("grad",), ("zeros(grad) with g written at [mask]",),
+     "The backward of masked_scatter, as one op: g[mask] padded to the source's size; its gradient scatters back.")
 _row(IX.TakeAlongDim, _SELF, ("zeros(self) with g added at index along dim",),
      "gather picks elements along dim: each gets its gradient (added up for repeats), the rest 0.")
 _row(IX.ScatterAlongDim, ("grad",), ("g.gather(dim, index)",),

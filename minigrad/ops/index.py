@@ -15,7 +15,9 @@ import numpy as np
 
 from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
+from ._layout import contiguous
 from ._util import broadcast_shape
+from .inplace import has_overlap
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -36,7 +38,7 @@ class Index(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return IndexScatter.apply(grad, ctx.indices, ctx.self_sym_sizes), None
+        return IndexPutImpl.apply(_zeros(ctx.self_sym_sizes, grad), grad, ctx.indices), None
 
 
 class Select(Index):
@@ -50,6 +52,10 @@ class Select(Index):
     def forward(ctx: Any, x: Tensor, key: Any) -> Any:                 # key: (slice(None),) * dim + (index,)
         ctx.dim, ctx.index, ctx.indices, ctx.self_sym_sizes = len(key) - 1, key[-1], key, tuple(x.shape)
         return x._data[(*key, Ellipsis)]     # `...`: a 0-d *view* of one element, not a numpy scalar copy
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return SelectBackward.apply(grad, ctx.indices, ctx.self_sym_sizes), None
 
 
 class Slice(Index):
@@ -66,23 +72,78 @@ class Slice(Index):
         ctx.end = 2**63 - 1 if part.stop is None else part.stop       # PyTorch saves "to the end" as INT64_MAX
         return Index.forward(ctx, x, key)
 
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return SliceBackward.apply(grad, ctx.indices, ctx.self_sym_sizes), None
 
-class IndexScatter(Function):
-    """The backward of indexing: zeros of ``shape`` with ``grad`` added at ``key``.  Backward: read at ``key``."""
 
-    node_name: str = "IndexBackwardBackward0"
+# -- the backward ops of indexing, as PyTorch's derivative formulas call them (each has its own node under
+# create_graph, and its own backward reads the gradient back the way the forward op read the input)
+
+def _zeros(shape: tuple[int, ...], like: Tensor) -> Tensor:
+    """``grad.new_zeros(shape)``: the constant the scatter ops below write into (its edge is ``None``)."""
+    return _tensor.Tensor._make(np.zeros(shape, dtype=like._data.dtype))
+
+
+class SelectBackward(Function):
+    """``select_backward``: zeros of ``shape`` with ``grad`` at the selected index.  Backward: select again."""
+
+    node_name: str = "SelectBackwardBackward0"
     jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("dim", "index")
 
     @staticmethod
     def forward(ctx: Any, grad: Tensor, key: Any, shape: tuple[int, ...]) -> Any:
-        ctx.key = key
+        ctx.key, ctx.dim, ctx.index = key, len(key) - 1, key[-1]
         out = np.zeros(shape, dtype=grad._data.dtype)
-        np.add.at(out, key, grad._data)
+        out[key] = grad._data
         return out
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return Index.apply(grad, ctx.key), None, None
+        return Select.apply(grad, ctx.key), None, None
+
+
+class SliceBackward(Function):
+    """``slice_backward``: zeros of ``shape`` with ``grad`` in the slice.  Backward: slice again."""
+
+    node_name: str = "SliceBackwardBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("dim", "start", "end", "step")
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, key: Any, shape: tuple[int, ...]) -> Any:
+        part = key[-1]
+        ctx.key, ctx.dim, ctx.start, ctx.step = key, len(key) - 1, part.start or 0, part.step or 1
+        ctx.end = 2**63 - 1 if part.stop is None else part.stop
+        out = np.zeros(shape, dtype=grad._data.dtype)
+        out[key] = grad._data
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return Slice.apply(grad, ctx.key), None, None
+
+
+class IndexPutImpl(Function):
+    """``index_backward``: PyTorch's ``_index_put_impl_(zeros, indices, grad, accumulate=True)`` -- ``grad`` added
+    into the zeros at ``key`` (repeated indices add up).  Backward: the values get the gradient read at ``key``."""
+
+    node_name: str = "IndexPutImplBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("accumulate", "indices")
+
+    @staticmethod
+    def forward(ctx: Any, zeros: Tensor, values: Tensor, key: Any) -> Any:
+        ctx.key = ctx.indices = key
+        ctx.accumulate = True
+        out = zeros._data                      # in place, as PyTorch's: a fresh constant nobody else holds
+        np.add.at(out, key, values._data)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return None, Index.apply(grad, ctx.key), None
 
 
 class TakeAlongDim(Function):
@@ -270,13 +331,36 @@ class IndexSelect(Function):
         if x.ndim == 0:
             return x._data.copy()
         ctx.key = (slice(None),) * dim + (index.reshape(-1),)
-        return x._data[ctx.key]
+        return contiguous(x._data[ctx.key])          # PyTorch's result is row-major
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        if not ctx.self_sym_sizes:
-            return grad, None, None
-        return IndexScatter.apply(grad, ctx.key, ctx.self_sym_sizes), None, None
+        return IndexAdd.apply(_zeros(ctx.self_sym_sizes, grad), grad, ctx.dim, ctx.index), None, None
+
+
+class IndexAdd(Function):
+    """``index_select_backward``: PyTorch's ``zeros.index_add_(dim, index, grad)`` -- the slices of ``source`` added
+    into the zeros at ``index`` along ``dim``.  Backward: the source gets ``grad.index_select(dim, index)``."""
+
+    node_name: str = "IndexAddBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("alpha", "dim", "index", "source_dim")
+
+    @staticmethod
+    def forward(ctx: Any, zeros: Tensor, source: Tensor, dim: Any, index: Any) -> Any:
+        ctx.alpha, ctx.dim, ctx.index, ctx.source_dim = 1, dim, index, source.ndim
+        ctx.source_shape = source.shape
+        out = zeros._data                      # in place, as PyTorch's: a fresh constant nobody else holds
+        if not out.ndim:                       # a 0-d input: index_select picked its one element
+            out[...] = source._data.sum()
+        else:
+            np.add.at(out, (slice(None),) * dim + (index.reshape(-1),), source._data)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        picked = IndexSelect.apply(grad, ctx.dim, ctx.index)
+        return None, picked.expand(ctx.source_shape) if ctx.source_dim else picked, None, None   # expand_as(source)
 
 
 class MaskedSelect(Function):
@@ -301,7 +385,48 @@ class MaskedSelect(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
         _ = ctx.saved_tensors                  # (unpacking checks the saved input's version)
-        return IndexScatter.apply(grad, ctx.key, ctx.shape), None
+        return MaskedScatter.apply(_zeros(ctx.shape, grad), grad, ctx.key[0]), None
+
+
+class MaskedScatter(Function):
+    """``masked_select_backward``: PyTorch's ``zeros.masked_scatter_(mask, grad)`` -- the source's elements, in
+    order, written where the mask is True.  Backward: the source gets them back (``masked_scatter_backward``)."""
+
+    node_name: str = "MaskedScatterBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("mask", "source_sym_sizes")
+
+    @staticmethod
+    def forward(ctx: Any, zeros: Tensor, source: Tensor, mask: Any) -> Any:
+        ctx.mask, ctx.source_sym_sizes = mask, tuple(source.shape)
+        out = zeros._data                      # in place, as PyTorch's: a fresh constant nobody else holds
+        out[mask] = source._data.reshape(-1)[: int(mask.sum())]
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return None, MaskedScatterBackward.apply(grad, ctx.mask, ctx.source_sym_sizes), None
+
+
+class MaskedScatterBackward(Function):
+    """``masked_scatter_backward``: ``grad[mask]``, padded with zeros to the source's size and shape.
+    Backward: scattered back into zeros where the mask is True."""
+
+    node_name: str = "MaskedScatterBackwardBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("mask",)
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, mask: Any, shape: tuple[int, ...]) -> Any:
+        ctx.mask, ctx.shape = mask, tuple(grad.shape)
+        picked = grad._data[mask]
+        out = np.zeros(int(np.prod(shape, dtype=np.int64)), dtype=grad._data.dtype)
+        out[: picked.size] = picked
+        return out.reshape(shape)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return MaskedScatter.apply(_zeros(ctx.shape, grad), grad, ctx.mask), None, None
 
 
 def gather_backward(grad: Any, indices: Any, dim: Any, keepdim: Any, shape: Any) -> Any:
@@ -310,7 +435,7 @@ def gather_backward(grad: Any, indices: Any, dim: Any, keepdim: Any, shape: Any)
     if not keepdim:
         idx = np.expand_dims(idx, dim)
         grad = grad.unsqueeze(dim)
-    return ScatterAlongDim.apply(grad, dim, idx, shape)
+    return Scatter.apply(_zeros(shape, grad), grad, dim, idx)     # PyTorch's zeros.scatter(dim, indices, grad)
 
 
 class CopySlices(Function):
@@ -379,8 +504,9 @@ def check_advanced(key: Any, shape: Any) -> Any:
         if item is None:
             continue
         if item is Ellipsis:
+            after = key[[k is Ellipsis for k in key].index(True) + 1:]
             dim = len(shape) - sum(1 if not isinstance(k, np.ndarray) or k.dtype != np.bool_ else k.ndim
-                                   for k in key[key.index(Ellipsis) + 1:] if k is not None)
+                                   for k in after if k is not None and not isinstance(k, bool))
             continue
         if isinstance(item, np.ndarray) and item.dtype == np.bool_:
             if item.ndim and dim + item.ndim > len(shape):
@@ -412,7 +538,7 @@ def check_advanced(key: Any, shape: Any) -> Any:
             np.broadcast_shapes(*(a.shape for a in arrays))
         except ValueError:
             raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes %s"
-                             % " ".join("[%s]" % ", ".join(map(str, a.shape)) for a in arrays)) from None
+                             % ", ".join("[%s]" % ", ".join(map(str, a.shape)) for a in arrays)) from None
 
 
 def check_assignable(target: Any, key: Any, value: Any) -> Any:
@@ -470,11 +596,14 @@ def check_bounds(key: Any, shape: Any) -> Any:
 
 
 # Data movement only: numpy has no floating-point warning to give (see Function.quiet).  Not the ones that add
-# (IndexScatter, ScatterAlongDim, ScatterAdd: inf + -inf is nan, and numpy's add.at warns).
-for _op in (Index, TakeAlongDim, CopySlices, Scatter, ScatterValue, IndexSelect, MaskedSelect):
+# (IndexPutImpl, IndexAdd, ScatterAlongDim, ScatterAdd: inf + -inf is nan, and numpy's add.at warns).
+for _op in (Index, TakeAlongDim, CopySlices, Scatter, ScatterValue, IndexSelect, MaskedSelect, SelectBackward,
+            SliceBackward, MaskedScatter, MaskedScatterBackward):
     _op.quiet = False
 
 
+MASKED_FILL_EXPANDED = ("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                        "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar")
 _INDEX_PUT_EXPANDED = ("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
                        "performing this operation. This also applies to advanced indexing e.g. "
                        "tensor[indices] = tensor")
@@ -501,15 +630,20 @@ def setitem(t: Any, key: Any, value: Any) -> None:
             raise TypeError("can't assign a %s to a %s" % (type(value).__name__, t.type()))
         with np.errstate(all="ignore"):       # nan into an integer tensor: numpy's cast warning
             value = Tensor._make(np.asarray(value, dtype=t._data.dtype), False)
-    check_assignable(t._data, key, value)
     if advanced:
+        dst, key = split_key(t, key)        # index_put_ on the view the basic items make: CopySlices on t
+        check_advanced(key, dst.shape)      # (a boolean's index [] or [0] must broadcast with the others)
+        check_assignable(dst._data, key, value)
         written: Any = False
-        if any(stride == 0 and n > 1 for stride, n in zip(t._data.strides, t._data.shape)):   # an expand
+        if has_overlap(dst._data):          # an expand
             warnings.warn(_INDEX_PUT_EXPANDED, UserWarning, stacklevel=3)
-            written = np.zeros(t.shape, dtype=bool)
+            if value.numel() == 1 and _one_mask(key):      # index_put_ runs masked_fill_, which warns too
+                warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
+            written = np.zeros(dst.shape, dtype=bool)
             written[key] = True             # then, as PyTorch, each written element's memory gets the value
-        t._inplace(lambda x, v: IndexPut.apply(x, key, v.to(x.dtype)), value, fill=written)
+        dst._inplace(lambda x, v: IndexPut.apply(x, key, v.to(x.dtype)), value, fill=written)
         return
+    check_assignable(t._data, key, value)
     dst = t if _trivial(key, t.shape) else t[key]
     if value.shape == dst.shape:
         dst.copy_(value)
@@ -523,6 +657,56 @@ def setitem(t: Any, key: Any, value: Any) -> None:
         dst.copy_(src if src.shape == dst.shape else src.expand(dst.shape))
 
 
+def split_key(t: Any, key: Any) -> Any:
+    """PyTorch's ``applySlicing``: apply a key's basic items as views, keep its index arrays for the rest.
+
+    Returns ``(view, rest)`` with ``view[rest]`` the same elements as ``t[key]``: ints select (a ``Select``
+    view), slices slice, ``None`` and 0-d booleans unsqueeze (a boolean becomes the index ``[0]`` or ``[]``
+    of the new dim); index arrays and masks stay in ``rest`` at their dims.  ``view`` is ``t`` itself when
+    no item made a view (``t[idx]``, ``t[:, mask]``) -- then ``index_put_`` is recorded on ``t``, else
+    on the view (so ``CopySlices`` on ``t``).  Because ints are applied first, ``x[0, :, idx]`` has the
+    shape ``x[0][:, idx]`` has, as in PyTorch (numpy would move the broadcast dims to the front).
+    """
+    spans = [0 if k is None or isinstance(k, bool) else k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_
+             else 1 for k in key if k is not Ellipsis]
+    view, rest, dim = t, [], 0
+    for item in key:
+        if item is Ellipsis:
+            n = t.ndim - sum(spans)
+            rest += [slice(None)] * n
+            dim += n
+        elif item is None or isinstance(item, bool) or (isinstance(item, np.ndarray) and item.ndim == 0):
+            view = view.unsqueeze(dim)
+            if item is not None:
+                rest.append(np.zeros(1 if item else 0, dtype=np.int64))
+            else:
+                rest.append(slice(None))
+            dim += 1
+        elif isinstance(item, slice):
+            if not whole(item, view.shape[dim]):
+                view = Slice.apply(view, (slice(None),) * dim + (item,))
+            rest.append(slice(None))
+            dim += 1
+        elif isinstance(item, np.ndarray):
+            rest.append(item)
+            dim += item.ndim if item.dtype == np.bool_ else 1
+        else:
+            view = Select.apply(view, (slice(None),) * dim + (int(item),))
+    return view, tuple(rest)
+
+
+def _one_mask(key: Any) -> bool:
+    """``index_put_``'s ``canDispatchToMaskedFill``: the only index array is one boolean mask."""
+    arrays = [k for k in key if isinstance(k, np.ndarray)]
+    return len(arrays) == 1 and arrays[0].dtype == np.bool_
+
+
+def whole(item: slice, n: int) -> bool:
+    """A slice PyTorch's indexing skips as the whole dim (``applySlice``): it starts at 0 as written, steps by 1
+    and stops at or past the end -- ``x[-3:]`` of 3 elements or ``x[1:]`` of none still records a slice."""
+    return item.start in (None, 0) and item.step in (None, 1) and (item.stop is None or item.stop >= n)
+
+
 def _trivial(key: Any, shape: Any) -> bool:
     """Every item of a (basic, normalized) key keeps its whole dim: ``t[key]`` would be ``t`` itself."""
     dim = 0
@@ -530,7 +714,7 @@ def _trivial(key: Any, shape: Any) -> bool:
         if item is Ellipsis:
             dim = len(shape) - sum(1 for k in key[key.index(Ellipsis) + 1:] if k is not Ellipsis)
             continue
-        if not isinstance(item, slice) or item.indices(shape[dim]) != (0, shape[dim], 1):
+        if not isinstance(item, slice) or not whole(item, shape[dim]):
             return False
         dim += 1
     return True

@@ -241,8 +241,13 @@ def has_overlap(a) -> bool:
 def _writable_alias(a):
     """A writable array over the same memory as the read-only (expanded) view ``a``, or None."""
     root = a
-    while isinstance(root.base, np.ndarray):
-        root = root.base
+    while True:                               # (np.lib.stride_tricks.as_strided's views hang off a DummyArray)
+        base = root.base
+        if not isinstance(base, np.ndarray):
+            base = getattr(base, "base", None)
+        if not isinstance(base, np.ndarray):
+            break
+        root = base
     if not root.flags.writeable:
         return None
     interface = dict(a.__array_interface__, data=(a.__array_interface__["data"][0], False))

@@ -52,8 +52,17 @@ def _strides(a):
 
 
 def _column_major(sizes, strides):
-    """True for a transposed row-major matrix, such as ``weight.t()`` in ``nn.Linear``."""
-    return len(sizes) == 2 and sizes[0] > 1 and sizes[1] > 1 and strides == (1, sizes[0])
+    """PyTorch's test in ``mm_mat1_backward`` / ``mm_mat2_backward``: a column-major matrix, such as ``weight.t()``
+    in ``nn.Linear`` (and any 1 × 1 matrix with stride 1 -- the test is on the strides alone)."""
+    return len(sizes) == 2 and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _mat1_grad(xp, g, mat2, mat1_sym_sizes, mat1_sym_strides):
+    """``g @ mat2ᵀ`` laid out like mat1, as PyTorch's ``mm_mat1_backward``: for a column-major mat1 it is
+    ``(mat2 @ gᵀ)ᵀ`` (TBackward0 over MmBackward0 under create_graph)."""
+    if _column_major(mat1_sym_sizes, mat1_sym_strides):
+        return xp.t(xp.mm(mat2, xp.t(g)))
+    return xp.mm(g, xp.t(mat2))
 
 
 def _mat2_grad(xp, g, mat1, mat2_sym_sizes, mat2_sym_strides):
@@ -90,8 +99,10 @@ def _mm(self, mat2):
 # for inf * 0 in a product, where PyTorch just gives nan.
 _MAT2 = {"mat2_sym_sizes": lambda mat2: mat2.shape, "mat2_sym_strides": lambda mat2: _strides(mat2)}
 
-Mm: type[Rule] = rule("MmBackward0", _mm, arrays=False, values=_MAT2,
-          self=("g @ mat2ᵀ", lambda xp, g, mat2: xp.mm(g, xp.t(mat2))),
+Mm: type[Rule] = rule("MmBackward0", _mm, arrays=False,
+          values={"self_sym_sizes": lambda self: self.shape, "self_sym_strides": lambda self: _strides(self), **_MAT2},
+          self=("g @ mat2ᵀ", lambda xp, g, mat2, self_sym_sizes, self_sym_strides:
+                _mat1_grad(xp, g, mat2, self_sym_sizes, self_sym_strides)),
           mat2=("selfᵀ @ g", lambda xp, g, self, mat2_sym_sizes, mat2_sym_strides:
                 _mat2_grad(xp, g, self, mat2_sym_sizes, mat2_sym_strides)),
           jvp="product_rule",
@@ -184,7 +195,8 @@ Addmm: type[Rule] = rule("AddmmBackward0", _addmm, arrays=False,
              values={"mat1_sym_sizes": lambda mat1: mat1.shape, "mat1_sym_strides": lambda mat1: _strides(mat1),
                      **_MAT2},
              self=("beta · g", lambda xp, g, beta: _scaled(xp, g, beta)),
-             mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha: _scaled(xp, xp.mm(g, xp.t(mat2)), alpha)),
+             mat1=("alpha · g @ mat2ᵀ", lambda xp, g, mat2, alpha, mat1_sym_sizes, mat1_sym_strides:
+                   _scaled(xp, _mat1_grad(xp, g, mat2, mat1_sym_sizes, mat1_sym_strides), alpha)),
              mat2=("alpha · mat1ᵀ @ g", lambda xp, g, mat1, alpha, mat2_sym_sizes, mat2_sym_strides:
                    _scaled(xp, _mat2_grad(xp, g, mat1, mat2_sym_sizes, mat2_sym_strides), alpha)),
              jvp=lambda xp, self_t, mat1_t, mat2_t, mat1, mat2, beta, alpha:

@@ -26,7 +26,6 @@ from ..autograd.function import Function
 from . import elementwise
 from ._rules import NP, fused, rule
 from ._util import clip, fmath, promoted
-from .index import IndexScatter
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -540,32 +539,39 @@ Silu: type[Rule] = rule("SiluBackward0", lambda self: (self / (1 + fmath.exp(-se
             words="SiLU, x σ(x): the product rule with σ' = σ(1 − σ).")
 
 
-def _elu(self, alpha):
-    return np.where(self > 0, self, alpha * fmath.expm1(clip(self, None, 0))).astype(self.dtype, copy=False)
+def _elu(self, alpha, scale=1.0, input_scale=1.0):
+    # PyTorch's elu (selu and celu too): scale · x for x > 0, alpha · scale · (e^(input_scale · x) − 1) else
+    neg = fmath.expm1(clip(self, None, 0) * self.dtype.type(input_scale)) * self.dtype.type(alpha * scale)
+    pos = self if scale == 1 else self * self.dtype.type(scale)
+    return np.where(self > 0, pos, neg).astype(self.dtype, copy=False)
 
 
-def _elu_backward(grad_output, self, alpha):
+def _elu_backward(grad_output, self, alpha, scale=1.0, input_scale=1.0):
     # exp(min(x, 0)): never overflows, so the positive side is exactly g (elu at 100 has slope 1, not nan)
     # (PyTorch masks `self <= 0`: at a nan input the gradient passes)
-    return np.where(self <= 0, grad_output * alpha * fmath.exp(clip(self, None, 0)), grad_output)
+    t = grad_output.dtype.type
+    neg = grad_output * t(input_scale * alpha * scale) * fmath.exp(clip(self, None, 0) * t(input_scale))
+    return np.where(self <= 0, neg, grad_output if scale == 1 else grad_output * t(scale))
 
 
 EluBackward: type[Rule] = fused("elu_backward", rule(
     "EluBackwardBackward0", _elu_backward,
-    grad_output=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
-                 lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
-    self=("g · grad_output · alpha · exp(self) · [self < 0]",
-          lambda xp, g, grad_output, self, alpha:
-          xp.where(xp.mask(self < 0), g * grad_output * alpha * xp.exp(xp.minimum0(self)), 0)),
+    grad_output=("g · scale · [self > 0] + g · input_scale · alpha · scale · exp(input_scale · self) · [self ≤ 0]",
+                 lambda xp, g, self, alpha, scale, input_scale: xp.elu_backward(g, self, alpha, scale, input_scale)),
+    self=("g · grad_output · alpha · scale · input_scale² · exp(input_scale · self) · [self < 0]",
+          lambda xp, g, grad_output, self, alpha, scale, input_scale:
+          xp.where(xp.mask(self < 0), g * grad_output * (alpha * scale * input_scale * input_scale)
+                   * xp.exp(xp.minimum0(self) * input_scale if input_scale != 1 else xp.minimum0(self)), 0)),
     name="EluBackward",
     jvp="auto_element_wise",
     words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))
 
 Elu: type[Rule] = rule("EluBackward0", _elu,
-           self=("g · [self > 0] + g · alpha · exp(self) · [self ≤ 0]",
-                 lambda xp, g, self, alpha: xp.elu_backward(g, self, alpha)),
+           self=("g · scale · [self > 0] + g · input_scale · alpha · scale · exp(input_scale · self) · [self ≤ 0]",
+                 lambda xp, g, self, alpha, scale, input_scale: xp.elu_backward(g, self, alpha, scale, input_scale)),
            jvp="auto_element_wise",
-           words="ELU: slope 1 for x > 0, α eˣ elsewhere (never nan: eˣ is taken of min(x, 0)).")
+           words="ELU: slope 1 for x > 0, α eˣ elsewhere (never nan: eˣ is taken of min(x, 0)); "
+                 "selu and celu are the same node with a scale and an input scale.")
 
 
 def _softplus(self, beta, threshold):
@@ -621,15 +627,42 @@ class Embedding(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        scale = np.ones(ctx.indices.shape)
-        if ctx.padding_idx is not None:
-            scale[ctx.indices == ctx.padding_idx] = 0
-        if ctx.scale_grad_by_freq:
-            counts = np.bincount(ctx.indices.reshape(-1), minlength=ctx.weight_sym_argsize_0)
-            scale = scale / counts[ctx.indices]
-        shape = (ctx.weight_sym_argsize_0, *grad.shape[ctx.indices.ndim :])
-        rows = grad * _const(scale[..., None], grad)
-        return IndexScatter.apply(rows, ctx.indices, shape), None, None, None
+        return EmbeddingDenseBackward.apply(grad, ctx.indices, ctx.weight_sym_argsize_0, ctx.padding_idx,
+                                            ctx.scale_grad_by_freq), None, None, None
+
+
+class EmbeddingDenseBackward(Function):
+    """``embedding_dense_backward``: zeros of the weight's shape with each row of ``grad`` added into the row its
+    index names (padding rows left 0, divided by the index's count with ``scale_grad_by_freq``).
+
+    Backward (PyTorch's ``embedding_dense_double_backward``): the rows read back, padding rows 0 -- not scaled.
+    """
+
+    node_name: str = "EmbeddingDenseBackwardBackward0"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("indices", "padding_idx")
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, indices: Any, num_weights: int, padding_idx: Any, scale_by_freq: Any) -> Any:
+        ctx.indices, ctx.padding_idx = indices, -1 if padding_idx is None else padding_idx
+        rows = grad._data.reshape(indices.size, int(np.prod(grad.shape[indices.ndim :], dtype=np.int64)))
+        flat = indices.reshape(-1)
+        scale = np.ones(flat.shape, dtype=rows.dtype)
+        if padding_idx is not None:
+            scale[flat == padding_idx] = 0
+        if scale_by_freq:
+            scale = scale / np.bincount(flat, minlength=num_weights)[flat]
+        out = np.zeros((num_weights, rows.shape[1]), dtype=rows.dtype)
+        np.add.at(out, flat, rows * scale[:, None])
+        return out.reshape((num_weights, *grad.shape[indices.ndim :]))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        flat = ctx.indices.reshape(-1)
+        rows = grad.index_select(0, Tensor._make(flat))
+        if ctx.padding_idx >= 0:
+            rows = rows.masked_fill(Tensor._make((flat == ctx.padding_idx).reshape(-1, 1)), 0)
+        return rows.view(*ctx.indices.shape, -1), None, None, None, None
 
 
 class ConstantPadNd(Function):
@@ -646,7 +679,9 @@ class ConstantPadNd(Function):
         ctx.pad = tuple(pad)
         widths = _pad_widths(pad, x.ndim)
         a = x._data[tuple(slice(max(-lo, 0), s - max(-hi, 0)) for (lo, hi), s in zip(widths, x.shape))]
-        return np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+        out = np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+        # PyTorch: a new contiguous tensor; only a pure crop is a clone that keeps the input's layout
+        return np.ascontiguousarray(out) if any(lo > 0 or hi > 0 for lo, hi in widths) else out
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -1081,6 +1116,8 @@ _row(ThresholdInplace, _SELF, ("g · [self > threshold]  (self before the write)
      "In-place threshold: the same derivative, masked by the input as it was before the write.")
 _row(Embedding, ("weight",), ("zeros(weight) with g's rows added at indices",),
      "Embedding picks rows: each picked row gets its gradient (added up for repeats).")
+_row(EmbeddingDenseBackward, ("grad_output",), ("g[indices] (padding rows 0)",),
+     "The backward of embedding, as one op: its own gradient reads the rows back.")
 _row(ConstantPadNd, _SELF, ("g without the padding",), "Padding adds constants: the gradient drops the padded part.")
 _row(Trilinear, ("i1", "i2", "i3"), ("Σ g · W · x2", "Σ g · x1 · x2", "Σ g · x1 · W"),
      "Bilinear form x1ᵀ W x2: each factor gets g contracted with the other two.")

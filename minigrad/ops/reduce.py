@@ -16,6 +16,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype, get_default_dtype
 from ..autograd.function import Function
+from ._layout import contiguous, like
 from ._rules import NP, fused, rule
 from ._util import dims_tuple, fmath, wrap_dim
 from .index import gather_backward
@@ -286,7 +287,7 @@ def _softmax(self, dim):
         return self.copy()
     e = fmath.exp(self - self.max(axis=axis, keepdims=True))
     e /= e.sum(axis=axis, keepdims=True)
-    return e
+    return contiguous(e)                       # PyTorch's softmax makes its input contiguous
 
 
 Softmax: type[Rule] = rule("SoftmaxBackward0", _softmax, values={"dim": lambda self, dim: wrap_dim(dim, self.ndim)},
@@ -320,7 +321,7 @@ def _log_softmax(self, dim):
         return self.copy()
     out = self - self.max(axis=axis, keepdims=True)
     out -= fmath.log(fmath.exp(out).sum(axis=axis, keepdims=True))
-    return out
+    return contiguous(out)
 
 
 LogSoftmax: type[Rule] = rule("LogSoftmaxBackward0",
@@ -340,19 +341,44 @@ def _check_var_dtype(a):
 def _variance(a, dims, dof, keepdim, take_sqrt=False):
     """Σ(x - mean)² / dof (its square root if ``take_sqrt``), inf or nan when ``dof <= 0``, without numpy's warnings.
 
-    As PyTorch's CPU kernels: the squares are summed in float64 and the result is rounded to ``a``'s dtype last,
-    so a float32 ``std`` of 1e30-sized numbers is finite (its variance overflows only at the final rounding). A
-    reduction to one number centres on the mean in ``a``'s dtype (``std_var_all_cpu``), the others on a float64
-    mean (Welford's algorithm in double)."""
+    As PyTorch's CPU kernels: in float64, the result rounded to ``a``'s dtype last, so a float32 ``std`` of
+    1e30-sized numbers is finite (its variance overflows only at the final rounding). A reduction to one number
+    centres on the mean in ``a``'s dtype and sums the squares (``std_var_all_cpu``); the others run Welford's
+    algorithm in double over each output's elements in memory order (``WelfordOps``) -- bit for bit, which
+    matters where the variance is all rounding (1 + 1e-8 against 1): its log's slope is 1 / var."""
     if not a.size:
         centered = a.astype(np.float64)
     elif a.size == _count(a.shape, dims):                       # one output: PyTorch's all-reduce path
         centered = a.astype(np.float64) - np.float64(a.mean())
-    else:
+    elif _count(a.shape, dims) <= _WELFORD_MAX:
+        return _welford(a, dims, dof, keepdim, take_sqrt)
+    else:                                                       # long rows: the two-pass sum (float64 rounding)
         wide = a.astype(np.float64)
         centered = wide - wide.mean(axis=dims, keepdims=True)
     out = np.sum(centered * centered, axis=dims, keepdims=keepdim) / max(dof, 0)
     return np.asarray(np.sqrt(out) if take_sqrt else out).astype(a.dtype)
+
+
+_WELFORD_MAX = 2048          # elements per output run one step at a time (a numpy op per step, over all outputs)
+
+
+def _welford(a, dims, dof, keepdim, take_sqrt):
+    """PyTorch's ``WelfordOps`` in double: mean += δ / n, m2 += δ · (x − mean), element after element."""
+    kept = [d for d in range(a.ndim) if d not in dims]
+    order = sorted(dims, key=lambda d: -abs(a.strides[d]))       # TensorIterator walks memory order
+    x = np.transpose(a, kept + order).reshape([a.shape[d] for d in kept] + [-1]).astype(np.float64)
+    mean = np.zeros(x.shape[:-1])
+    m2 = np.zeros(x.shape[:-1])
+    for i in range(x.shape[-1]):
+        delta = x[..., i] - mean
+        mean = mean + delta / (i + 1)
+        m2 = m2 + delta * (x[..., i] - mean)
+    out = m2 / max(dof, 0)
+    if take_sqrt:
+        out = np.sqrt(out)
+    if keepdim:
+        out = np.expand_dims(out, tuple(dims))
+    return np.asarray(out).astype(a.dtype)
 
 
 def _warn_dof(name, a, n, correction):
@@ -545,8 +571,7 @@ Norm: type[Rule] = rule("LinalgVectorNormBackward0", _norm, values={"dim": _save
 
 
 def _cumsum(self, dim):
-    return np.cumsum(self, axis=_numpy_axis(dim, self.ndim),
-                     dtype=_sum_type(self)).reshape(self.shape)
+    return contiguous(np.cumsum(self, axis=_numpy_axis(dim, self.ndim), dtype=_sum_type(self)).reshape(self.shape))
 
 
 def _reverse_cumsum(xp, g, dim):
@@ -562,8 +587,7 @@ Cumsum: type[Rule] = rule("CumsumBackward0",
 
 
 def _cumprod(self, dim):
-    return np.cumprod(self, axis=_numpy_axis(dim, self.ndim),
-                      dtype=_sum_type(self)).reshape(self.shape)
+    return contiguous(np.cumprod(self, axis=_numpy_axis(dim, self.ndim), dtype=_sum_type(self)).reshape(self.shape))
 
 
 def _cumprod_with_zeros(xp, grad, x, y, d):
@@ -734,6 +758,7 @@ class Sort(Function):
         if k is not None:
             order = np.take(order, np.arange(k), axis=ctx.axis)
         values = np.take_along_axis(a, order, axis=ctx.axis)
+        values, order = like(values, a), like(order, a)     # laid out as the input, as PyTorch's
         if not x.ndim:
             values, order = values.reshape(()), order.reshape(())
         ctx.save_for_backward(order)

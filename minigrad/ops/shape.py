@@ -14,7 +14,9 @@ import numpy as np
 
 from .. import _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
 from ..autograd.function import Function
+from ._layout import contiguous, like
 from ._util import promoted, wrap_dim
+from .index import IndexSelect
 from .reduce import _sum_dtype
 
 if TYPE_CHECKING:
@@ -223,8 +225,12 @@ class Unsqueeze(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
-        ctx.dim = wrap_dim(dim, x.ndim + 1)
-        return np.expand_dims(x._data, ctx.dim)
+        ctx.dim = d = wrap_dim(dim, x.ndim + 1)
+        a = x._data
+        # PyTorch's stride for the new dim (numpy's is 0): what mm's backward reads to pick its layout
+        step = a.shape[d] * a.strides[d] if d < a.ndim else a.itemsize
+        shape, strides = (*a.shape[:d], 1, *a.shape[d:]), (*a.strides[:d], step, *a.strides[d:])
+        return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -246,7 +252,16 @@ class Squeeze(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return grad.reshape(ctx.self_sym_sizes)
+        return _unsqueeze_to(grad, range(len(ctx.self_sym_sizes)), ctx.self_sym_sizes)
+
+
+def _unsqueeze_to(grad: Tensor, dims: Any, sizes: tuple[int, ...]) -> Tensor:
+    """PyTorch's ``unsqueeze_to``: the squeezed dims (those of ``dims`` with size 1) put back one
+    ``unsqueeze`` at a time, in increasing order (UnsqueezeBackward0 nodes under create_graph)."""
+    for d in sorted(dims):
+        if sizes[d] == 1:
+            grad = grad.unsqueeze(d)
+    return grad
 
 
 class SqueezeDim(Function):
@@ -267,7 +282,7 @@ class SqueezeDim(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return grad.reshape(ctx.self_sym_sizes), None
+        return _unsqueeze_to(grad, (ctx.dim,) if ctx.self_sym_sizes else (), ctx.self_sym_sizes), None
 
 
 class SqueezeMatmul(SqueezeDim):
@@ -349,16 +364,25 @@ class Repeat(Function):
             sizes = [n * r for n, r in zip(shape, repeats)]
             raise RuntimeError("Trying to create tensor with negative dimension %d: [%s]"
                                % (next(s for s in sizes if s < 0), ", ".join(map(str, sizes))))
-        return np.tile(x._data, repeats)
+        return contiguous(np.tile(x._data, repeats))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        shape = (1,) * (len(ctx.repeats) - len(ctx.self_sym_sizes)) + ctx.self_sym_sizes
-        split = []
-        for r, s in zip(ctx.repeats, shape):
-            split += [r, s]
-        g = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
-        return g.reshape(ctx.self_sym_sizes), None
+        # PyTorch's repeat_backward: the added leading dims summed one by one, then one reshape that splits
+        # each repeated dim into (repeat, size) and one sum over the repeats (nothing more if none is > 1)
+        sizes = ctx.self_sym_sizes
+        if 0 in ctx.repeats:
+            return _tensor.Tensor._make(np.zeros(sizes, dtype=grad._data.dtype)), None
+        lead = len(ctx.repeats) - len(sizes)
+        for _ in range(lead):
+            grad = grad.sum(0)
+        split, dims = [], []
+        for r, n in zip(ctx.repeats[lead:], sizes):
+            if r != 1:
+                dims.append(len(split))
+                split.append(r)
+            split.append(n)
+        return (grad.reshape(split).sum(dims) if dims else grad), None
 
 
 class Cat(Function):
@@ -393,7 +417,7 @@ class Cat(Function):
                                        "size %d for tensor number %d in the list." % (d, a, b, i))
         ctx.sizes = [0 if skip else t.shape[d] for t, skip in zip(tensors, legacy)]
         arrays = promoted(*tensors)
-        return np.concatenate([a for a, skip in zip(arrays, legacy) if not skip] or arrays[:1], axis=d)
+        return contiguous(np.concatenate([a for a, skip in zip(arrays, legacy) if not skip] or arrays[:1], axis=d))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -425,7 +449,7 @@ class Stack(Function):
                 raise RuntimeError("stack expects each tensor to be equal size, but got [%s] at entry 0 and [%s] at "
                                    "entry %d" % (first, this, i))
         ctx.dim = wrap_dim(dim, tensors[0].ndim + 1)
-        return np.stack(promoted(*tensors), axis=ctx.dim)
+        return contiguous(np.stack(promoted(*tensors), axis=ctx.dim))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -472,7 +496,8 @@ class Unbind(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: Any) -> Any:
         ctx.dim = wrap_dim(dim, x.ndim)
-        return tuple(x._data[(slice(None),) * ctx.dim + (i,)] for i in range(x.shape[ctx.dim]))
+        # `...`: a 1-d tensor's slices are 0-d *views*, not numpy scalar copies (in-place ops reach the base)
+        return tuple(x._data[(*(slice(None),) * ctx.dim, i, Ellipsis)] for i in range(x.shape[ctx.dim]))
 
     @staticmethod
     def backward(ctx: Any, *grads: Tensor) -> Grads:
@@ -492,7 +517,7 @@ class Flip(Function):
         for i, d in enumerate(ctx.dims):
             if d in ctx.dims[:i]:
                 raise RuntimeError("dim %d appears multiple times in the list of dims" % d)
-        return np.flip(x._data, ctx.dims).copy() if x.ndim else x._data.copy()
+        return like(np.flip(x._data, ctx.dims).copy(), x._data) if x.ndim else x._data.copy()
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -512,7 +537,7 @@ class Tril(Function):
         if x.ndim < 2:
             raise RuntimeError("%s: input tensor must have at least 2 dimensions" % cls.__name__.lower())
         ctx.diagonal = diagonal
-        return cls._pick(x._data, diagonal)
+        return contiguous(cls._pick(x._data, diagonal))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
@@ -546,7 +571,7 @@ class SqueezeDims(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        return grad.reshape(ctx.self_sym_sizes), None
+        return _unsqueeze_to(grad, ctx.dim if ctx.self_sym_sizes else (), ctx.self_sym_sizes), None
 
 
 def diagonal_view(a: Any, offset: Any, dim1: Any, dim2: Any) -> Any:
@@ -653,8 +678,31 @@ class Trace(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        n = min(ctx.self_sym_sizes)
-        return DiagonalScatter.apply(grad.expand(n), ctx.self_sym_sizes, 0, 0, 1)
+        # PyTorch's trace_backward: zeros(rows · cols).index_fill_(0, arange(0, numel, cols + 1), grad).view(sizes)
+        rows, cols = ctx.self_sym_sizes
+        flat = _tensor.Tensor._make(np.zeros(rows * cols, dtype=grad._data.dtype))
+        index = np.arange(0, rows * cols, cols + 1, dtype=np.int64)
+        return IndexFillGrad.apply(flat, grad, index).view(ctx.self_sym_sizes)
+
+
+class IndexFillGrad(Function):
+    """``zeros.index_fill_(0, index, value)`` with a 0-d tensor value (trace's backward).  Backward: the value
+    gets the sum of the gradient at ``index``."""
+
+    node_name: str = "IndexFillBackward1"
+    jvp = "auto_linear"
+    saved_attrs: tuple[str, ...] = ("dim", "index")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, value: Tensor, index: Any) -> Any:
+        ctx.dim, ctx.index = 0, index
+        out = x._data                          # in place, as PyTorch's: a fresh constant nobody else holds
+        out[index] = value._data
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return None, IndexSelect.apply(grad, 0, ctx.index).sum(), None
 
 
 class Roll(Function):
@@ -672,8 +720,11 @@ class Roll(Function):
             raise RuntimeError("shifts and dimensions must align. shifts: %d, dims:%d" % (len(shifts), len(dims)))
         if x.ndim == 0 and dims:
             raise IndexError("Dimension specified as %d but tensor has no dimensions" % dims[0])
+        if x._data.size == 0:                # PyTorch returns a clone before it looks at the dims
+            ctx.shifts, ctx.dims = shifts, tuple(dims)
+            return x._data.copy()
         ctx.shifts, ctx.dims = shifts, tuple(wrap_dim(d, x.ndim) for d in dims)
-        return np.roll(x._data, shifts if dims else shifts[0], ctx.dims or None)
+        return contiguous(np.roll(x._data, shifts if dims else shifts[0], ctx.dims or None))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:

@@ -38,6 +38,10 @@ GRID = st.integers(-200, 200).map(lambda i: i / 100)
 HALF_GRID = GRID.map(lambda v: v + 0.005)
 
 
+#: Across hardswish's and hardsigmoid's kinks at ±3, never within 1e-3 of them.
+PAST_3 = st.floats(-4, 4, allow_subnormal=False).filter(lambda v: abs(abs(v) - 3) > 1e-3)
+
+
 def away_from(*points: float) -> st.SearchStrategy[float]:
     """FLOATS not within 1e-3 of the given points (clamp bounds, a where-condition's threshold)."""
     return FLOATS.filter(lambda v: all(abs(v - p) > 1e-3 for p in points))
@@ -351,6 +355,27 @@ CASES: list[OpCase] = [
     OpCase("softplus", lambda a: lib(a).nn.functional.softplus(a), node="SoftplusBackward0"),
     OpCase("softplus_threshold", lambda a: lib(a).nn.functional.softplus(a, 2.0, 1.0), node="SoftplusBackward0",
            elements=away_from(0.5)),
+    # more activations (ops/activations.py; selu is EluBackward0 with a scale, celu its own node)
+    OpCase("selu", lambda a: lib(a).nn.functional.selu(a), node="EluBackward0", elements=NONZERO),
+    OpCase("celu", lambda a: lib(a).nn.functional.celu(a, 0.7), node="CeluBackward0", elements=NONZERO),
+    OpCase("hardswish", lambda a: lib(a).nn.functional.hardswish(a), node="HardswishBackward0", elements=PAST_3),
+    OpCase("hardsigmoid", lambda a: lib(a).nn.functional.hardsigmoid(a), node="HardsigmoidBackward0",
+           elements=PAST_3),
+    OpCase("mish", lambda a: lib(a).nn.functional.mish(a), node="MishBackward0"),
+    OpCase("softshrink", lambda a: lib(a).nn.functional.softshrink(a), node="SoftshrinkBackward0",
+           elements=away_from(-0.5, 0.5)),
+    OpCase("hardshrink", lambda a: lib(a).nn.functional.hardshrink(a, 0.3), node="HardshrinkBackward0",
+           elements=away_from(-0.3, 0.3)),
+    OpCase("glu", lambda a: lib(a).nn.functional.glu(a, 0), node="GluBackward0", shapes=((4, 3),)),
+    OpCase("glu_last", lambda a: lib(a).nn.functional.glu(a), node="GluBackward0", shapes=((3, 2),)),
+    OpCase("prelu", lambda a, w: lib(a).nn.functional.prelu(a, w), arity=2, node="PreluKernelBackward0",
+           elements=(NONZERO, FLOATS), shapes=((2, 3, 2), (3,))),
+    OpCase("prelu_scalar_weight", lambda a, w: lib(a).nn.functional.prelu(a, w), arity=2,
+           node="PreluKernelBackward0", elements=(NONZERO, FLOATS), shapes=((2, 3), (1,))),
+    OpCase("rrelu_eval", lambda a: lib(a).nn.functional.rrelu(a), node="RreluWithNoiseBackward0", elements=NONZERO),
+    OpCase("softsign", lambda a: lib(a).nn.functional.softsign(a), node="DivBackward0", elements=NONZERO),
+    OpCase("tanhshrink", lambda a: lib(a).nn.functional.tanhshrink(a), node="SubBackward0"),
+    OpCase("softmin", lambda a: lib(a).nn.functional.softmin(a, 1), node="SoftmaxBackward0"),
     # elementwise losses (rows of the table with fused double-backward nodes); the input and the target
     # both get gradients, and each is kept off the kinks at |input - target| = beta (delta) = 1
     OpCase("mse_loss", lambda a, b: lib(a).nn.functional.mse_loss(a, b), arity=2, node="MseLossBackward0"),
@@ -885,6 +910,24 @@ CASES += [
            node="ReplicationPad3DBackward0", shapes=((1, 2, 2, 2),)),
     OpCase("circular_pad2d", lambda a: lib(a).nn.functional.pad(a, (1, 2, 1, 0), mode="circular"),
            node="torch::autograd::CopySlices", shapes=((1, 2, 3),)),
+]
+
+CASES += [
+    OpCase("hardswish_backward", _first_derivative(lambda a: lib(a).nn.functional.hardswish(a)),
+           node="HardswishBackwardBackward0", arity=2, elements=(PAST_3, FLOATS),
+           runs_under_no_grad=False),
+    OpCase("celu_backward", _first_derivative(lambda a: lib(a).nn.functional.celu(a, 0.7)),
+           node="EluBackwardBackward0", arity=2, elements=(NONZERO, FLOATS), runs_under_no_grad=False),
+    OpCase("softshrink_backward", _first_derivative(lambda a: lib(a).nn.functional.softshrink(a)),
+           node="SoftshrinkBackwardBackward0", arity=2, elements=(away_from(-0.5, 0.5), FLOATS),
+           runs_under_no_grad=False),
+    OpCase("hardshrink_backward", _first_derivative(lambda a: lib(a).nn.functional.hardshrink(a)),
+           node="HardshrinkBackwardBackward0", arity=2, elements=(away_from(-0.5, 0.5), FLOATS),
+           runs_under_no_grad=False),
+    OpCase("glu_backward", _first_derivative(lambda a: lib(a).nn.functional.glu(a, 0)),
+           node="GluBackwardBackward0", arity=2, shapes=((4, 3), (2, 3)), runs_under_no_grad=False),
+    OpCase("rrelu_backward", _first_derivative(lambda a: lib(a).nn.functional.rrelu(a)),
+           node="RreluWithNoiseBackwardBackward0", arity=2, elements=(NONZERO, FLOATS), runs_under_no_grad=False),
 ]
 
 CASES_BY_NAME = {case.name: case for case in CASES}

@@ -3,6 +3,8 @@ gather without broadcasting, 0-d tensors, and PyTorch's errors instead of numpy'
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 
@@ -107,3 +109,56 @@ def test_overwritten_values_get_an_exact_zero_gradient(lib):
     y[1:] = float("inf")
     (y * lib.tensor([1.0, float("inf")])).sum().backward()
     assert x.grad.tolist() == [1.0, 0.0]
+
+
+
+def _first_chain(fn, depth=3):
+    """The names of ``fn``, its first parent, that one's first parent... (``depth`` of them)."""
+    names = []
+    while fn is not None and len(names) < depth:
+        names.append(type(fn).__name__.replace("torch::autograd::", ""))
+        fn = fn.next_functions[0][0] if fn.next_functions else None
+    return names
+
+
+@pytest.mark.parametrize(("code", "shape", "chain"), [
+    # PyTorch applies the basic items first (views), then indexes the view with the index tensors
+    ("t[0, :, i]", (3, 2), "Index Select Mul"), ("t[1:, i]", (1, 2, 4), "Index Slice Mul"),
+    ("t[-2:, i]", (2, 2, 4), "Index Slice Mul"), ("t[0:9, i]", (2, 2, 4), "Index Mul AccumulateGrad"),
+    ("t[None, i]", (1, 2, 3, 4), "Index Unsqueeze Mul"), ("t[i, :, 2]", (2, 3), "Index Select Mul"),
+    ("s[s > 0]", (1,), "Index Unsqueeze Mul"),
+])
+def test_mixed_indexing_records_the_basic_views_first(lib, code, shape, chain):
+    x = lib.ones(2, 3, 4, requires_grad=True)
+    t, s, i = x * 1, x.sum() * 1, lib.tensor([0, 1])  # noqa: F841 - used by eval
+    r = eval(code)
+    assert tuple(r.shape) == shape
+    assert _first_chain(r.grad_fn) == [n if n == "AccumulateGrad" else n + "Backward0" for n in chain.split()]
+
+
+@pytest.mark.parametrize(("code", "name"), [
+    ("t[t > 0] = 0.0", "IndexPutBackward0"), ("t[:, t[0] > 0] = 0.0", "IndexPutBackward0"),
+    ("t[i] = 0.0", "IndexPutBackward0"), ("s[s > 0] = 0.0", "CopySlices"), ("s[s > 9] = 0.0", "CopySlices"),
+    ("t[0, i] = 0.0", "CopySlices"), ("t[1:, i] = 0.0", "CopySlices"), ("t[None, i] = 0.0", "CopySlices"),
+    ("e[1:] = 0.5", "CopySlices"), ("e[0:] = 0.5", "FillBackward3"), ("t[-2:] = 0.5", "CopySlices"),
+])
+def test_setitem_with_index_tensors_writes_through_the_basic_view(lib, code, name):
+    """``t[key] = v``: ``index_put_`` on ``t`` itself (IndexPutBackward0), or on the view the basic items make
+    (ints, slices that are not the whole dim as written, None, a 0-d mask): CopySlices on ``t``."""
+    x = lib.ones(2, 3, requires_grad=True)
+    t, s, i, e = x * 1, x.sum() * 1, lib.tensor([0, 1]), lib.zeros(0, requires_grad=True) * 1  # noqa: F841
+    exec(code)
+    target = eval(code.split("[")[0])
+    assert _first_chain(target.grad_fn, 1) == [name]
+
+
+def test_masked_write_of_one_value_into_an_expand_warns_as_masked_fill_too(lib):
+    t = (lib.tensor([1.0, -1.0, 2.0], requires_grad=True) * 1).expand(2, 3)
+    with pytest.warns(UserWarning, match="on expanded tensors is deprecated") as record:
+        t[t > 0] = 0.0
+    assert [str(w.message)[:22] for w in record] == ["Use of index_put_ on e", "Use of masked_fill_ on"]
+    assert t.tolist() == [[0.0, -1.0, 0.0], [0.0, -1.0, 0.0]]
+    e = lib.zeros(2, 2, 0) / lib.ones(1, 1, 0)       # broadcast, but empty: no element shares memory
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e[lib.tensor([0, 0])] = 0.0

@@ -252,3 +252,11 @@ def test_requires_grad_of_a_view_that_may_not_be_rebased(lib):
     assert piece.requires_grad                  # read from the base: no error (grad_fn raises)
     with pytest.raises(RuntimeError, match="Output 0 of Split is a view and its base"):
         _ = piece.grad_fn
+
+
+def test_unbind_of_a_vector_gives_views_an_inplace_op_writes_through(lib):
+    base = lib.tensor([0.1622, -0.6734])
+    first, _ = base.unbind(0)
+    first.log_()                                      # PyTorch: base[0] is log(0.1622) too
+    assert base[0].item() == pytest.approx(-1.818925, rel=1e-5)
+    assert base._version == first._version == 1

@@ -202,6 +202,16 @@ for _name, _code in {
     "saved_modified_mm": "q = w * 1\nz = q @ b\nq.zero_()\nz.sum().backward()",
     "saved_modified_tanh_inplace": "q = w * 1\nq.tanh_()\nq.mul_(2)\nq.sum().backward()",
     "saved_modified_exp_inplace": "q = w + 0\nq.exp_()\nq.mul_(2)\nq.sum().backward()",
+    "saved_modified_avg_pool2d": "q = w.view(1, 1, 2, 3) * 1\nz = F.avg_pool2d(q, 2)\nq.mul_(2)\nz.sum().backward()",
+    "saved_modified_max_pool2d": "q = w.view(1, 1, 2, 3) * 1\nz = F.max_pool2d(q, 2)\nq.mul_(2)\nz.sum().backward()",
+    "saved_modified_adaptive_avg_pool2d": "q = w.view(1, 2, 3) * 1\nz = F.adaptive_avg_pool2d(q, (2, 2))\n"
+                                          "q.mul_(2)\nz.sum().backward()",
+    "saved_modified_two_div_floor": "q = w * 1\nr = (w * 2)[:1]\nz = torch.div(q, r, rounding_mode='floor')\n"
+                                    "q.add_(1)\nr.add_(1)\nz.sum().backward()",
+    "saved_modified_two_atan2": "q = w * 1\nr = (w * 2)[:1]\nz = torch.atan2(q, r)\nq.add_(1)\nr.add_(1)\n"
+                                "z.sum().backward()",
+    "backward_twice_where": "z = torch.where(w > 0, w, 0.0).sum()\nz.backward()\nz.backward()",
+    "backward_twice_slogdet_sign": "z = torch.slogdet(w[:, :2] * 1)[0]\nz.backward()\nz.backward()",
     "detach_inplace_used": "q = w.sigmoid()\nd = q.detach()\nd.zero_()\nq.sum().backward()",
     "split_output_inplace": "q = w * 1\nq.split(1)[0].mul_(2)",
     "chunk_output_inplace": "q = w * 1\nq.chunk(2)[0].add_(1)",

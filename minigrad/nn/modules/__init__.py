@@ -14,6 +14,8 @@ from .activation import (
     Softplus,
     Tanh,
 )
+from .activation_extra import *  # noqa: F403 - ReLU6, SELU, CELU, PReLU, Hardswish, Mish, GLU, RReLU...
+from .activation_extra import __all__ as _activation_extra_all
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, ConvTranspose2d
 from .distance import CosineSimilarity
@@ -133,4 +135,5 @@ __all__ = [
     "InstanceNorm2d",
     "InstanceNorm3d",
     "RMSNorm",
+    *_activation_extra_all,
 ]

@@ -253,12 +253,32 @@ def _norm(msg: str) -> str:
     return " ".join(msg.split())
 
 
+_SPENT: set = set()
+
+
+def _spend_warn_once(lib) -> None:
+    """Give the once-per-process warning of ``backward(create_graph=True)`` ("... will create a reference cycle
+    ...", PyTorch's TORCH_WARN_ONCE in Engine::execute) before any program runs, in both libraries: otherwise the
+    program that first reaches it decides which side warns (the generator runs its steps under PyTorch, so PyTorch
+    has usually spent it already). minigrad's own warning is tested in tests/minigrad/test_engine.py."""
+    if id(lib) in _SPENT:
+        return
+    _SPENT.add(id(lib))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x = lib.ones(1, requires_grad=True)
+        (x * x).sum().backward(create_graph=True)
+
+
 def check(program: dict, torch_module=None, minigrad_module=None) -> list[Diff]:
     """Run ``program`` under both libraries; the differences not listed as known."""
     if torch_module is None:
         import torch as torch_module
     if minigrad_module is None:
         import minigrad as minigrad_module
+    _spend_warn_once(torch_module)
+    _spend_warn_once(minigrad_module)
     T = execute(program, torch_module)
     M = execute(program, minigrad_module)
     return compare_runs(program, T, M)

@@ -97,7 +97,14 @@ def _snapshot(value) -> Any:
         plain = value.detach()
         if hasattr(plain, "resolve_neg"):  # PyTorch may hand out lazily negated views (abs' backward)
             plain = plain.resolve_neg().resolve_conj()
-        data = np.array(plain.numpy(), copy=True)
+        if getattr(plain, "_is_zerotensor", None) and plain._is_zerotensor():
+            # PyTorch's _efficientzerotensor (sgn/abs' double backward) can reach a leaf's .grad: its values
+            # are zeros, but numpy()/tolist() refuse it -- an internal representation leaking, which PyTorch's
+            # maintainers call a bug (pytorch/pytorch#89034: "we are returning a ZeroTensor instead of a
+            # materialized zero tensor"). minigrad materialises the zeros; compare them as zeros.
+            data = np.zeros(tuple(plain.shape), dtype=plain.numpy(force=True).dtype)
+        else:
+            data = np.array(plain.numpy(), copy=True)
     except Exception as exc:  # pragma: no cover - reported as a difference
         data = "<numpy() failed: %s>" % type(exc).__name__
     return {
