@@ -52,6 +52,7 @@ from .padding import (  # nn2: padding layers
     ZeroPad2d,
     ZeroPad3d,
 )
+from .paramcontainers import ParameterDict, ParameterList  # nn3
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d  # nn2
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # nn2: recurrent layers
@@ -135,5 +136,7 @@ __all__ = [
     "InstanceNorm2d",
     "InstanceNorm3d",
     "RMSNorm",
+    "ParameterList",  # nn3
+    "ParameterDict",
     *_activation_extra_all,
 ]

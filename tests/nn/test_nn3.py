@@ -1,0 +1,147 @@
+"""nn3's layers against PyTorch: ParameterList / ParameterDict (registration, indexing, repr, state_dict)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minigrad
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+RNG = np.random.default_rng(0)
+
+
+def graph(tensor) -> list:
+    seen: set[int] = set()
+
+    def walk(node):
+        if node is None:
+            return None
+        if id(node) in seen:
+            return "@" + type(node).__name__
+        seen.add(id(node))
+        return [type(node).__name__, [walk(f) for f, _ in node.next_functions]]
+
+    return walk(tensor.grad_fn)
+
+
+# -- ParameterList / ParameterDict -------------------------------------------------------------------
+
+
+def _plist(lib):
+    nn = lib.nn
+    lst = nn.ParameterList([nn.Parameter(lib.ones(2, 3)), lib.zeros(4), "text"])
+    lst.append(lib.ones(1, dtype=lib.float64))
+    lst.extend([nn.Parameter(lib.zeros(2, 2))])
+    lst += [lib.ones(5)]
+    lst[1] = lib.full((3,), 2.0)
+    lst.append(nn.Linear(2, 1))
+    return lst
+
+
+def _pdict(lib):
+    nn = lib.nn
+    d = nn.ParameterDict({"b": lib.ones(2), "a": nn.Parameter(lib.zeros(3, 1)), "c": 3})
+    d["z"] = lib.ones(1, dtype=lib.float64)
+    d.update([("y", lib.zeros(2)), ("x", lib.ones(1))])
+    d.setdefault("w", lib.ones(4))
+    d.setdefault("b", lib.zeros(9))
+    del d["x"]
+    return d
+
+
+def _summary(c):
+    return (
+        repr(c),
+        len(c),
+        list(c.state_dict().keys()),
+        [(n, tuple(p.shape), str(p.dtype)) for n, p in c.named_parameters()],
+        [type(v).__name__ for v in (c if isinstance(c, type(c)) and not hasattr(c, "keys") else c.values())],
+    )
+
+
+@pytest.mark.parametrize("make", [_plist, _pdict], ids=["list", "dict"])
+def test_parameter_containers_match_pytorch(make):
+    ours, theirs = _summary(make(minigrad)), _summary(make(torch))
+    assert ours == theirs
+
+
+def test_parameter_containers_in_a_model_and_training():
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+
+    def run(lib):
+        nn = lib.nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ws = nn.ParameterList([nn.Parameter(lib.randn(3, 3)) for _ in range(2)])
+                self.bs = nn.ParameterDict({"first": lib.randn(3), "second": lib.randn(3)})
+
+            def forward(self, x):
+                for w, b in zip(self.ws, self.bs.values()):
+                    x = x @ w + b
+                return x
+
+        lib.manual_seed(0)
+        net = Net()
+        x = lib.randn(4, 3)
+        out = net(x).sum()
+        out.backward()
+        return (
+            repr(net),
+            list(net.state_dict().keys()),
+            [p.grad.numpy().copy() for p in net.parameters()],
+            graph(out),
+        )
+
+    a, b = run(minigrad), run(torch)
+    assert a[0] == b[0]
+    assert a[1] == b[1]
+    assert a[3] == b[3]
+    for ga, gb in zip(a[2], b[2]):
+        np.testing.assert_allclose(ga, gb, rtol=1e-5, atol=1e-6)
+
+
+def test_parameter_containers_indexing_and_errors():
+    def run(lib):
+        nn = lib.nn
+        out = []
+        lst = nn.ParameterList([lib.zeros(1), lib.ones(2), lib.zeros(3)])
+        out.append([tuple(p.shape) for p in lst[1:]])
+        out.append(type(lst[::2]).__name__)
+        out.append(tuple(lst[-1].shape))
+        out.append(isinstance(lst[0], nn.Parameter))
+        d = nn.ParameterDict([("k", lib.zeros(1)), ("j", lib.ones(2))])
+        out.append(list(d))
+        out.append(list(reversed(d)))
+        out.append(list((d | nn.ParameterDict({"m": lib.ones(1)})).keys()))
+        out.append(d.popitem()[0])
+        out.append(d.get("nope", 7))
+        out.append("k" in d)
+        out.append(list(d.fromkeys(["p", "q"]).keys()))
+        out.append(list(d.copy().keys()))
+        for bad in (
+            lambda: lst[3],
+            lambda: lst.extend(lib.ones(2)),
+            lambda: lst(1),
+            lambda: d[1],
+            lambda: d(1),
+            lambda: d.update(3),
+            lambda: d.update([(1, 2, 3)]),
+            lambda: d.update([3]),
+            lambda: d.pop("absent"),
+        ):
+            try:
+                bad()
+                out.append("no error")
+            except Exception as e:
+                out.append((type(e).__name__, str(e)))
+        d.clear()
+        out.append(len(d))
+        return out
+
+    assert run(minigrad) == run(torch)
