@@ -912,6 +912,14 @@ CASES += [
            node="torch::autograd::CopySlices", shapes=((1, 2, 3),)),
 ]
 
+# -- nn3: group norm (minigrad/ops/groupnorm.py) --
+CASES += [
+    OpCase("group_norm", lambda a: lib(a).nn.functional.group_norm(a, 2), node="NativeGroupNormBackward0",
+           shapes=((2, 4, 3),)),
+    OpCase("group_norm_affine", lambda a, w, b: lib(a).nn.functional.group_norm(a, 3, w, b),
+           node="NativeGroupNormBackward0", arity=3, shapes=((2, 6, 2), (6,), (6,))),
+]
+
 CASES += [
     OpCase("hardswish_backward", _first_derivative(lambda a: lib(a).nn.functional.hardswish(a)),
            node="HardswishBackwardBackward0", arity=2, elements=(PAST_3, FLOATS),

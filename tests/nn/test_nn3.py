@@ -145,3 +145,79 @@ def test_parameter_containers_indexing_and_errors():
         return out
 
     assert run(minigrad) == run(torch)
+
+
+# -- GroupNorm / F.group_norm ------------------------------------------------------------------------
+
+GN_CASES = [
+    ((2, 4, 3), 2, True, True), ((3, 6), 3, True, True), ((2, 6, 2, 3), 2, True, False),
+    ((2, 4, 2, 2, 2), 4, False, False),
+    ((1, 4, 5), 1, True, True), ((2, 3, 4), 3, True, True),
+]
+
+
+@pytest.mark.parametrize(("shape", "groups", "affine", "bias"), GN_CASES)
+def test_group_norm_matches_pytorch(shape, groups, affine, bias):
+    a = RNG.standard_normal(shape).astype(np.float32) * 3 + 1
+    res = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        m = lib.nn.GroupNorm(groups, shape[1], eps=1e-3, affine=affine, bias=bias)
+        if affine:
+            with lib.no_grad():
+                m.weight.copy_(lib.tensor(np.linspace(0.5, 2, shape[1], dtype=np.float32)))
+        x = lib.tensor(a, requires_grad=True)
+        y = m(x)
+        w = lib.tensor(np.arange(y.numel(), dtype=np.float32).reshape(shape) % 5)
+        node = y.grad_fn
+        saved = [node._saved_result1.detach().numpy().copy(), node._saved_result2.detach().numpy().copy()]
+        (y * w).sum().backward()
+        res.append((repr(m), list(m.state_dict().keys()), graph(y), y.detach().numpy(), x.grad.numpy(),
+                    [p.grad.numpy() for p in m.parameters()],
+                    (node._saved_N, node._saved_C, node._saved_HxW, node._saved_group, node._saved_eps),
+                    *saved))
+    ours, theirs = res
+    assert ours[:3] == theirs[:3]
+    assert ours[6] == theirs[6]
+    for i in (3, 4, 7, 8):
+        np.testing.assert_allclose(ours[i], theirs[i], rtol=1e-4, atol=1e-4)
+    for ga, gb in zip(ours[5], theirs[5]):
+        np.testing.assert_allclose(ga, gb, rtol=1e-4, atol=1e-4)
+
+
+def test_group_norm_functional_and_gradcheck():
+    from minigrad.autograd import gradcheck, gradgradcheck
+
+    a = RNG.standard_normal((2, 4, 3))
+    x = minigrad.tensor(a, requires_grad=True)
+    w = minigrad.tensor(RNG.standard_normal(4), requires_grad=True)
+    b = minigrad.tensor(RNG.standard_normal(4), requires_grad=True)
+    fn = minigrad.nn.functional.group_norm
+    assert gradcheck(lambda x, w, b: fn(x, 2, w, b, 1e-5), (x, w, b))
+    assert gradgradcheck(lambda x, w, b: fn(x, 2, w, b, 1e-5), (x, w, b))
+    assert gradcheck(lambda x: fn(x, 4), (x,))
+    y_ours = fn(x, 2)
+    y_torch = torch.nn.functional.group_norm(torch.tensor(a, requires_grad=True), 2)
+    assert graph(y_ours) == graph(y_torch)
+    np.testing.assert_allclose(y_ours.detach().numpy(), y_torch.detach().numpy(), rtol=1e-10, atol=1e-10)
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:
+        return type(e).__name__, str(e)
+    return "no error"
+
+
+@pytest.mark.parametrize("bad", [
+    lambda lib: lib.nn.GroupNorm(3, 4),
+    lambda lib: lib.nn.functional.group_norm(lib.ones(2, 4, 3), 3),
+    lambda lib: lib.nn.functional.group_norm(lib.ones(4), 2),
+    lambda lib: lib.nn.functional.group_norm(lib.ones(2, 4, 3), 2, lib.ones(3)),
+    lambda lib: lib.nn.functional.group_norm(lib.ones(2, 4, 3), 2, None, lib.ones(2, 2)),
+    lambda lib: lib.nn.functional.group_norm(lib.ones(2, 4, 3), 2, lib.ones(4), lib.ones(3)),
+    lambda lib: lib.nn.functional.group_norm(lib.ones(1, 2), 2),
+])
+def test_group_norm_errors_match_pytorch(bad):
+    assert _error(lambda: bad(minigrad)) == _error(lambda: bad(torch))

@@ -21,6 +21,7 @@ from .conv import Conv2d, ConvTranspose2d
 from .distance import CosineSimilarity
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
+from .groupnorm import GroupNorm  # nn3
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, RMSNorm  # nn2
 from .linear import Bilinear, Identity, LazyLinear, Linear, UninitializedParameter
 from .loss import (
@@ -138,5 +139,6 @@ __all__ = [
     "RMSNorm",
     "ParameterList",  # nn3
     "ParameterDict",
+    "GroupNorm",
     *_activation_extra_all,
 ]
