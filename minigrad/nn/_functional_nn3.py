@@ -1,5 +1,8 @@
-"""``nn.functional``'s group norm (nn3), imported into ``minigrad.nn.functional``.
+"""``nn.functional``'s conv1d and group norm (nn3), imported into ``minigrad.nn.functional``.
 
+* ``conv1d``: one ``ConvolutionBackward0`` node with 3-d input and weight (``minigrad/ops/conv1d.py``, the 2-d
+  arithmetic at unit height); ``padding='same'`` with an odd total pad first pads the right end
+  (``ConstantPadNdBackward0``), as ATen.
 * ``group_norm``: one ``NativeGroupNormBackward0`` node (``minigrad/ops/groupnorm.py``), as ATen's
   ``native_group_norm``, after ``F.group_norm``'s own checks in PyTorch's words.
 """
@@ -7,12 +10,15 @@
 from __future__ import annotations
 
 import math
+import warnings
+from typing import Any
 
 from .._tensor import Tensor
+from ..ops.conv1d import Convolution1d
 from ..ops.groupnorm import NativeGroupNorm
 from . import functional as F
 
-__all__ = ["group_norm"]
+__all__ = ["conv1d", "group_norm"]
 
 
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
@@ -49,3 +55,89 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
     hxw = math.prod(shape[2:])
     return NativeGroupNorm.apply(input, F._or_undefined(weight), F._or_undefined(bias), n, c, hxw, num_groups,
                                  eps)
+
+
+def _single(value: Any, name: str) -> int:
+    """An int or a 1-sequence as one int, with ATen's error for other lengths."""
+    if isinstance(value, int):
+        return value
+    value = [int(v) for v in value]
+    if len(value) != 1:
+        raise RuntimeError(
+            "expected %s to be a single integer value or a list of 1 values to match the convolution "
+            "dimensions, but got %s=%s" % (name, name, value)
+        )
+    return value[0]
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1) -> Tensor:
+    """1-D cross-correlation of ``(N, C, L)`` (or unbatched ``(C, L)``) with ``(O, C/groups, k)``.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.conv1d(torch.ones(1, 1, 4), torch.ones(1, 1, 2))
+    tensor([[[2., 2., 2.]]])
+    """
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            "Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: %s" % list(input.shape)
+        )
+    if input.ndim == 2:
+        return conv1d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups).squeeze(0)
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if weight.ndim != 3:
+        raise RuntimeError(
+            "Expected %d-dimensional input for %d-dimensional weight %s, but got 3-dimensional input of size %s "
+            "instead" % (weight.ndim, weight.ndim, list(weight.shape), list(input.shape))
+        )
+    s, d = _single(stride, "stride"), _single(dilation, "dilation")
+    if s <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if d <= 0:
+        raise RuntimeError("non-positive dilation is not supported")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    o, k = weight.shape[0], weight.shape[2]
+    if o < groups:
+        raise RuntimeError("Given groups=%d, expected weight to be at least %d at dimension 0, but got weight of size "
+                           "%s instead" % (groups, groups, list(weight.shape)))
+    if o % groups:  # (ATen prints this one's size in double brackets)
+        raise RuntimeError("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of "
+                           "size %s instead" % (groups, groups, [list(weight.shape)]))
+    if bias is not None and tuple(bias.shape) != (o,):
+        raise RuntimeError("Given weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias "
+                           "of size %s instead" % (list(weight.shape), o, list(bias.shape)))
+    if isinstance(padding, str):
+        if padding == "valid":
+            p = 0
+        elif padding == "same":
+            if s != 1:
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            total = d * (k - 1)
+            p = total // 2
+            if total % 2:
+                warnings.warn(
+                    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
+                    "of the input be created (Triggered internally at "
+                    "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", UserWarning, stacklevel=2)
+                input = F.pad(input, (0, total - 2 * p))
+        else:
+            raise RuntimeError("Invalid padding string: '%s'" % padding)
+    else:
+        p = _single(padding, "padding")
+        if p < 0:
+            raise RuntimeError("negative padding is not supported")
+    if input.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(
+            "Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead"
+            % (groups, list(weight.shape), list(input.shape), weight.shape[1] * groups, input.shape[1])
+        )
+    padded, effective = input.shape[2] + 2 * p, d * (k - 1) + 1
+    if padded < effective:
+        raise RuntimeError(
+            "Calculated padded input size per channel: (%d). Kernel size: (%d). "
+            "Kernel size can't be greater than actual input size" % (padded, effective)
+        )
+    return Convolution1d.apply(input, weight, F._or_undefined(bias), s, p, d, groups)

@@ -221,3 +221,105 @@ def _error(fn):
 ])
 def test_group_norm_errors_match_pytorch(bad):
     assert _error(lambda: bad(minigrad)) == _error(lambda: bad(torch))
+
+
+# -- Conv1d / F.conv1d -------------------------------------------------------------------------------
+
+CONV_CASES = [
+    {"in_channels": 3, "out_channels": 4, "kernel_size": 3},
+    {"in_channels": 4, "out_channels": 6, "kernel_size": 2, "stride": 2, "padding": 1, "dilation": 2, "groups": 2},
+    {"in_channels": 2, "out_channels": 2, "kernel_size": 3, "padding": "same", "bias": False},
+    {"in_channels": 2, "out_channels": 3, "kernel_size": 4, "padding": "valid", "dilation": (1,)},
+    {"in_channels": 2, "out_channels": 2, "kernel_size": 3, "padding": 2, "padding_mode": "reflect"},
+    {"in_channels": 2, "out_channels": 2, "kernel_size": 3, "padding": 1, "padding_mode": "circular"},
+    {"in_channels": 2, "out_channels": 2, "kernel_size": (3,), "padding": (1,), "padding_mode": "replicate",
+     "stride": (2,)},
+    {"in_channels": 4, "out_channels": 4, "kernel_size": 3, "groups": 4, "padding": "same", "dilation": 2},
+]
+
+
+@pytest.mark.parametrize("kwargs", CONV_CASES, ids=range(len(CONV_CASES)))
+@pytest.mark.parametrize("batched", [True, False])
+def test_conv1d_layer_matches_pytorch(kwargs, batched):
+    shape = (2, kwargs["in_channels"], 9) if batched else (kwargs["in_channels"], 9)
+    a = RNG.standard_normal(shape).astype(np.float32)
+    res = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        m = lib.nn.Conv1d(**kwargs)
+        x = lib.tensor(a, requires_grad=True)
+        y = m(x)
+        w = lib.tensor(np.arange(y.numel(), dtype=np.float32).reshape(tuple(y.shape)) % 5)
+        node = y.grad_fn
+        saved = (node._saved_stride, node._saved_padding, node._saved_dilation, node._saved_groups,
+                 node._saved_transposed, node._saved_output_padding, node._saved_bias_sym_sizes_opt,
+                 tuple(node._saved_weight.shape), tuple(node._saved_input.shape)) if batched else None
+        (y * w).sum().backward()
+        res.append((repr(m), list(m.state_dict().keys()), graph(y), saved,
+                    [p.detach().numpy() for p in m.parameters()], y.detach().numpy(), x.grad.numpy(),
+                    [p.grad.numpy() for p in m.parameters()]))
+    ours, theirs = res
+    assert ours[:4] == theirs[:4]
+    for pa, pb in zip(ours[4], theirs[4]):
+        np.testing.assert_array_equal(pa, pb)          # the same initialisation from the seed, bit for bit
+    np.testing.assert_allclose(ours[5], theirs[5], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(ours[6], theirs[6], rtol=1e-5, atol=1e-5)
+    for ga, gb in zip(ours[7], theirs[7]):
+        np.testing.assert_allclose(ga, gb, rtol=1e-4, atol=1e-4)
+
+
+def test_conv1d_same_even_kernel_warns_and_pads_right():
+    a = RNG.standard_normal((1, 2, 7))
+    wa = RNG.standard_normal((3, 2, 4))
+    res = []
+    for lib in (minigrad, torch):
+        x, w = lib.tensor(a, requires_grad=True), lib.tensor(wa, requires_grad=True)
+        with pytest.warns(UserWarning, match="even kernel lengths and odd dilation") as rec:
+            y = lib.nn.functional.conv1d(x, w, padding="same")
+        y.sum().backward()
+        res.append((graph(y), str(rec[0].message), y.detach().numpy(), x.grad.numpy(), w.grad.numpy()))
+    assert res[0][:2] == res[1][:2]
+    for i in (2, 3, 4):
+        np.testing.assert_allclose(res[0][i], res[1][i], rtol=1e-10, atol=1e-10)
+
+
+def test_conv1d_gradcheck():
+    from minigrad.autograd import gradcheck, gradgradcheck
+
+    x = minigrad.tensor(RNG.standard_normal((2, 4, 7)), requires_grad=True)
+    w = minigrad.tensor(RNG.standard_normal((6, 2, 3)), requires_grad=True)
+    b = minigrad.tensor(RNG.standard_normal(6), requires_grad=True)
+    fn = minigrad.nn.functional.conv1d
+    assert gradcheck(lambda x, w, b: fn(x, w, b, 2, 1, 2, 2), (x, w, b))
+    assert gradgradcheck(lambda x, w, b: fn(x, w, b, 1, 1, 1, 2), (x, w, b))
+
+
+_X = (2, 4, 9)
+
+
+@pytest.mark.parametrize(("xs", "ws", "kw"), [
+    ((4,), (2, 4, 3), {}), ((1, 2, 4, 9), (2, 4, 3), {}), (_X, (2, 4), {}), (_X, (2, 4, 3, 3), {}),
+    (_X, (2, 3, 3), {}), (_X, (2, 4, 3), {"stride": 0}), (_X, (2, 4, 3), {"padding": -1}),
+    (_X, (2, 4, 3), {"dilation": 0}), (_X, (2, 4, 30), {}), (_X, (2, 4, 3), {"padding": "same", "stride": 2}),
+    (_X, (2, 4, 3), {"padding": "foo"}), (_X, (3, 2, 3), {"groups": 2}), (_X, (1, 2, 3), {"groups": 2}),
+    (_X, (2, 4, 3), {"stride": (1, 1)}), (_X, (2, 4, 3), {"padding": (1, 1)}), (_X, (2, 4, 3), {"groups": 0}),
+    (_X, (2, 4, 3), {"bias": (3,)}),
+])
+def test_conv1d_errors_match_pytorch(xs, ws, kw):
+    def run(lib):
+        kwargs = dict(kw)
+        if "bias" in kwargs:
+            kwargs["bias"] = lib.ones(kwargs["bias"])
+        return _error(lambda: lib.nn.functional.conv1d(lib.ones(xs), lib.ones(ws), **kwargs))
+
+    assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"groups": 0}, {"groups": 2, "in_channels": 3}, {"groups": 2, "out_channels": 3}, {"padding": "full"},
+    {"padding": "same", "stride": 2}, {"padding_mode": "mirror"},
+])
+def test_conv1d_constructor_errors_match_pytorch(kwargs):
+    args = {"in_channels": 4, "out_channels": 4, "kernel_size": 3}
+    args.update(kwargs)
+    assert _error(lambda: minigrad.nn.Conv1d(**args)) == _error(lambda: torch.nn.Conv1d(**args))

@@ -18,6 +18,7 @@ from .activation_extra import *  # noqa: F403 - ReLU6, SELU, CELU, PReLU, Hardsw
 from .activation_extra import __all__ as _activation_extra_all
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, ConvTranspose2d
+from .conv1d import Conv1d  # nn3
 from .distance import CosineSimilarity
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
@@ -140,5 +141,6 @@ __all__ = [
     "ParameterList",  # nn3
     "ParameterDict",
     "GroupNorm",
+    "Conv1d",
     *_activation_extra_all,
 ]
