@@ -13,12 +13,17 @@ import math
 import warnings
 from typing import Any
 
+import numpy as np
+
+from .. import _creation, _dtype
 from .._tensor import Tensor
+from ..ops.attention import SafeSoftmax
 from ..ops.conv1d import Convolution1d
+from ..ops.elementwise import MulScalar
 from ..ops.groupnorm import NativeGroupNorm
 from . import functional as F
 
-__all__ = ["conv1d", "group_norm"]
+__all__ = ["conv1d", "group_norm", "scaled_dot_product_attention"]
 
 
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
@@ -141,3 +146,51 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
             "Kernel size can't be greater than actual input size" % (padded, effective)
         )
     return Convolution1d.apply(input, weight, F._or_undefined(bias), s, p, d, groups)
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """``softmax(q kᵀ · scale + mask) v``, composed as PyTorch's CPU math path records it.
+
+    Both q and k are scaled by √scale before the product (``MulBackward1``; scale defaults to 1/√E);
+    a bool mask (or ``is_causal``'s lower triangle) becomes 0 / −inf and is added in place
+    (``AddBackward0``); ``_safe_softmax`` (``SafeSoftmaxBackward0``) gives 0 for fully masked rows.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.scaled_dot_product_attention(torch.ones(1, 2, 2), torch.ones(1, 3, 2), torch.eye(3)[None, :, :2])
+    tensor([[[0.3333, 0.3333],
+             [0.3333, 0.3333]]])
+    """
+    if enable_gqa and key.dim() >= 3 and query.shape[-3] != key.shape[-3]:
+        reps = query.shape[-3] // key.shape[-3]
+        key, value = key.repeat_interleave(reps, -3), value.repeat_interleave(reps, -3)
+    mask = attn_mask
+    if mask is not None and mask.dtype not in (_dtype.bool, query.dtype) and not mask.dtype.is_floating_point:
+        names = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "int16": "short int",
+                 "int8": "signed char", "uint8": "unsigned char", "float16": "c10::Half"}
+        raise RuntimeError(
+            "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: %s and "
+            " query.dtype: %s instead." % tuple(names.get(str(t).split(".")[-1], str(t)) for t in (mask.dtype,
+                                                                                                 query.dtype))
+        )
+    if is_causal:
+        if attn_mask is not None:
+            raise RuntimeError(
+                "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True"
+            )
+        length, source = query.shape[-2], key.shape[-2]
+        mask = _creation.ones(length, source, dtype=_dtype.bool).tril()
+    if mask is not None and mask.dtype is _dtype.bool:
+        mask = Tensor._make(np.where(mask.numpy(), 0.0, -np.inf).astype(query._data.dtype), False)
+    negative = scale is not None and scale < 0
+    factor = math.sqrt(abs(scale) if negative else (scale if scale is not None else 1 / math.sqrt(query.shape[-1])))
+    q = MulScalar.apply(query, 0.0 - factor if negative else factor)
+    attn = q.matmul(MulScalar.apply(key.transpose(-2, -1), factor))
+    if mask is not None:
+        attn.add_(mask)
+    attn = SafeSoftmax.apply(attn, -1)
+    if dropout_p > 0.0:
+        attn = F.dropout(attn, dropout_p, True)
+    return attn.matmul(value)

@@ -1196,6 +1196,6 @@ from ._functional_nn2 import (  # noqa: E402
 __all__ += ["max_pool1d", "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg_pool1d", "instance_norm", "rms_norm"]
 
 # nn3: group norm (its own module)
-from ._functional_nn3 import conv1d, group_norm  # noqa: E402
+from ._functional_nn3 import conv1d, group_norm, scaled_dot_product_attention  # noqa: E402
 
-__all__ += ["conv1d", "group_norm"]
+__all__ += ["conv1d", "group_norm", "scaled_dot_product_attention"]

@@ -323,3 +323,69 @@ def test_conv1d_constructor_errors_match_pytorch(kwargs):
     args = {"in_channels": 4, "out_channels": 4, "kernel_size": 3}
     args.update(kwargs)
     assert _error(lambda: minigrad.nn.Conv1d(**args)) == _error(lambda: torch.nn.Conv1d(**args))
+
+
+# -- F.scaled_dot_product_attention ------------------------------------------------------------------
+
+_ATT = RNG.standard_normal((3, 5)).astype(np.float32)
+SDPA_CASES = [
+    ({}, ((2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 3))),
+    ({"is_causal": True}, ((2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 3))),
+    ({"attn_mask": np.tril(np.ones((3, 5), bool))}, ((2, 3, 4), (2, 5, 4), (2, 5, 3))),
+    ({"attn_mask": _ATT}, ((2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 3))),
+    ({"scale": 0.7}, ((3, 4), (5, 4), (5, 2))),
+    ({"scale": -0.3}, ((2, 3, 4), (2, 5, 4), (2, 5, 3))),
+    ({"attn_mask": np.zeros((3, 5), bool)}, ((2, 3, 4), (2, 5, 4), (2, 5, 3))),   # fully masked rows give 0
+    ({"attn_mask": np.eye(3, 5, dtype=bool) | np.eye(3, 5, 1, dtype=bool)}, ((1, 2, 3, 4), (1, 2, 5, 4),
+                                                                              (1, 2, 5, 3))),
+]
+
+
+@pytest.mark.parametrize(("kw", "shapes"), SDPA_CASES, ids=range(len(SDPA_CASES)))
+def test_scaled_dot_product_attention_matches_pytorch(kw, shapes):
+    arrays = [RNG.standard_normal(s).astype(np.float32) for s in shapes]
+    res = []
+    for lib in (minigrad, torch):
+        q, k, v = (lib.tensor(a, requires_grad=True) for a in arrays)
+        kwargs = {n: lib.tensor(x) if isinstance(x, np.ndarray) else x for n, x in kw.items()}
+        y = lib.nn.functional.scaled_dot_product_attention(q, k, v, **kwargs)
+        (y * y).sum().backward()
+        res.append((graph(y), y.detach().numpy(), q.grad.numpy(), k.grad.numpy(), v.grad.numpy()))
+    assert res[0][0] == res[1][0]
+    for a, b in zip(res[0][1:], res[1][1:]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_scaled_dot_product_attention_gradcheck_and_errors():
+    from minigrad.autograd import gradcheck, gradgradcheck
+
+    q, k, v = (minigrad.tensor(RNG.standard_normal(s), requires_grad=True) for s in ((2, 3, 4), (2, 5, 4), (2, 5, 2)))
+    fn = minigrad.nn.functional.scaled_dot_product_attention
+    assert gradcheck(lambda q, k, v: fn(q, k, v, is_causal=True), (q, k, v))
+    assert gradgradcheck(lambda q, k, v: fn(q, k, v, scale=0.5), (q, k, v))
+
+    def run(lib):
+        a = lib.ones(2, 3, 4)
+        return [
+            _error(lambda: lib.nn.functional.scaled_dot_product_attention(
+                a, a, a, attn_mask=lib.ones(3, 3, dtype=lib.bool), is_causal=True)),
+            _error(lambda: lib.nn.functional.scaled_dot_product_attention(
+                a, a, a, attn_mask=lib.ones(3, 3, dtype=lib.long))),
+        ]
+
+    assert run(minigrad) == run(torch)
+
+
+def test_safe_softmax_node():
+    a = RNG.standard_normal((2, 4)).astype(np.float32)
+    a[1] = -np.inf
+    res = []
+    for lib in (minigrad, torch):
+        x = lib.tensor(a, requires_grad=True)
+        y = lib._safe_softmax(x, 1) if lib is torch else __import__(
+            "minigrad.ops.attention", fromlist=["SafeSoftmax"]).SafeSoftmax.apply(x, 1)
+        (y * lib.arange(4.0)).sum().backward()
+        res.append((type(y.grad_fn).__name__, y.grad_fn._saved_dim, y.detach().numpy(), x.grad.numpy()))
+    assert res[0][:2] == res[1][:2]
+    np.testing.assert_allclose(res[0][2], res[1][2], rtol=1e-6)
+    np.testing.assert_allclose(res[0][3], res[1][3], rtol=1e-5, atol=1e-7)
