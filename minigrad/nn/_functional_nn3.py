@@ -165,7 +165,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     """
     if enable_gqa and key.dim() >= 3 and query.shape[-3] != key.shape[-3]:
         reps = query.shape[-3] // key.shape[-3]
-        key, value = key.repeat_interleave(reps, -3), value.repeat_interleave(reps, -3)
+        key, value = _repeat_heads(key, reps), _repeat_heads(value, reps)
     mask = attn_mask
     if mask is not None and mask.dtype not in (_dtype.bool, query.dtype) and not mask.dtype.is_floating_point:
         names = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "int16": "short int",
@@ -194,3 +194,11 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if dropout_p > 0.0:
         attn = F.dropout(attn, dropout_p, True)
     return attn.matmul(value)
+
+
+def _repeat_heads(t: Tensor, reps: int) -> Tensor:
+    """``t.repeat_interleave(reps, -3)`` as ATen composes it: unsqueeze, expand, clone, view."""
+    shape = tuple(t.shape)
+    sizes = (*shape[:-2], reps, *shape[-2:])
+    out = t.unsqueeze(-3).expand(*sizes).clone()
+    return out.view(*shape[:-3], shape[-3] * reps, *shape[-2:])

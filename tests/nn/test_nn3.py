@@ -389,3 +389,32 @@ def test_safe_softmax_node():
     assert res[0][:2] == res[1][:2]
     np.testing.assert_allclose(res[0][2], res[1][2], rtol=1e-6)
     np.testing.assert_allclose(res[0][3], res[1][3], rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("gqa", [True, False])
+def test_scaled_dot_product_attention_gqa_and_a_learned_mask(gqa):
+    arrays = [RNG.standard_normal(s).astype(np.float32) for s in ((2, 4, 3, 4), (2, 2, 5, 4), (2, 2, 5, 3), (3, 5))]
+    res = []
+    for lib in (minigrad, torch):
+        q, k, v, m = (lib.tensor(a, requires_grad=True) for a in arrays)
+        if gqa:
+            y = lib.nn.functional.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+        else:
+            y = lib.nn.functional.scaled_dot_product_attention(q[:, :2], k, v, attn_mask=m)
+        (y * y).sum().backward()
+        res.append((graph(y), y.detach().numpy(), q.grad.numpy(), k.grad.numpy(), v.grad.numpy(),
+                    None if gqa else m.grad.numpy()))
+    assert res[0][0] == res[1][0]
+    for a, b in zip(res[0][1:], res[1][1:]):
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_scaled_dot_product_attention_dropout_matches_pytorch_from_the_seed():
+    a = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    out = []
+    for lib in (minigrad, torch):
+        lib.manual_seed(0)
+        q = lib.tensor(a)
+        out.append(lib.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.5).numpy())
+    np.testing.assert_allclose(out[0], out[1], rtol=1e-5, atol=1e-6)
