@@ -184,8 +184,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         mask = _creation.ones(length, source, dtype=_dtype.bool).tril()
     if mask is not None and mask.dtype is _dtype.bool:
         mask = Tensor._make(np.where(mask.numpy(), 0.0, -np.inf).astype(query._data.dtype), False)
-    negative = scale is not None and scale < 0
-    factor = math.sqrt(abs(scale) if negative else (scale if scale is not None else 1 / math.sqrt(query.shape[-1])))
+    chosen = 1 / math.sqrt(query.shape[-1]) if scale is None else scale     # ATen's calculate_scale
+    negative = chosen < 0
+    factor = math.sqrt(abs(chosen))
     q = MulScalar.apply(query, 0.0 - factor if negative else factor)
     attn = q.matmul(MulScalar.apply(key.transpose(-2, -1), factor))
     if mask is not None:
