@@ -423,6 +423,9 @@ def pad(
 ) -> Tensor:
     """Pad with a constant; ``pad`` is ``(left, right)`` for the last dim, then the one before, …
 
+    ``mode='reflect'``, ``'replicate'`` or ``'circular'`` pad with the mirror image, the edge values, or the
+    other end (``minigrad/ops/padding.py``; 1 to 3 trailing dims, as PyTorch).
+
     >>> import minigrad as torch
     >>> import minigrad.nn.functional as F
     >>> F.pad(torch.ones(2), (1, 2))
@@ -1182,3 +1185,21 @@ def _expand_weight(weight, shape):
 
     broadcast_shape(weight.shape, shape)
     return np.broadcast_to(weight._data, np.broadcast_shapes(weight.shape, shape))
+
+
+# nn2: 1-d pooling, instance norm, RMS norm (composites, in their own module)
+from ._functional_nn2 import (  # noqa: E402
+    adaptive_avg_pool1d,
+    avg_pool1d,
+    instance_norm,
+    max_pool1d,
+    max_pool1d_with_indices,
+    rms_norm,
+)
+
+__all__ += ["max_pool1d", "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg_pool1d", "instance_norm", "rms_norm"]
+
+# nn3: group norm (its own module)
+from ._functional_nn3 import conv1d, group_norm, scaled_dot_product_attention  # noqa: E402
+
+__all__ += ["conv1d", "group_norm", "scaled_dot_product_attention"]

@@ -915,6 +915,27 @@ CASES += [
            node="torch::autograd::CopySlices", shapes=((1, 2, 3),)),
 ]
 
+# -- nn3: group norm, conv1d, attention's _safe_softmax (minigrad/ops/groupnorm.py, conv1d.py, attention.py) --
+
+
+def _safe_softmax(a, dim):
+    if lib(a).__name__ == "minigrad":
+        from minigrad.ops.attention import SafeSoftmax
+
+        return SafeSoftmax.apply(a, dim)
+    return a._safe_softmax(dim) if hasattr(a, "_safe_softmax") else lib(a)._safe_softmax(a, dim)
+
+
+CASES += [
+    OpCase("group_norm", lambda a: lib(a).nn.functional.group_norm(a, 2), node="NativeGroupNormBackward0",
+           shapes=((2, 4, 3),)),
+    OpCase("group_norm_affine", lambda a, w, b: lib(a).nn.functional.group_norm(a, 3, w, b),
+           node="NativeGroupNormBackward0", arity=3, shapes=((2, 6, 2), (6,), (6,))),
+    OpCase("conv1d", lambda a, w, b: lib(a).nn.functional.conv1d(a, w, b, 2, 1, 1, 2),
+           node="ConvolutionBackward0", arity=3, shapes=((2, 4, 5), (2, 2, 3), (2,))),
+    OpCase("safe_softmax", lambda a: _safe_softmax(a, 1), node="SafeSoftmaxBackward0", shapes=((2, 4),)),
+]
+
 CASES += [
     OpCase("hardswish_backward", _first_derivative(lambda a: lib(a).nn.functional.hardswish(a)),
            node="HardswishBackwardBackward0", arity=2, elements=(PAST_3, FLOATS),

@@ -18,9 +18,12 @@ from .activation_extra import *  # noqa: F403 - ReLU6, SELU, CELU, PReLU, Hardsw
 from .activation_extra import __all__ as _activation_extra_all
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, ConvTranspose2d
+from .conv1d import Conv1d  # nn3
 from .distance import CosineSimilarity
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
+from .groupnorm import GroupNorm  # nn3
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, RMSNorm  # nn2
 from .linear import Bilinear, Identity, LazyLinear, Linear, UninitializedParameter
 from .loss import (
     BCELoss,
@@ -53,7 +56,9 @@ from .padding import (  # nn2: padding layers
     ZeroPad2d,
     ZeroPad3d,
 )
+from .paramcontainers import ParameterDict, ParameterList  # nn3
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d  # nn2
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # nn2: recurrent layers
 from .sparse import Embedding
 
@@ -128,6 +133,17 @@ __all__ = [
     "ZeroPad1d",
     "ZeroPad2d",
     "ZeroPad3d",
+    "MaxPool1d",
+    "AvgPool1d",
+    "AdaptiveAvgPool1d",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "RMSNorm",
+    "ParameterList",  # nn3
+    "ParameterDict",
+    "GroupNorm",
+    "Conv1d",
     *_activation_extra_all,
     *_loss_extra_all,
 ]

@@ -228,7 +228,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=self._parameters)  # a re-assigned parameter keeps its place (nn3)
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -259,10 +259,11 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name: str) -> None:
-        """Drop ``name`` from every registry, before it is registered again as something else."""
+    def _forget(self, name: str, keep: dict | None = None) -> None:
+        """Drop ``name`` from every registry (but ``keep``), before it is registered again as something else."""
         for registry in (self.__dict__, self._parameters, self._buffers, self._modules):
-            registry.pop(name, None)
+            if registry is not keep:
+                registry.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name: str) -> Any:
