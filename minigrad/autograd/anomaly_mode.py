@@ -80,6 +80,10 @@ class detect_anomaly:
     RuntimeError: Function 'DivBackward0' returned nan values in its 1th output.
     """
 
+    prev: bool
+    prev_check_nan: bool
+    check_nan: bool
+
     def __init__(self, check_nan: bool = True) -> None:
         self.prev, self.prev_check_nan, self.check_nan = _mode.enabled, _mode.check_nan, check_nan
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
@@ -94,6 +98,9 @@ class detect_anomaly:
 
 class set_detect_anomaly:
     """Turn anomaly detection on or off, as a call or as a context manager that restores the previous mode."""
+
+    prev: bool
+    prev_check_nan: bool
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
         self.prev, self.prev_check_nan = _mode.enabled, _mode.check_nan

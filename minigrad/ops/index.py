@@ -669,7 +669,8 @@ def split_key(t: Any, key: Any) -> Any:
     """
     spans = [0 if k is None or isinstance(k, bool) else k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_
              else 1 for k in key if k is not Ellipsis]
-    view, rest, dim = t, [], 0
+    view, dim = t, 0
+    rest: list[Any] = []          # the key left for the view: slices and index arrays
     for item in key:
         if item is Ellipsis:
             n = t.ndim - sum(spans)

@@ -547,22 +547,26 @@ def _elu(self, alpha, scale=1.0, input_scale=1.0):
     return np.where(self > 0, pos, neg).astype(self.dtype, copy=False)
 
 
-def _elu_backward(grad_output, self, alpha, scale=1.0, input_scale=1.0):
+def _elu_backward(grad_output, self_or_result, alpha, scale=1.0, input_scale=1.0):
     # exp(min(x, 0)): never overflows, so the positive side is exactly g (elu at 100 has slope 1, not nan)
     # (PyTorch masks `self <= 0`: at a nan input the gradient passes)
-    t = grad_output.dtype.type
+    self, t = self_or_result, grad_output.dtype.type    # PyTorch's name: elu_backward takes x or elu(x)
     neg = grad_output * t(input_scale * alpha * scale) * fmath.exp(clip(self, None, 0) * t(input_scale))
     return np.where(self <= 0, neg, grad_output if scale == 1 else grad_output * t(scale))
 
 
 EluBackward: type[Rule] = fused("elu_backward", rule(
     "EluBackwardBackward0", _elu_backward,
-    grad_output=("g · scale · [self > 0] + g · input_scale · alpha · scale · exp(input_scale · self) · [self ≤ 0]",
-                 lambda xp, g, self, alpha, scale, input_scale: xp.elu_backward(g, self, alpha, scale, input_scale)),
-    self=("g · grad_output · alpha · scale · input_scale² · exp(input_scale · self) · [self < 0]",
-          lambda xp, g, grad_output, self, alpha, scale, input_scale:
-          xp.where(xp.mask(self < 0), g * grad_output * (alpha * scale * input_scale * input_scale)
-                   * xp.exp(xp.minimum0(self) * input_scale if input_scale != 1 else xp.minimum0(self)), 0)),
+    grad_output=("g · scale · [self_or_result > 0] + g · input_scale · alpha · scale · exp(input_scale · "
+                 "self_or_result) · [self_or_result ≤ 0]",
+                 lambda xp, g, self_or_result, alpha, scale, input_scale:
+                 xp.elu_backward(g, self_or_result, alpha, scale, input_scale)),
+    self_or_result=("g · grad_output · alpha · scale · input_scale² · exp(input_scale · self_or_result) · "
+                    "[self_or_result < 0]",
+                    lambda xp, g, grad_output, self_or_result, alpha, scale, input_scale:
+                    xp.where(xp.mask(self_or_result < 0), g * grad_output * (alpha * scale * input_scale * input_scale)
+                             * xp.exp(xp.minimum0(self_or_result) * input_scale if input_scale != 1
+                                      else xp.minimum0(self_or_result)), 0)),
     name="EluBackward",
     jvp="auto_element_wise",
     words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))

@@ -294,6 +294,7 @@ class LambdaLR(LRScheduler):
 class MultiplicativeLR(LRScheduler):
     """Multiply the learning rate by ``lr_lambda(epoch)`` every epoch (one function, or one per group)."""
 
+
     lr_lambdas: list[Callable[[int], float]]
 
     def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
@@ -322,6 +323,9 @@ class MultiplicativeLR(LRScheduler):
 class ConstantLR(LRScheduler):
     """Scale the learning rate by ``factor`` for the first ``total_iters`` epochs, then restore it."""
 
+    factor: float
+    total_iters: int
+
     def __init__(self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
                  last_epoch: int = -1) -> None:
         if factor > 1.0 or factor < 0:
@@ -344,6 +348,10 @@ class ConstantLR(LRScheduler):
 
 class LinearLR(LRScheduler):
     """Change the learning rate's factor linearly from ``start_factor`` to ``end_factor`` over ``total_iters``."""
+
+    start_factor: float
+    end_factor: float
+    total_iters: int
 
     def __init__(self, optimizer: Optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
                  total_iters: int = 5, last_epoch: int = -1) -> None:
@@ -371,6 +379,9 @@ class LinearLR(LRScheduler):
 
 class PolynomialLR(LRScheduler):
     """Decay the learning rate as ``(1 - epoch / total_iters) ** power``, reaching 0 at ``total_iters``."""
+
+    total_iters: int
+    power: float
 
     def __init__(self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1) -> None:
         self.total_iters, self.power = total_iters, power
@@ -406,6 +417,10 @@ def _check_schedulers(owner: Any, optimizer: Optimizer, schedulers: Any) -> None
 
 class SequentialLR(LRScheduler):
     """Run ``schedulers[0]`` until ``milestones[0]``, then ``schedulers[1]`` (from its start), and so on."""
+
+    last_epoch: int
+    _schedulers: list[LRScheduler]
+    _milestones: list[int]
 
     def __init__(self, optimizer: Optimizer, schedulers: list[LRScheduler], milestones: list[int],
                  last_epoch: int = -1) -> None:
@@ -459,6 +474,9 @@ class SequentialLR(LRScheduler):
 class ChainedScheduler(LRScheduler):
     """Step several schedulers together at every ``step()``: their factors multiply."""
 
+    optimizer: Optimizer
+    _schedulers: Any
+
     def __init__(self, schedulers: Any, optimizer: Optimizer | None = None) -> None:
         if len(schedulers) < 1:
             raise ValueError("%s expects at least one scheduler to be chained, but got no scheduler."
@@ -483,6 +501,21 @@ class ReduceLROnPlateau(LRScheduler):
     ``step(metric)`` takes the metric (a validation loss, say): with ``mode="min"`` an improvement is a
     value below ``best * (1 - threshold)`` (``threshold_mode="rel"``) or ``best - threshold`` (``"abs"``).
     """
+
+    factor: float
+    default_min_lr: Any
+    min_lrs: list[Any]
+    patience: int
+    cooldown: int
+    eps: float
+    last_epoch: int
+    best: float
+    cooldown_counter: int
+    num_bad_epochs: int
+    mode_worse: float
+    mode: str
+    threshold: float
+    threshold_mode: str
 
     def __init__(self, optimizer: Optimizer, mode: str = "min", factor: float = 0.1, patience: int = 10,
                  threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0, min_lr: Any = 0,
@@ -596,6 +629,17 @@ class CyclicLR(LRScheduler):
     ``"exp_range"`` (scaled by ``gamma ** iteration``); or a custom ``scale_fn``.
     """
 
+    max_lrs: list[Any]
+    total_size: float
+    step_ratio: float
+    mode: str
+    gamma: float
+    scale_mode: str
+    cycle_momentum: bool
+    use_beta1: bool
+    base_momentums: list[Any]
+    max_momentums: list[Any]
+
     def __init__(self, optimizer: Optimizer, base_lr: Any, max_lr: Any, step_size_up: int = 2000,
                  step_size_down: int | None = None, mode: str = "triangular", gamma: float = 1.0,
                  scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
@@ -674,6 +718,13 @@ class CosineAnnealingWarmRestarts(LRScheduler):
     ``step()`` may also be given a fractional epoch (``step(epoch + i / iters)``) to anneal per batch.
     """
 
+    T_0: int
+    T_i: int
+    T_mult: int
+    eta_min: float
+    T_cur: float
+    last_epoch: int
+
     def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1, eta_min: float = 0.0,
                  last_epoch: int = -1) -> None:
         if T_0 <= 0 or not isinstance(T_0, int):
@@ -683,7 +734,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         if not isinstance(eta_min, (float, int)):
             raise ValueError("Expected float or int eta_min, but got %s of type %s" % (eta_min, type(eta_min)))
         self.T_0, self.T_i, self.T_mult, self.eta_min = T_0, T_0, T_mult, eta_min
-        self.T_cur: float = last_epoch
+        self.T_cur = last_epoch
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
@@ -728,6 +779,10 @@ class OneCycleLR(LRScheduler):
 
     Give ``total_steps`` or ``epochs`` and ``steps_per_epoch``; the momentum (or Adam's beta1) moves the other way.
     """
+
+    total_steps: int
+    cycle_momentum: bool
+    use_beta1: bool
 
     def __init__(self, optimizer: Optimizer, max_lr: Any, total_steps: int | None = None, epochs: int | None = None,
                  steps_per_epoch: int | None = None, pct_start: float = 0.3, anneal_strategy: str = "cos",
