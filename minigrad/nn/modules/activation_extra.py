@@ -113,6 +113,7 @@ class PReLU(Module):
     """
 
     num_parameters: int
+    weight: Tensor
 
     def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Any = None, dtype: Any = None) -> None:
         self.num_parameters = num_parameters

@@ -22,6 +22,9 @@ __all__ = ["GroupNorm"]
 class GroupNorm(Module):
     """``F.group_norm`` with learnable per-channel ``weight`` (ones) and ``bias`` (zeros) when ``affine``."""
 
+    weight: Tensor | None
+    bias: Tensor | None
+
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
                  device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:
         super().__init__()
@@ -44,7 +47,8 @@ class GroupNorm(Module):
 
     def reset_parameters(self) -> None:
         if self.affine:
-            init.ones_(self.weight)
+            if self.weight is not None:
+                init.ones_(self.weight)
             if self.bias is not None:
                 init.zeros_(self.bias)
 

@@ -77,6 +77,11 @@ class InstanceNorm3d(_InstanceNorm):
 class RMSNorm(Module):
     """``x / √(mean(x²) + eps) · weight`` over the trailing ``normalized_shape`` dims; ``weight`` starts at ones."""
 
+    normalized_shape: tuple[int, ...]
+    eps: float | None
+    elementwise_affine: bool
+    weight: Tensor | None
+
     def __init__(self, normalized_shape: Any, eps: float | None = None, elementwise_affine: bool = True,
                  device: Any = None, dtype: Any = None) -> None:
         super().__init__()
@@ -91,7 +96,7 @@ class RMSNorm(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.elementwise_affine:
+        if self.elementwise_affine and self.weight is not None:
             init.ones_(self.weight)
 
     def forward(self, x: Tensor) -> Tensor:

@@ -74,6 +74,10 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
 class PoissonNLLLoss(_Loss):
     """The Poisson negative log-likelihood; see ``F.poisson_nll_loss``."""
 
+    log_input: bool
+    full: bool
+    eps: float
+
     def __init__(self, log_input: bool = True, full: bool = False, size_average: Any = None, eps: float = 1e-8,
                  reduce: Any = None, reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
@@ -86,6 +90,9 @@ class PoissonNLLLoss(_Loss):
 
 class GaussianNLLLoss(_Loss):
     """The Gaussian negative log-likelihood with a predicted variance; see ``F.gaussian_nll_loss``."""
+
+    full: bool
+    eps: float
 
     def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> None:
         super().__init__(None, None, reduction)

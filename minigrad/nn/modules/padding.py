@@ -35,6 +35,7 @@ class _PadNd(Module):
 
     mode: str = "constant"
     sides: int = 2
+    padding: tuple[Any, ...]
 
     def __init__(self, padding: Any) -> None:
         super().__init__()
@@ -48,7 +49,7 @@ class _PadNd(Module):
 
 
 class _CircularPadNd(_PadNd):
-    mode = "circular"
+    mode: str = "circular"
 
     def forward(self, input: Tensor) -> Tensor:
         low = self.sides // 2 + 1
@@ -61,6 +62,8 @@ class _ConstantPadNd(Module):
     """``F.pad(input, padding, 'constant', value)``."""
 
     sides: int = 2
+    value: float
+    padding: tuple[Any, ...]
 
     def __init__(self, padding: Any, value: float) -> None:
         super().__init__()
@@ -81,13 +84,13 @@ class ConstantPad1d(_ConstantPadNd):
 class ConstantPad2d(_ConstantPadNd):
     """Pad the last two dims with ``value``."""
 
-    sides = 4
+    sides: int = 4
 
 
 class ConstantPad3d(_ConstantPadNd):
     """Pad the last three dims with ``value``."""
 
-    sides = 6
+    sides: int = 6
 
 
 class ZeroPad1d(ConstantPad1d):
@@ -123,37 +126,41 @@ class ZeroPad3d(ConstantPad3d):
 class ReflectionPad1d(_PadNd):
     """Pad the last dim with its mirror image (the edge not repeated): ``ReflectionPad1DBackward0``."""
 
-    mode = "reflect"
+    mode: str = "reflect"
 
 
 class ReflectionPad2d(_PadNd):
     """Pad the last two dims with their mirror image: ``ReflectionPad2DBackward0``."""
 
-    mode, sides = "reflect", 4
+    mode: str = "reflect"
+    sides: int = 4
 
 
 class ReflectionPad3d(_PadNd):
     """Pad the last three dims with their mirror image: ``ReflectionPad3DBackward0``."""
 
-    mode, sides = "reflect", 6
+    mode: str = "reflect"
+    sides: int = 6
 
 
 class ReplicationPad1d(_PadNd):
     """Pad the last dim with copies of its edge values: ``ReplicationPad1DBackward0``."""
 
-    mode = "replicate"
+    mode: str = "replicate"
 
 
 class ReplicationPad2d(_PadNd):
     """Pad the last two dims with copies of their edges: ``ReplicationPad2DBackward0``."""
 
-    mode, sides = "replicate", 4
+    mode: str = "replicate"
+    sides: int = 4
 
 
 class ReplicationPad3d(_PadNd):
     """Pad the last three dims with copies of their edges: ``ReplicationPad3DBackward0``."""
 
-    mode, sides = "replicate", 6
+    mode: str = "replicate"
+    sides: int = 6
 
 
 class CircularPad1d(_CircularPadNd):
@@ -163,10 +170,10 @@ class CircularPad1d(_CircularPadNd):
 class CircularPad2d(_CircularPadNd):
     """Pad the last two dims by wrapping around."""
 
-    sides = 4
+    sides: int = 4
 
 
 class CircularPad3d(_CircularPadNd):
     """Pad the last three dims by wrapping around."""
 
-    sides = 6
+    sides: int = 6

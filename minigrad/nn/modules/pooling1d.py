@@ -25,6 +25,13 @@ def _single(value: Any) -> tuple[Any, ...]:
 class MaxPool1d(Module):
     """The max over each ``kernel_size`` window along the last dim (``F.max_pool1d``)."""
 
+    kernel_size: Any
+    stride: Any
+    padding: Any
+    dilation: Any
+    return_indices: bool
+    ceil_mode: bool
+
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                  return_indices: bool = False, ceil_mode: bool = False) -> None:
         super().__init__()
@@ -44,6 +51,12 @@ class MaxPool1d(Module):
 
 class AvgPool1d(Module):
     """The mean over each ``kernel_size`` window along the last dim (``F.avg_pool1d``)."""
+
+    kernel_size: tuple[Any, ...]
+    stride: tuple[Any, ...]
+    padding: tuple[Any, ...]
+    ceil_mode: bool
+    count_include_pad: bool
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                  count_include_pad: bool = True) -> None:

@@ -123,6 +123,16 @@ class RNNBase(Module):
     ``bias_ih_l{k}``, ``bias_hh_l{k}`` (``weight_hr_l{k}`` with ``proj_size``), per layer and direction, all
     drawn from U(-1/√hidden_size, 1/√hidden_size) in that order (PyTorch's ``reset_parameters``)."""
 
+    mode: str
+    input_size: int
+    hidden_size: int
+    num_layers: int
+    bias: bool
+    batch_first: bool
+    dropout: float
+    bidirectional: bool
+    proj_size: int
+
     def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
                  device: Any = None, dtype: Any = None) -> None:
@@ -302,6 +312,8 @@ class RNN(RNNBase):
     <StackBackward0 object at 0x...>
     """
 
+    nonlinearity: str
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
@@ -397,6 +409,14 @@ class LSTM(RNNBase):
 class RNNCellBase(Module):
     """``weight_ih`` ``(chunks·hidden, input)``, ``weight_hh`` ``(chunks·hidden, hidden)``, ``bias_ih``, ``bias_hh``,
     all drawn from U(-1/√hidden_size, 1/√hidden_size) in that order."""
+
+    input_size: int
+    hidden_size: int
+    bias: bool
+    weight_ih: Tensor
+    weight_hh: Tensor
+    bias_ih: Tensor | None
+    bias_hh: Tensor | None
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device: Any = None,
                  dtype: Any = None) -> None:
