@@ -26,6 +26,9 @@ from . import functional as F
 __all__ = ["conv1d", "group_norm", "scaled_dot_product_attention"]
 
 
+
+_warned_same_even: list[bool] = []   # conv1d(padding="same") with an even kernel has warned
+
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
                eps: float = 1e-5) -> Tensor:
     """Standardize each group of ``num_groups`` channel groups per sample, then ``· weight + bias`` per channel.
@@ -122,7 +125,8 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
                 raise RuntimeError("padding='same' is not supported for strided convolutions")
             total = d * (k - 1)
             p = total // 2
-            if total % 2:
+            if total % 2 and not _warned_same_even:     # TORCH_WARN_ONCE: once per process, as PyTorch
+                _warned_same_even.append(True)
                 warnings.warn(
                     "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
                     "of the input be created (Triggered internally at "
