@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from nn_graphs import graph
 
 import minigrad
 
@@ -14,20 +15,6 @@ torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
 
 RNG = np.random.default_rng(0)
-
-
-def graph(tensor) -> list:
-    seen: set[int] = set()
-
-    def walk(node):
-        if node is None:
-            return None
-        if id(node) in seen:
-            return "@" + type(node).__name__
-        seen.add(id(node))
-        return [type(node).__name__, [walk(f) for f, _ in node.next_functions]]
-
-    return walk(tensor.grad_fn)
 
 
 # -- ParameterList / ParameterDict -------------------------------------------------------------------

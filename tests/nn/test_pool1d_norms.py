@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from nn_graphs import graph
 
 import minigrad
 
@@ -11,20 +12,6 @@ torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
 
 RNG = np.random.default_rng(0)
-
-
-def graph(tensor) -> list:
-    seen: set[int] = set()
-
-    def walk(node):
-        if node is None:
-            return None
-        if id(node) in seen:
-            return "@" + type(node).__name__
-        seen.add(id(node))
-        return [type(node).__name__, [walk(f) for f, _ in node.next_functions]]
-
-    return walk(tensor.grad_fn)
 
 
 def both(fn, *shapes):
