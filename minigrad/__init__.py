@@ -305,6 +305,7 @@ from .functional import (  # noqa: E402
     tensordot,
 )
 from .nn.functional import threshold, threshold_  # noqa: E402 - torch.threshold, torch.threshold_
+from .ops.ranges import get_num_threads, set_num_threads  # noqa: E402 - how PyTorch would split arange
 from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401 - torch.utils.data
 
@@ -323,7 +324,7 @@ __all__ = [
     "max", "min", "matmul", "einsum", *_TENSOR_METHODS, *_creation.__all__, *_api.__all__,
     "meshgrid", "cartesian_prod", "save", "load", "serialization", "func", "linalg", "profiler", "broadcast_shapes",
     "tensordot", "threshold", "threshold_",
-    "atleast_1d", "atleast_2d", "atleast_3d",
+    "atleast_1d", "atleast_2d", "atleast_3d", "get_num_threads", "set_num_threads",
     # submodules
     "autograd", "nn", "optim", "utils", "accelerator", "functional",
 ]
