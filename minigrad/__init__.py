@@ -23,6 +23,8 @@ from ._creation import *  # noqa: F403 - tensor factories, like torch.*
 from ._creation import Generator, default_generator, device
 from ._dtype import (
     bool,
+    channels_last,
+    contiguous_format,
     double,
     dtype,
     float,
@@ -37,6 +39,8 @@ from ._dtype import (
     int32,
     int64,
     long,
+    memory_format,
+    preserve_format,
     promote_types,
     set_default_dtype,
     short,
@@ -60,6 +64,12 @@ from .ops._out import with_out as _with_out
 from .ops._util import operand as _operand
 
 __version__ = "0.1.0"
+
+# ``type(x)`` prints ``<class 'minigrad.Tensor'>``, as PyTorch's prints ``<class 'torch.Tensor'>``: the public
+# classes say where a learner imports them from, not the private module that defines them.
+for _public in (Tensor, Size, dtype, memory_format):
+    _public.__module__ = "minigrad"
+del _public
 
 # legacy tensor types: `torch.LongTensor([1, 2])`, `isinstance(x, torch.FloatTensor)`, `x.type(torch.DoubleTensor)`
 FloatTensor: _LegacyTensorType = _legacy_type(float32)
@@ -315,7 +325,8 @@ __all__ = [
     "LongTensor", "HalfTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "bool",
     "double", "float", "float16", "float32", "float64", "half", "int", "int8", "int16",
     "int32", "int64", "long", "short", "uint8", "get_default_dtype", "set_default_dtype", "promote_types",
-    "result_type", "can_cast", "set_printoptions", "use_deterministic_algorithms", "pi", "e", "inf", "nan", "cuda",
+    "result_type", "can_cast", "memory_format", "contiguous_format", "preserve_format", "channels_last",
+    "set_printoptions", "use_deterministic_algorithms", "pi", "e", "inf", "nan", "cuda",
     "backends",
     # grad modes
     "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",

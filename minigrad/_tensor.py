@@ -330,7 +330,12 @@ class Tensor(TensorOps):
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self, memory_format: Any = None) -> bool:
+        if memory_format is _dtype.channels_last:     # NHWC: the channels are the fastest dim
+            a = self._data
+            if a.ndim != 4:
+                return False
+            return a.transpose(0, 2, 3, 1).flags.c_contiguous
         return bool(self._data.flags.c_contiguous)
 
     def stride(self, dim: int | None = None) -> Any:

@@ -711,8 +711,12 @@ MaskedFillTensor: type[Rule] = fused("masked_fill_tensor", rule(
 
 
 def _clone(self, memory_format=None):
-    """A copy laid out as ``self`` (PyTorch's default ``preserve_format``) or row-major (``"contiguous"``:
-    ``contiguous()``, ``reshape``'s copy)."""
+    """A copy laid out as ``self`` (PyTorch's default ``preserve_format``), row-major (``"contiguous"``:
+    ``contiguous()``, ``reshape``'s copy) or NHWC (``"channels_last"``, 4-d)."""
+    if memory_format == "channels_last":
+        out = np.empty(tuple(self.shape[d] for d in (0, 2, 3, 1)), self.dtype).transpose(0, 3, 1, 2)
+        out[...] = self
+        return out
     return self.copy() if memory_format == "contiguous" else like(self.copy(), self)
 
 

@@ -22,7 +22,6 @@ vector loop.  Checked bit for bit against torch 2.13 on AVX2 and on the default 
 
 from __future__ import annotations
 
-import math
 import os
 
 import numpy as np

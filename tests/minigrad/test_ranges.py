@@ -45,7 +45,8 @@ def compare(seed: int = 0, count: int = 60) -> list[str]:
     for lo, hi, step, steps in _cases(seed, count):
         for name in ("float32", "float64"):
             t, m = getattr(torch, name), getattr(minigrad, name)
-            if not _same_bits(torch.arange(lo, hi, step, dtype=t).numpy(), minigrad.arange(lo, hi, step, dtype=m).numpy()):
+            if not _same_bits(torch.arange(lo, hi, step, dtype=t).numpy(),
+                              minigrad.arange(lo, hi, step, dtype=m).numpy()):
                 bad.append(f"arange({lo!r}, {hi!r}, {step!r}, dtype={name})")
             if not _same_bits(torch.linspace(lo, hi, steps, dtype=t).numpy(),
                               minigrad.linspace(lo, hi, steps, dtype=m).numpy()):
