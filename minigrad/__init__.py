@@ -315,7 +315,7 @@ from .functional import (  # noqa: E402
     tensordot,
 )
 from .nn.functional import threshold, threshold_  # noqa: E402 - torch.threshold, torch.threshold_
-from .ops.ranges import get_num_threads, set_num_threads  # noqa: E402 - how PyTorch would split arange
+from .ops.simd import get_num_threads, set_num_threads  # noqa: E402 - how PyTorch would split arange
 from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401 - torch.utils.data
 

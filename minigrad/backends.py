@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .ops.ranges import cpu_capability
+from .ops.simd import cpu_capability
 
 __all__ = ["cudnn", "mps", "cpu"]
 

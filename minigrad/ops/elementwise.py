@@ -15,6 +15,7 @@ import numpy as np
 from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
+from . import simd
 from ._layout import contiguous, like, pointwise_rules
 from ._rules import fused, rule
 from ._util import cast, check_broadcast, clip, fma, fmath, operand, promoted, remainder
@@ -309,11 +310,12 @@ Tanh: type[Rule] = rule("TanhBackward0", lambda self: fmath.tanh(_f(self)),
 
 def _sigmoid(self):
     a = _f(self)
-    return (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
+    y = (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
+    return simd.sigmoid_f32(a, y) if a.dtype == np.float32 else y      # PyTorch's SIMD lanes (ops/simd.py)
 
 
 SigmoidBackward: type[Rule] = fused("sigmoid_backward", rule(
-    "SigmoidBackwardBackward0", lambda grad_output, output: grad_output * (output * (1 - output)),
+    "SigmoidBackwardBackward0", lambda grad_output, output: grad_output * (1 - output) * output,
     grad_output=("g · output · (1 − output)", lambda xp, g, output: xp.sigmoid_backward(g, output)),
     output=("g · grad_output · (1 − 2 · output)",
             lambda xp, g, grad_output, output: g * grad_output * xp.add_scalar(xp.mul_scalar(output, -2), 1)),

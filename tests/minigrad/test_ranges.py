@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad.ops import ranges
+from minigrad.ops import simd as ranges
 
 torch = pytest.importorskip("torch")
 
