@@ -293,8 +293,15 @@ Cosh: type[Rule] = rule("CoshBackward0", lambda self: fmath.cosh(_f(self)),
             jvp="auto_element_wise",
             words="The slope of cosh is sinh.")
 
+def _tanh_backward(grad_output, output):
+    """``g · (1 − y²)``; ATen's SIMD build fuses ``1 − y·y`` into one rounding (``simd.mul_add``)."""
+    if output.dtype.kind != "f" or output.dtype.itemsize < 4 or simd.cpu_capability() == "DEFAULT":
+        return grad_output * (1 - output * output)
+    return grad_output * simd.mul_add(-output, output, 1, output.dtype, True)
+
+
 TanhBackward: type[Rule] = fused("tanh_backward", rule(
-    "TanhBackwardBackward0", lambda grad_output, output: grad_output * (1 - output * output),
+    "TanhBackwardBackward0", _tanh_backward,
     grad_output=("g · (1 − output²)", lambda xp, g, output: xp.tanh_backward(g, output)),
     output=("−2 · g · grad_output · output",
             lambda xp, g, grad_output, output: g * (xp.mul_scalar(output, -2) * grad_output)),

@@ -109,3 +109,14 @@ def test_sleef_expf_special_values():
     np.testing.assert_array_equal(e[[0, 1, -2, -1]], [1, 1, np.inf, 0])
     np.testing.assert_array_equal(e[[5, 7, 8]], [np.inf, 0, np.inf])   # float32 overflow; SLEEF's cut-offs
     np.testing.assert_allclose(e[2:5], np.exp(x[2:5].astype(np.float64)), rtol=1.2e-7)   # 1 ULP
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_tanh_backward_fuses_one_minus_y_squared(dtype):
+    """ATen's tanh_backward is ``g · (1 − y·y)`` with ``1 − y·y`` one fused multiply-add on SIMD builds."""
+    rng = np.random.default_rng(3)
+    y = np.tanh(rng.standard_normal(100_003) * 2).astype(dtype)
+    g = rng.standard_normal(100_003).astype(dtype)
+    expected = torch.ops.aten.tanh_backward(torch.from_numpy(g), torch.from_numpy(y)).numpy()
+    from minigrad.ops.elementwise import _tanh_backward
+    np.testing.assert_array_equal(_tanh_backward(g, y), expected)
