@@ -45,9 +45,11 @@ class FusedBackward(Function):
 
     @classmethod
     def forward(cls, ctx: Any, *args: Any) -> Any:
+        from .nn_ops import UNDEFINED  # (the sentinel of an absent optional tensor: an edge of None)
         *tensors, attrs = args
         for name, value in attrs.items():
             setattr(ctx, name, value)
+        tensors = [None if t is UNDEFINED else t for t in tensors]
         ctx.save_for_backward(*tensors)
         ctx.set_materialize_grads(False)            # an output nobody used gets no gradient (not zeros)
         with grad_mode.no_grad():

@@ -27,6 +27,7 @@ from . import elementwise
 from ._layout import contiguous, like, pointwise_rules
 from ._rules import NP, fused, rule
 from ._util import clip, fmath, promoted
+from .fused import FusedBackward
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -950,22 +951,66 @@ class NativeBatchNorm(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
         x, weight = ctx.saved_tensors
-        weight, needs = _defined(weight), ctx.needs_input_grad
-        dims, shape = _batch_dims(x.ndim), _channel_shape(x.ndim, x.shape[1])
-        if ctx.training:
-            x_hat, rstd = _standardized(x, dims, ctx.eps)
+        needs = ctx.needs_input_grad
+        mask = (needs[0], needs[1], needs[2])
+        if grad_mode.is_grad_enabled():      # create_graph: PyTorch's one node, NativeBatchNormBackwardBackward0
+            stats = [UNDEFINED if a is None else Tensor._make(a) for a in (ctx.running_mean, ctx.running_var)]
+            grads = NativeBatchNormBackward.apply(grad, x, weight, *stats, _batch_norm_attrs(ctx, x, mask))
         else:
-            rstd = _const(1 / np.sqrt(ctx.running_var.reshape(shape) + ctx.eps), x)
-            x_hat = (x - _const(ctx.running_mean.reshape(shape), x)) * rstd
-        grad_x = grad_w = grad_b = None
-        if needs[0]:
-            g = grad if weight is None else grad * weight.reshape(shape)
-            grad_x = _standardize_backward(g, x_hat, rstd, dims) if ctx.training else g * rstd
-        if needs[1]:
-            grad_w = (grad * x_hat).sum(dims)
-        if needs[2]:
-            grad_b = grad.sum(dims)
-        return grad_x, grad_w, grad_b, None, None, None, None
+            grads = _batch_norm_backward(grad, x, _defined(weight), ctx.running_mean, ctx.running_var, ctx.training,
+                                         ctx.eps, mask)
+        return (*(g if m else None for g, m in zip(grads, mask)), None, None, None, None)
+
+
+def _batch_norm_backward(grad, x, weight, running_mean, running_var, training, eps, mask):
+    """native_batch_norm_backward in Tensor ops: (d/dinput, d/dweight, d/dbias), each if ``mask`` asks.
+
+    Training: x̂ from the batch's statistics and d/dx = rstd (g − mean g − x̂ mean(g x̂)), g = grad · weight;
+    evaluation: the running ones (arrays, constants) and d/dx = g · rstd.  d/dweight = Σ grad x̂, d/dbias = Σ grad.
+    """
+    dims, shape = _batch_dims(x.ndim), _channel_shape(x.ndim, x.shape[1])
+    if training:
+        x_hat, rstd = _standardized(x, dims, eps)
+    else:
+        rstd = _const(1 / np.sqrt(running_var.reshape(shape) + eps), x)
+        x_hat = (x - _const(running_mean.reshape(shape), x)) * rstd
+    grad_x = grad_w = grad_b = None
+    if mask[0]:
+        g = grad if weight is None else grad * weight.reshape(shape)
+        grad_x = _standardize_backward(g, x_hat, rstd, dims) if training else g * rstd
+    if mask[1]:
+        grad_w = (grad * x_hat).sum(dims)
+    if mask[2]:
+        grad_b = grad.sum(dims)
+    return grad_x, grad_w, grad_b
+
+
+def _batch_norm_attrs(ctx, x, mask):
+    """What ``NativeBatchNormBackward`` needs and shows (PyTorch's ``_saved_save_mean``/``_saved_save_invstd``:
+    the batch's mean and 1/√(var + eps) in training, empty in evaluation)."""
+    if ctx.training:
+        dims = _batch_dims(x.ndim)
+        mean, rstd = _mean_rstd(x._data, dims, ctx.eps)
+        save = (mean.reshape(-1), rstd.reshape(-1))
+    else:
+        save = (np.empty(0, x._data.dtype),) * 2
+    return {"train": ctx.training, "eps": ctx.eps, "mask": mask,
+            "save_mean": Tensor._make(save[0]), "save_invstd": Tensor._make(save[1])}
+
+
+class NativeBatchNormBackward(FusedBackward):
+    """``native_batch_norm_backward`` as one node (PyTorch's, under create_graph): inputs (grad_out, input,
+    weight, running_mean, running_var), outputs the three gradients; its backward is the vector-Jacobian
+    product of the same formula (PyTorch's ``batchnorm_double_backward``)."""
+
+    node_name: str = "NativeBatchNormBackwardBackward0"
+    saved_names: tuple[str, ...] = ("grad_out", "input", "weight", "running_mean", "running_var")
+    saved_attrs: tuple[str, ...] = ("eps", "save_invstd", "save_mean", "train")
+
+    @staticmethod
+    def gradients(ctx: Any, grad: Tensor, x: Tensor, weight: Any, running_mean: Any, running_var: Any) -> Any:
+        stats = [None if t is None else t._data for t in (running_mean, running_var)]
+        return _batch_norm_backward(grad, x, weight, *stats, ctx.train, ctx.eps, ctx.mask)
 
 
 def _batch_dims(ndim):
@@ -1141,6 +1186,9 @@ _row(NativeLayerNormBackward, ("grad_out", "input", "mean", "rstd", "weight", "b
 _row(NativeBatchNorm, ("input", "weight", "bias"),
      ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
      "Batch norm (training): as layer norm, per channel over the batch.")
+_row(NativeBatchNormBackward, ("grad_out", "input", "weight", "running_mean", "running_var"),
+     ("d(batch norm's gradients)/d grad_out · gg", "d(...)/d input · gg", "d(...)/d weight · gg", None, None),
+     "batch_norm's backward as one node: its own gradient is the vector-Jacobian product of that formula.")
 register_formula("BackwardHookFunctionBackward", ("tensors",), ("g",), (),
                  "The identity node module backward hooks attach to: g passes through.")
 

@@ -58,6 +58,24 @@ PROGRAMS = {
     "avg_pool1d": (lambda L, F, x: F.avg_pool1d(x, 2).sin(), [(2, 3, 5)], None, "AvgPool2DBackwardBackward0", 3),
     "adaptive_avg_pool2d": (lambda L, F, x: F.adaptive_avg_pool2d(x, (2, 3)).sin(), [(2, 2, 5, 5)], None,
                             "AdaptiveAvgPool2DBackwardBackward0", 3),
+    # training-mode batch norm: PyTorch's third derivative is wrong (its batchnorm_double_backward's own
+    # derivative fails torch.autograd.gradgradcheck of the gradient function; minigrad's passes, see
+    # test_the_fused_nodes_backward_is_differentiable), so only two orders are compared with it
+    "batch_norm": (lambda L, F, x, w, b: F.batch_norm(x, None, None, w, b, True).exp(), [(3, 2, 4), (2,), (2,)],
+                   None, "NativeBatchNormBackwardBackward0", 2),
+    "batch_norm_running_stats": (
+        lambda L, F, x, w: F.batch_norm(x, L.zeros(2, dtype=L.float64), L.ones(2, dtype=L.float64), w, None,
+                                        True).sin(), [(3, 2, 2, 2), (2,)], None, "NativeBatchNormBackwardBackward0", 2),
+    "batch_norm_no_weight": (lambda L, F, x: F.batch_norm(x, None, None, None, None, True).sin(), [(4, 2)], None,
+                             "NativeBatchNormBackwardBackward0", 2),
+    "batch_norm_eval": (
+        lambda L, F, x, w, b: F.batch_norm(x, L.full((2,), 0.1, dtype=L.float64), L.full((2,), 2.0, dtype=L.float64),
+                                           w, b, False).exp(), [(3, 2, 4), (2,), (2,)], None,
+        "NativeBatchNormBackwardBackward0", 3),
+    "batch_norm_weight_only": (lambda L, F, x, w: F.batch_norm(x, None, None, w, None, True).sin(), [(3, 2, 4), (2,)],
+                               [False, True], "NativeBatchNormBackwardBackward0", 3),
+    "instance_norm": (lambda L, F, x, w: F.instance_norm(x, weight=w).sin(), [(2, 2, 5), (2,)], None,
+                      "NativeBatchNormBackwardBackward0", 2),
 }
 
 
@@ -150,6 +168,7 @@ SMALL = {
     "max_pool2d": (lambda F, x: F.max_pool2d(x, 2, 1), [(1, 1, 3, 3)]),
     "avg_pool2d": (lambda F, x: F.avg_pool2d(x, 2, 1, 1, False, False), [(1, 1, 3, 3)]),
     "adaptive_avg_pool2d": (lambda F, x: F.adaptive_avg_pool2d(x, 2), [(1, 1, 3, 3)]),
+    "batch_norm": (lambda F, x, w, b: F.batch_norm(x, None, None, w, b, True), [(3, 2), (2,), (2,)]),
 }
 
 
@@ -166,3 +185,19 @@ def test_the_fused_nodes_backward_is_differentiable(name):
 
     assert gradcheck(gradient, xs)
     assert gradgradcheck(gradient, xs)
+
+
+@pytest.mark.torch
+def test_torchs_third_derivative_of_training_batch_norm_is_wrong():
+    """Why PROGRAMS compares training-mode batch norm with PyTorch to the second order only: PyTorch's own
+    gradient function fails gradgradcheck (minigrad's passes above).  When this fails, PyTorch was fixed."""
+    rng = np.random.default_rng(0)
+    shapes = [(3, 2), (2,), (2,)]
+    xs = tuple(torch.tensor(rng.uniform(-1, 1, s), dtype=torch.float64, requires_grad=True) for s in shapes)
+
+    def gradient(*leaves):
+        y = torch.nn.functional.batch_norm(leaves[0], None, None, leaves[1], leaves[2], True)
+        return torch.autograd.grad((y * y).sum(), leaves, create_graph=True)
+
+    assert torch.autograd.gradcheck(gradient, xs)
+    assert not torch.autograd.gradgradcheck(gradient, xs, raise_exception=False)
