@@ -76,6 +76,11 @@ PROGRAMS = {
                                [False, True], "NativeBatchNormBackwardBackward0", 3),
     "instance_norm": (lambda L, F, x, w: F.instance_norm(x, weight=w).sin(), [(2, 2, 5), (2,)], None,
                       "NativeBatchNormBackwardBackward0", 2),
+    # bilinear: not a fused node but PyTorch's _trilinear, whose gradients are _trilinear again
+    "bilinear": (lambda L, F, a, c, w, b: F.bilinear(a, c, w, b).sin(), [(2, 3), (2, 4), (5, 3, 4), (5,)], None,
+                 "TrilinearBackward0", 3),
+    "bilinear_batched_weight_only": (lambda L, F, a, c, w: F.bilinear(a, c, w).exp(), [(2, 2, 3), (2, 2, 4), (5, 3, 4)],
+                                     [False, False, True], "TrilinearBackward0", 3),
 }
 
 
@@ -169,6 +174,7 @@ SMALL = {
     "avg_pool2d": (lambda F, x: F.avg_pool2d(x, 2, 1, 1, False, False), [(1, 1, 3, 3)]),
     "adaptive_avg_pool2d": (lambda F, x: F.adaptive_avg_pool2d(x, 2), [(1, 1, 3, 3)]),
     "batch_norm": (lambda F, x, w, b: F.batch_norm(x, None, None, w, b, True), [(3, 2), (2,), (2,)]),
+    "bilinear": (lambda F, a, c, w, b: F.bilinear(a, c, w, b), [(2, 2), (2, 1), (2, 2, 1), (2,)]),
 }
 
 
