@@ -759,7 +759,7 @@ def batch_norm(
             raise RuntimeError("%s should contain %d elements not %d" % (name, channels, stat.numel()))
     if training and running_mean is not None and running_var is not None:
         _update_running_stats(input, running_mean, running_var, momentum)
-    stats = (None, None) if training else (running_mean._data, running_var._data)  # type: ignore[union-attr]
+    stats = tuple(None if t is None else t._data for t in (running_mean, running_var))   # (used in evaluation)
     return N.NativeBatchNorm.apply(
         input, _or_undefined(weight), _or_undefined(bias), *stats, training, eps
     )

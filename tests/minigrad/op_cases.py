@@ -931,10 +931,9 @@ CASES += [
            shapes=((2, 4, 3),)),
     OpCase("group_norm_affine", lambda a, w, b: lib(a).nn.functional.group_norm(a, 3, w, b),
            node="NativeGroupNormBackward0", arity=3, shapes=((2, 6, 2), (6,), (6,))),
-    # conv1d: under create_graph PyTorch records one fused ConvolutionBackwardBackward0; minigrad's conv
-    # backward (as conv2d's) is composed of ops (same_graph=False)
+    # conv1d: under create_graph PyTorch's one fused ConvolutionBackwardBackward0, as minigrad's (ops/conv.py)
     OpCase("conv1d", lambda a, w, b: lib(a).nn.functional.conv1d(a, w, b, 2, 1, 1, 2),
-           node="ConvolutionBackward0", arity=3, shapes=((2, 4, 5), (2, 2, 3), (2,)), same_graph=False),
+           node="ConvolutionBackward0", arity=3, shapes=((2, 4, 5), (2, 2, 3), (2,))),
     OpCase("safe_softmax", lambda a: _safe_softmax(a, 1), node="SafeSoftmaxBackward0", shapes=((2, 4),)),
 ]
 
