@@ -447,7 +447,13 @@ def _gelu(self, approximate):
     if approximate == "tanh":
         return (0.5 * a * (1 + fmath.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(a.dtype, copy=False)
     # erf rounded to a's dtype first, as PyTorch computes it: gelu(-5.8) in float32 is 1 + erf = 1 - 1 = 0, so -0.
-    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)).astype(a.dtype, copy=False))).astype(a.dtype, copy=False)
+    out = (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)).astype(a.dtype, copy=False))).astype(a.dtype, copy=False)
+    if a.dtype == np.float32 and a.size > 1 and a.flags.c_contiguous:
+        # PyTorch hands a contiguous float32 tensor of more than one element to oneDNN's gelu_erf, which
+        # computes 0.5x + 0.5x · erf(x/√2) in one fused step: every zero it returns is +0 (-0 + +0),
+        # gelu(-0.) and gelu(-10.) included; other layouts (and one element) keep -0. as the formula above.
+        out[out == 0] = 0
+    return out
 
 
 def _gelu_backward(grad_output, self, approximate):
