@@ -477,12 +477,17 @@ def _others(xp, self, dim):
 
 
 def _prod_grad(xp, g, self, result, dim=None, keepdim=False):
-    if not self.ndim:
-        dim = None
+    if not self.ndim:                        # PyTorch's prod_backward returns g itself (prod(nan) too)
+        return g
     if dim is not None:                      # (a full product's 0-dim gradient broadcasts as it is)
         g, result = xp.restore(g, (dim,), keepdim), xp.restore(result, (dim,), keepdim)
-    if not np.any(xp.value(self) == 0):
+    zeros = np.count_nonzero(xp.value(self) == 0)
+    if not zeros:
         return g * (result / self)
+    if dim is None and zeros > 1 and xp is NP:
+        # two zeros make every "product of the others" 0: PyTorch writes exact zeros (outside create_graph),
+        # whatever g and the other elements are (a nan or inf elsewhere gives no 0 · inf = nan)
+        return xp.zeros_like(self)
     return g * _others(xp, self, dim)
 
 
