@@ -561,6 +561,14 @@ def _elu_backward(grad_output, self_or_result, alpha, scale=1.0, input_scale=1.0
     return np.where(self <= 0, neg, grad_output if scale == 1 else grad_output * t(scale))
 
 
+def _elu_double_backward(xp, g, grad_output, self_or_result, alpha, scale, input_scale):
+    """PyTorch's elu_double_backward: ``elu_backward(g · grad_output · input_scale, self) · (self < 0)`` -- a
+    PRODUCT with the mask, so an inf or nan ``g · grad_output`` at x ≥ 0 gives nan there, not 0."""
+    a = xp.value(self_or_result)
+    return (xp.elu_backward(g * grad_output * input_scale, self_or_result, alpha, scale, input_scale)
+            * xp.const((a < 0).astype(a.dtype)))
+
+
 EluBackward: type[Rule] = fused("elu_backward", rule(
     "EluBackwardBackward0", _elu_backward,
     grad_output=("g · scale · [self_or_result > 0] + g · input_scale · alpha · scale · exp(input_scale · "
@@ -570,9 +578,7 @@ EluBackward: type[Rule] = fused("elu_backward", rule(
     self_or_result=("g · grad_output · alpha · scale · input_scale² · exp(input_scale · self_or_result) · "
                     "[self_or_result < 0]",
                     lambda xp, g, grad_output, self_or_result, alpha, scale, input_scale:
-                    xp.where(xp.mask(self_or_result < 0), g * grad_output * (alpha * scale * input_scale * input_scale)
-                             * xp.exp(xp.minimum0(self_or_result) * input_scale if input_scale != 1
-                                      else xp.minimum0(self_or_result)), 0)),
+                    _elu_double_backward(xp, g, grad_output, self_or_result, alpha, scale, input_scale)),
     name="EluBackward",
     jvp="auto_element_wise",
     words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))
