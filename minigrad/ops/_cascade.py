@@ -59,7 +59,7 @@ def _row_sum(e):
     """PyTorch's row_sum over axis 1 of ``e`` (batch, size, ...): 4 interleaved cascades, then combined."""
     batch, size = e.shape[:2]
     k = size // _ILP
-    partial = _multi_row_sum(e[:, :k * _ILP].reshape((batch, k, _ILP) + e.shape[2:]))   # (batch, 4, ...)
+    partial = _multi_row_sum(e[:, :k * _ILP].reshape((batch, k, _ILP, *e.shape[2:])))   # (batch, 4, ...)
     p0 = partial[:, 0]
     for i in range(k * _ILP, size):
         p0 = p0 + e[:, i]

@@ -29,7 +29,8 @@ def _arrays(count, seed=0):
 
 
 def _same(expected, got):
-    assert expected.shape == got.shape and expected.dtype == got.dtype
+    assert expected.shape == got.shape
+    assert expected.dtype == got.dtype
     np.testing.assert_array_equal(got, expected)
     assert np.array_equal(np.signbit(got), np.signbit(expected))
 
