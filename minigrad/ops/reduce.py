@@ -361,9 +361,8 @@ def _variance(a, dims, dof, keepdim, take_sqrt=False):
         mean = np.float64(a.dtype.type(_fsum(a, tuple(range(a.ndim))) / a.size))
         centered = np.ravel(a, order="K").astype(np.float64) - mean
         out = np.cumsum(centered * centered)[-1] / max(dof, 0)
-        if keepdim:
-            out = np.full((1,) * a.ndim, out)
-        return np.asarray(np.sqrt(out) if take_sqrt else out).astype(a.dtype)
+        shape = [1 if d in dims else n for d, n in enumerate(a.shape) if keepdim or d not in dims]
+        return np.asarray(np.sqrt(out) if take_sqrt else out).astype(a.dtype).reshape(shape)
     elif _count(a.shape, dims) <= _WELFORD_MAX:
         return _welford(a, dims, dof, keepdim, take_sqrt)
     else:                                                       # long rows: the two-pass sum (float64 rounding)

@@ -55,3 +55,21 @@ def test_cancelling_float32_sum_keeps_pytorchs_order():
     x = [-0.84, -0.04, 2.0, -0.6, 1.1, 0.33, -0.83, -100.0, 0.76, 1e-30, 0.26, 1e30, -100.0, -1e30, -1.0, -1.46,
          0.21, 0.38]
     assert minigrad.tensor(x).sum().item() == torch.tensor(x).sum().item() == pytest.approx(-103.29)
+
+
+def test_std_var_with_one_output_keep_their_shape():
+    a = np.arange(5, dtype=np.float32).reshape(1, 5, 1) / 3
+    for kwargs in ({}, {"dim": 1}, {"dim": 1, "keepdim": True}, {"dim": (0, 1)}, {"dim": (0, 1, 2), "keepdim": True}):
+        for name in ("std", "var"):
+            expected = getattr(torch.from_numpy(a), name)(**kwargs).numpy()
+            _same(expected, getattr(minigrad.tensor(a), name)(**kwargs).numpy())
+
+
+def test_pow_by_small_integers_rounds_each_product():
+    # PyTorch's pow_tensor_scalar_optimized_kernel: x * x, x * x * x, 1 / (x * x) in the tensor's dtype
+    rng = np.random.default_rng(3)
+    for dtype in (np.float32, np.float64):
+        a = (rng.standard_normal(200) * 10.0 ** rng.integers(-12, 12, 200)).astype(dtype)
+        for e in (2, 3, -2, 2.0, 3.0, -2.0):
+            _same((torch.from_numpy(a) ** e).numpy(), (minigrad.tensor(a) ** e).numpy())
+    assert (minigrad.tensor([-0.05]) ** -2).item() == pytest.approx(399.99997, abs=1e-5)
