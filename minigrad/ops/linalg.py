@@ -167,11 +167,11 @@ Bmm: type[Rule] = rule("BmmBackward0", _bmm, arrays=False,
 
 def _addmm(self, mat1, mat2, beta=1, alpha=1):
     a, b = mat1._data, mat2._data
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
-    if self._data.dtype != b.dtype or a.dtype != b.dtype:
+    if self._data.dtype != b.dtype or a.dtype != b.dtype:     # PyTorch's addmm meta: dtypes before shapes
         _same_dtype(self, mat2, "addmm_bias")
         _same_dtype(mat1, mat2, "addmm")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
     if self._data.shape != (a.shape[0], b.shape[1]) and self._data.shape != (b.shape[1],):
         _checks.expandable(self._data.shape, (a.shape[0], b.shape[1]))
     out = _product(a, b)
@@ -219,7 +219,9 @@ def matmul(x: Any, y: Any) -> Any:
     if x.ndim == 1 and y.ndim == 2:
         if x.shape[0] != y.shape[0]:
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (1x%d and %s)" % (x.shape[0], _dims(y.shape)))
-        return SqueezeMatmul.apply(Mm.apply(x.unsqueeze(0), y), 0)
+        out = SqueezeMatmul.apply(Mm.apply(x.unsqueeze(0), y), 0)
+        out._version_counter[0] += 1        # PyTorch's squeeze_ is in place: the result is at version 1
+        return out
     if x.ndim == 2 and y.ndim == 2:
         return Mm.apply(x, y)
     if _should_fold(x, y):
