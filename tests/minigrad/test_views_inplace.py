@@ -92,12 +92,15 @@ def test_a_view_that_requires_grad_only_through_its_base_has_no_edge(lib, how):
         x = lib.zeros(2, 2, requires_grad=True)
         with lib.no_grad():
             v = x.t()
-    assert v.requires_grad and v.is_leaf and v.grad_fn is None
+    assert v.requires_grad
+    assert v.is_leaf
+    assert v.grad_fn is None
     y = v * lib.ones(2, 2)
     assert type(y.grad_fn).__name__ == "MulBackward0"
     assert [f for f, _ in y.grad_fn.next_functions] == [None, None]
     y.sum().backward()
-    assert x.grad is None and v.grad is None
+    assert x.grad is None
+    assert v.grad is None
     # an mm saving that view (F.linear's weight.t()) gives a gradient that requires grad under create_graph
     a = lib.ones(3, 2, requires_grad=True)
     (g,) = lib.autograd.grad(a.mm(v).sum(), a, create_graph=True)
