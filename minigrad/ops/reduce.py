@@ -618,6 +618,12 @@ Cumprod: type[Rule] = rule("CumprodBackward0", _cumprod, values={"dim": lambda s
 
 # -- reductions that return values and indices: classes (the gradient goes back to the indices) ----------
 
+# PyTorch's reductions allocate their result row-major; numpy's keep the input's order (a sum over dim 1 of a
+# transposed tensor is column-major), so a ``view`` of the result would raise where PyTorch's works.
+for _reduction in (SumDim, MeanDim, Amax, Amin, LogSumExp, ProdDim, Norm):
+    _reduction._layout = staticmethod(lambda out, args: contiguous(out))
+
+
 class MaxDim(Function):
     """``max(dim)``: values and indices.  Backward: grad to the (first) position of each max."""
 
@@ -756,9 +762,10 @@ class Sort(Function):
         a = x._data if x.ndim else x._data.reshape(1)
         order = _argsort(a, ctx.axis, descending)
         if k is not None:
-            order = np.take(order, np.arange(k), axis=ctx.axis)
+            order = contiguous(np.take(order, np.arange(k), axis=ctx.axis))
         values = np.take_along_axis(a, order, axis=ctx.axis)
-        values, order = like(values, a), like(order, a)     # laid out as the input, as PyTorch's
+        if k is None:                                       # sort: laid out as the input, as PyTorch's;
+            values, order = like(values, a), like(order, a)  # topk: row-major
         if not x.ndim:
             values, order = values.reshape(()), order.reshape(())
         ctx.save_for_backward(order)
