@@ -438,9 +438,23 @@ def _einsum_grad(grad, output, terms, operands, shapes, i):
     tensors = [grad] + [t for j, t in enumerate(operands) if j != i]
     known = set("".join(subs))
     free = iter(c for c in _LETTERS if c not in known and c not in terms[i])
+    elsewhere = {}                  # a label's size in grad and the other operands, where it is not 1
+    for term, shape in zip(subs, [t.shape for t in tensors]):
+        for label, size in zip(term, shape):
+            if size != 1:
+                elsewhere[label] = size
     target = []
     for label, size in zip(terms[i], shapes[i]):
-        if label in target:
+        if label in known and label not in target and size != elsewhere.get(label, 1):
+            if size == 1:           # broadcast in the forward: summed over here, kept as a dim of 1
+                fresh = next(free)
+                subs.append(fresh)
+                tensors.append(Tensor._make(np.ones(1, dtype=dtype)))
+                label = fresh
+            else:                   # the others' dim of 1 was broadcast to this one: the gradient has its size
+                subs.append(label)
+                tensors.append(Tensor._make(np.ones(size, dtype=dtype)))
+        elif label in target:
             fresh = next(free)
             subs.append(label + fresh)
             tensors.append(Tensor._make(np.eye(size, dtype=dtype)))
