@@ -635,13 +635,18 @@ def setitem(t: Any, key: Any, value: Any) -> None:
         check_advanced(key, dst.shape)      # (a boolean's index [] or [0] must broadcast with the others)
         check_assignable(dst._data, key, value)
         written: Any = False
-        if has_overlap(dst._data):          # an expand
-            warnings.warn(_INDEX_PUT_EXPANDED, UserWarning, stacklevel=3)
-            if value.numel() == 1 and _one_mask(key):      # index_put_ runs masked_fill_, which warns too
-                warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
+        expanded = has_overlap(dst._data)
+        if expanded:                        # an expand: as PyTorch, each written element's memory gets the value
             written = np.zeros(dst.shape, dtype=bool)
-            written[key] = True             # then, as PyTorch, each written element's memory gets the value
-        dst._inplace(lambda x, v: IndexPut.apply(x, key, v.to(x.dtype)), value, fill=written)
+            written[key] = True
+
+        def put(x, v):
+            if expanded:                    # the kernel's warnings: after autograd's checks (a view of a leaf raises)
+                warnings.warn(_INDEX_PUT_EXPANDED, UserWarning, stacklevel=7)
+                if value.numel() == 1 and _one_mask(key):  # index_put_ runs masked_fill_, which warns too
+                    warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=7)
+            return IndexPut.apply(x, key, v.to(x.dtype))
+        dst._inplace(put, value, fill=written)
         return
     check_assignable(t._data, key, value)
     dst = t if _trivial(key, t.shape) else t[key]
