@@ -220,10 +220,8 @@ class Tensor(TensorOps):
 
     def _gradient_edge(self) -> tuple[Node, int]:
         """``(node, input_nr)`` through which a gradient reaches this tensor."""
-        if (grad_fn := self._grad_fn if self._base is None else self.grad_fn) is not None:
-            return grad_fn, self._output_nr
-        if self._borrowed_grad:
-            return None, 0
+        if (grad_fn := self._grad_fn if self._base is None else self.grad_fn) is not None or self._borrowed_grad:
+            return grad_fn, self._output_nr          # (a borrowed view: None, 0 -- see _borrowed_grad)
         if (node := self._accumulate_ref and self._accumulate_ref()) is None:      # (a weak reference)
             node = _new(AccumulateGrad)                  # ``AccumulateGrad(self)``
             node.variable, self._accumulate_ref = self, weakref.ref(node)

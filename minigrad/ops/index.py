@@ -34,10 +34,14 @@ class Index(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, key: Any) -> Any:
         ctx.indices, ctx.self_sym_sizes = key, tuple(x.shape)
+        # PyTorch saves the index tensors (SavedVariables): a second backward without retain_graph raises
+        make = _tensor.Tensor._make
+        ctx.save_for_backward(*(make(k) for k in key if isinstance(k, np.ndarray)))
         return x._data[key]
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
+        _ = ctx.saved_tensors               # (freed after a backward without retain_graph: raises)
         return IndexPutImpl.apply(_zeros(ctx.self_sym_sizes, grad), grad, ctx.indices), None
 
 
