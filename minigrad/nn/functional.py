@@ -112,9 +112,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return S.UnsafeView.apply(flat, (*input.shape[:-1], weight.shape[0]))
     if input.ndim == 2:
         return L.Addmm.apply(bias, input, weight.t())
-    if not input.is_contiguous():              # PyTorch: matmul, then add_(bias) in place: AddBackward0,
-        out = input.matmul(weight.t())          # the matmul's dtype (a float64 bias does not promote)
-        return out.add_(bias)
+    if not input.is_contiguous():                        # PyTorch: matmul, then add_(bias): AddBackward0,
+        return input.matmul(weight.t()).add_(bias)       # the product's dtype, version 1
     out = L.Addmm.apply(bias, input.reshape(math.prod(input.shape[:-1]), input.shape[-1]), weight.t())
     return out.view((*input.shape[:-1], weight.shape[0]))
 

@@ -607,9 +607,10 @@ def _div_rounding(self, other, rounding_mode):
     return q
 
 
-# (self and other are saved, unused, as PyTorch's formulas save them: an in-place write to either is caught)
+# (self and other are saved, unused, as PyTorch's formulas save them: an in-place write to either is caught --
+# other for either gradient, self only for other's: div_tensor_self_backward(grad, other) does not read self)
 DivRounding: type[Rule] = rule("DivBackward2", _div_rounding, arrays=False,
-                   self=("0", lambda xp, g, self, other: xp.zeros_like(g)),
+                   self=("0", lambda xp, g, other: xp.zeros_like(g)),
                    other=("0", lambda xp, g, self, other: xp.zeros_like(g)),
                    jvp="auto_element_wise",
                    words="A rounded quotient is a step function: the gradient is 0.")

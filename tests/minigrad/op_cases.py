@@ -224,7 +224,8 @@ def _setitem_through_view(a, b):
 
 # einsum cases whose output node is not ViewBackward0 (the view of a contraction's product)
 _EINSUM_NODES = {"outer": "EinsumBackward0", "trace": "EinsumBackward0", "diagonal": "EinsumBackward0",
-                 "diagonal_times": "EinsumBackward0", "transpose": "PermuteBackward0", "sum": "SumBackward1"}
+                 "diagonal_times": "EinsumBackward0", "transpose": "PermuteBackward0", "sum": "SumBackward1",
+                 "broadcast_label_kept": "EinsumBackward0"}
 
 
 def _dot_twice(a, b):
@@ -654,6 +655,9 @@ CASES: list[OpCase] = [
             ("three", lambda a, b, c: lib(a).einsum("ij,jk,kl->il", a, b, c), ((2, 3), (3, 2), (2, 2))),
             ("bilinear", lambda a, b, c: lib(a).einsum("bn,anm,bm->ba", a, b, c), ((2, 3), (2, 3, 2), (2, 2))),
             ("label_only_here", lambda a, b: lib(a).einsum("ij,k->i", a, b), ((2, 3), (2,))),
+            # a size-1 dim of one operand broadcast against the other's: summed back (or broadcast) in backward
+            ("broadcast_label", lambda a, b: lib(a).einsum("ij,j->i", a, b), ((3, 1), (3,))),
+            ("broadcast_label_kept", lambda a, b: lib(a).einsum("ij,ij->ij", a, b), ((2, 1), (2, 3))),
             ("diagonal_times", lambda a, b: lib(a).einsum("ii,i->i", a, b), ((3, 3), (3,))),
             ("list", lambda a, b: lib(a).einsum("ij,jk", [a, b]), ((2, 3), (3, 2))),
             ("sublist", lambda a, b: lib(a).einsum(a, [0, 1], b, [1, 2], [0, 2]), ((2, 3), (3, 2))),
