@@ -37,13 +37,16 @@ _REBUILT: dict[tuple[int, int], Any] = {}   # (root's sequence number, index) ->
 pending: Any = weakref.WeakSet()   # the roots of the last backward (the engine adds them; dead ones leave)
 _function: Any = None               # the module minigrad.autograd.function, once imported
 _MAX_NODES = 100_000
-_REFS_HELD_HERE = 4                 # references the walk holds to a node when it counts them (see _walk)
+_HELD_BY_THE_WALK = 3               # references to a node while _walk checks it: `node`, `count`'s key, the argument
 
 
 def defer(root_nodes: Any) -> None:
     """The end of a backward while the roots of the previous one are alive: freeze those (their graph was
     freed, or holds nodes that saved nothing), remember these.  (When none is alive, the engine only adds.)"""
-    previous = list(pending)
+    try:
+        previous = list(pending)
+    except RuntimeError:                # another thread's backward added its roots meanwhile: not this time
+        return
     pending.clear()
     pending.update(root_nodes)
     for node in previous:
@@ -76,9 +79,11 @@ def _state(node: Any) -> Any:
                 value = _UNSET
             values.append(None if name == "_output_ref" else value)
         return tuple(values)
-    if state.get("_metadata") is not None or any(r is not None and r() is not None for r in state.get("_outputs", ())):
+    outputs = state.get("_outputs", ())
+    if state.get("_metadata") is not None or any(r is not None and r() is not None for r in outputs):
         return None
-    return tuple([item for item in state.items() if item[0] not in _SKIP])
+    return tuple([(name, (None,) * len(outputs) if name == "_outputs" else value)   # (dead references: None)
+                  for name, value in state.items() if name not in _SKIP])
 
 
 def _walk(root: Any) -> tuple[list[Any], dict[Any, int], list[Any]] | None:
@@ -101,9 +106,9 @@ def _walk(root: Any) -> tuple[list[Any], dict[Any, int], list[Any]] | None:
     while heap:
         node = heapq.heappop(heap)[2]
         state = _state(node)
-        # every parent in the frozen part was visited (larger sequence numbers); what references this node:
-        # those edges, and here: `node`, the heap entry just popped (freed), `count`'s key, getrefcount's argument
-        if state is None or len(inner) >= _MAX_NODES or sys.getrefcount(node) - _REFS_HELD_HERE + 1 != count[node]:
+        # every parent in the frozen part was visited (larger sequence numbers) and counted its edges: any other
+        # reference (a tensor's grad_fn, a variable, a node that stays an object) keeps this node as it is
+        if state is None or len(inner) >= _MAX_NODES or sys.getrefcount(node) - _HELD_BY_THE_WALK != count[node]:
             outer[node] = len(outer)
             continue
         index[node] = len(inner) + 1
