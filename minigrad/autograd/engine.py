@@ -197,7 +197,8 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
         _current_runs.items.pop()
         if tagger is not None:
             tagger.handle.remove()
-    (_frozen.defer if _frozen.pending else _frozen.pending.update)(root_nodes)  # (freed graphs kept: _frozen.py)
+    # remember the roots (weakly); the last pass's, if still alive, are stored compactly first (_frozen.py)
+    (_frozen.defer if _frozen.pending else _frozen.pending.update)(root_nodes)
     if observe:
         _emit("end")
     return None if accumulate else run.captured            # backward() returns None, grad() the gradients
