@@ -14,6 +14,9 @@ error), a second backward through nodes that saved nothing.  A rebuilt node is t
 referenced (a weak cache), as PyTorch's wrappers; a node that something else references (a tensor's
 ``grad_fn``, a variable, a hook, metadata, an AccumulateGrad) stays as it is and is linked to by the template.
 
+One difference is left: a hook or metadata set on a rebuilt node is kept while that node object is referenced
+(PyTorch keeps it on its C++ node); once the object is dropped, the next access rebuilds the node without it.
+
 When: a backward remembers its roots weakly (:data:`pending`); the next one freezes those still alive
 (:func:`defer`).  So a loss that dies right after its backward (a training step) costs nothing here.
 """
