@@ -956,5 +956,28 @@ CASES += [
            node="RreluWithNoiseBackwardBackward0", arity=2, elements=(NONZERO, FLOATS), runs_under_no_grad=False),
 ]
 
+# -- nn4: baddbmm (MultiheadAttention's masked scores), PyTorch's fused CPU attention node -----------------
+
+
+def _baddbmm(m, a, b):
+    if lib(a).__name__ == "minigrad":
+        from minigrad.ops.baddbmm import Baddbmm
+
+        return Baddbmm.apply(m, a, b, 0.5, 2.0)
+    return lib(a).baddbmm(m, a, b, beta=0.5, alpha=2.0)
+
+
+CASES += [
+    OpCase("baddbmm", _baddbmm, node="BaddbmmBackward0", arity=3, shapes=((1, 2, 4), (3, 2, 3), (3, 3, 4))),
+    # 4-d q, k, v, no dropout: one ScaledDotProductFlashAttentionForCpuBackward0 node.  (PyTorch has no
+    # double backward for it -- "derivative ... is not implemented"; minigrad's backward is Tensor ops.)
+    OpCase("sdpa_flash", lambda q, k, v: lib(q).nn.functional.scaled_dot_product_attention(q, k, v, scale=0.8),
+           node="ScaledDotProductFlashAttentionForCpuBackward0", arity=3,
+           shapes=((1, 2, 3, 2), (1, 2, 4, 2), (1, 2, 4, 2))),
+    OpCase("sdpa_flash_causal", lambda q, k, v: lib(q).nn.functional.scaled_dot_product_attention(
+        q, k, v, is_causal=True), node="ScaledDotProductFlashAttentionForCpuBackward0", arity=3,
+        shapes=((2, 1, 3, 2), (2, 1, 3, 2), (2, 1, 3, 2))),
+]
+
 CASES_BY_NAME = {case.name: case for case in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "duplicate case names"

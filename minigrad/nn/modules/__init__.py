@@ -61,6 +61,8 @@ from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d  # nn2
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # nn2: recurrent layers
 from .sparse import Embedding
+from .transformer import *  # noqa: F403 - nn4: MultiheadAttention, Transformer, TransformerEncoderLayer...
+from .transformer import __all__ as _transformer_all
 
 __all__ = [
     "Module",
@@ -146,4 +148,5 @@ __all__ = [
     "Conv1d",
     *_activation_extra_all,
     *_loss_extra_all,
+    *_transformer_all,  # nn4
 ]
