@@ -14,12 +14,15 @@ import math
 import warnings
 from typing import Any
 
+import numpy as np
+
 from .. import _creation, _dtype
 from .._tensor import Tensor
+from ..ops import upsample as _upsample
 from ..ops.baddbmm import Baddbmm
 from . import functional as F
 
-__all__ = ["multi_head_attention_forward"]
+__all__ = ["multi_head_attention_forward", "interpolate"]
 
 
 def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> bool:
@@ -278,3 +281,99 @@ def _check_static(t: Tensor, name: str, heads: int, head_dim: int) -> None:
         raise AssertionError(f"expecting static_{name}.size(0) of {heads}, but got {t.size(0)}")
     if t.size(2) != head_dim:
         raise AssertionError(f"expecting static_{name}.size(2) of {head_dim}, but got {t.size(2)}")
+
+
+_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+# (mode, spatial dims) -> the op's kind in minigrad/ops/upsample.py
+_KINDS = {("nearest", 1): "nearest", ("nearest", 2): "nearest", ("nearest", 3): "nearest",
+          ("nearest-exact", 1): "nearest_exact", ("nearest-exact", 2): "nearest_exact",
+          ("nearest-exact", 3): "nearest_exact", ("linear", 1): "linear", ("bilinear", 2): "linear",
+          ("trilinear", 3): "linear", ("bicubic", 2): "cubic"}
+_NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5}
+
+
+def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
+                antialias: bool = False) -> Tensor:
+    """Resize the spatial dims of ``(N, C, ...)`` to ``size`` or by ``scale_factor``: one upsample node.
+
+    Modes: ``nearest`` (``UpsampleNearest2DBackward0``...), ``nearest-exact``, ``linear`` (3-d input),
+    ``bilinear`` (4-d), ``bicubic`` (4-d), ``trilinear`` (5-d), ``area`` (adaptive average pooling).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.interpolate(torch.tensor([[[1., 2.]]]), scale_factor=2)
+    tensor([[[1., 1., 2., 2.]]])
+    >>> F.interpolate(torch.tensor([[[1., 2.]]]), size=4, mode="linear", align_corners=True)
+    tensor([[[1.0000, 1.3333, 1.6667, 2.0000]]])
+    """
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                             "bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    scale_factors: list[float] | None
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got input with spatial "
+                    f"dimensions of {list(input.shape[2:])} and output size of {size}. Please provide input tensor "
+                    "in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+            if not all((isinstance(x, (int, np.integer)) and not isinstance(x, bool)) or
+                       (isinstance(x, Tensor) and not x.is_floating_point()) for x in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, "
+                                f"int], but got size with types {[type(x) for x in size]}")
+            output_size = [int(x) for x in size]
+        else:
+            output_size = [int(size)] * dim
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but got input with "
+                    f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, "
+                    "...,sK) format.")
+            scale_factors = [float(s) for s in scale_factor]
+        else:
+            scale_factors = [float(scale_factor)] * dim
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        assert scale_factors is not None
+        output_size = [math.floor(float(n) * s) for n, s in zip(input.shape[2:], scale_factors)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
+                         "tensor as input")
+    if antialias:
+        raise NotImplementedError("minigrad: F.interpolate(antialias=True) is not implemented")
+    if mode == "area" and input.dim() in (3, 4, 5):
+        assert output_size is not None
+        if input.dim() == 5:
+            raise NotImplementedError("minigrad: F.interpolate(mode='area') on 5-D input (adaptive_avg_pool3d) is "
+                                      "not implemented")
+        pool = F.adaptive_avg_pool1d if input.dim() == 3 else F.adaptive_avg_pool2d
+        return pool(input, output_size if input.dim() == 4 else output_size[0])
+    kind = _KINDS.get((mode, dim))
+    if kind is None:
+        if mode in _NEEDS and input.dim() in (3, 4, 5):
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_NEEDS[mode]}D input")
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+                                  f"the modes: {_MODES} (got {mode})")
+    if output_size is None:
+        assert scale_factors is not None
+        output_size = _upsample.output_sizes(input, scale_factors)
+    scales: list[float | None] = [None] * dim if scale_factors is None else list(scale_factors)
+    return _upsample.upsample(input, kind, output_size, align_corners, scales)

@@ -979,5 +979,29 @@ CASES += [
         shapes=((2, 1, 3, 2), (2, 1, 3, 2), (2, 1, 3, 2))),
 ]
 
+
+def _interp(mode, **kw):
+    return lambda a: lib(a).nn.functional.interpolate(a, mode=mode, **kw)
+
+
+CASES += [   # nn4: upsampling, one node each (its backward is a node too: ...BackwardBackward0)
+    OpCase("upsample_nearest1d", _interp("nearest", scale_factor=2), node="UpsampleNearest1DBackward0",
+           shapes=((1, 2, 3),)),
+    OpCase("upsample_nearest2d", _interp("nearest", size=(3, 5)), node="UpsampleNearest2DBackward0",
+           shapes=((1, 2, 2, 3),)),
+    OpCase("upsample_nearest3d", _interp("nearest", scale_factor=(2, 1, 1.5)), node="UpsampleNearest3DBackward0",
+           shapes=((1, 1, 2, 2, 2),)),
+    OpCase("upsample_nearest_exact2d", _interp("nearest-exact", size=(3, 2)),
+           node="UpsampleNearestExact2DBackward0", shapes=((1, 2, 2, 3),)),
+    OpCase("upsample_linear1d", _interp("linear", size=5, align_corners=True), node="UpsampleLinear1DBackward0",
+           shapes=((2, 1, 3),)),
+    OpCase("upsample_bilinear2d", _interp("bilinear", scale_factor=1.5), node="UpsampleBilinear2DBackward0",
+           shapes=((1, 2, 2, 3),)),
+    OpCase("upsample_bicubic2d", _interp("bicubic", size=(3, 4)), node="UpsampleBicubic2DBackward0",
+           shapes=((1, 1, 3, 3),)),
+    OpCase("upsample_trilinear3d", _interp("trilinear", size=(3, 2, 3)), node="UpsampleTrilinear3DBackward0",
+           shapes=((1, 1, 2, 2, 2),)),
+]
+
 CASES_BY_NAME = {case.name: case for case in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "duplicate case names"

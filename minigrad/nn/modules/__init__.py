@@ -63,6 +63,7 @@ from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBas
 from .sparse import Embedding
 from .transformer import *  # noqa: F403 - nn4: MultiheadAttention, Transformer, TransformerEncoderLayer...
 from .transformer import __all__ as _transformer_all
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # nn4
 
 __all__ = [
     "Module",
@@ -149,4 +150,7 @@ __all__ = [
     *_activation_extra_all,
     *_loss_extra_all,
     *_transformer_all,  # nn4
+    "Upsample",
+    "UpsamplingNearest2d",
+    "UpsamplingBilinear2d",
 ]
