@@ -19,10 +19,12 @@ import numpy as np
 from .. import _creation, _dtype
 from .._tensor import Tensor
 from ..ops import upsample as _upsample
+from ..ops.adaptive_max import AdaptiveMaxPool2d
 from ..ops.baddbmm import Baddbmm
 from . import functional as F
 
-__all__ = ["multi_head_attention_forward", "interpolate"]
+__all__ = ["multi_head_attention_forward", "interpolate", "adaptive_max_pool1d", "adaptive_max_pool1d_with_indices",
+           "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices"]
 
 
 def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> bool:
@@ -377,3 +379,57 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
         output_size = _upsample.output_sizes(input, scale_factors)
     scales: list[float | None] = [None] * dim if scale_factors is None else list(scale_factors)
     return _upsample.upsample(input, kind, output_size, align_corners, scales)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any,
+                                     return_indices: bool = False) -> tuple[Tensor, Tensor]:
+    """Max over the windows that make an ``output_size`` result, and where each max was (flat ``row · W + col``).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.adaptive_max_pool2d_with_indices(torch.arange(16.).reshape(1, 4, 4), 2)[1]
+    tensor([[[ 5,  7],
+             [13, 15]]])
+    """
+    if input.ndim not in (3, 4):
+        raise RuntimeError("adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: %s" % list(input.shape))
+    size = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    size = tuple(input.shape[-2 + i] if s is None else int(s) for i, s in enumerate(size))
+    for d in range(1, input.ndim):
+        if input.shape[d] == 0:
+            raise RuntimeError("adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
+                               "but input has sizes %s with dimension %d being empty" % (list(input.shape), d))
+    return AdaptiveMaxPool2d.apply(input, size)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """``adaptive_max_pool2d_with_indices``' values (and the indices with ``return_indices=True``)."""
+    out, indices = adaptive_max_pool2d_with_indices(input, output_size)
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any,
+                                     return_indices: bool = False) -> tuple[Tensor, Tensor]:
+    """The 2-d op at unit height, as ATen: ``unsqueeze(-2)`` → ``AdaptiveMaxPool2DBackward0`` → ``squeeze(-2)``.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.adaptive_max_pool1d_with_indices(torch.tensor([[1., 5., 2., 0.]]), 2)
+    (tensor([[5., 2.]]), tensor([[1, 2]]))
+    """
+    if input.ndim not in (2, 3):
+        raise RuntimeError("Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while "
+                           "checking arguments for adaptive_max_pool1d)" % input.ndim)
+    size = [output_size] if isinstance(output_size, int) else list(output_size)
+    if len(size) != 1:
+        raise RuntimeError("adaptive_max_pool1d() argument 'output_size' should contain one int (got %d)" % len(size))
+    out, indices = adaptive_max_pool2d_with_indices(input.unsqueeze(-2), (1, size[0]))
+    return out.squeeze(-2), indices.squeeze(-2)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """``adaptive_max_pool1d_with_indices``' values (and the indices with ``return_indices=True``)."""
+    out, indices = adaptive_max_pool1d_with_indices(input, output_size)
+    return (out, indices) if return_indices else out

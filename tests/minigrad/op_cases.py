@@ -1003,5 +1003,12 @@ CASES += [   # nn4: upsampling, one node each (its backward is a node too: ...Ba
            shapes=((1, 1, 2, 2, 2),)),
 ]
 
+CASES += [   # nn4: adaptive max pooling (GRID: no ties)
+    OpCase("adaptive_max_pool2d", lambda a: lib(a).nn.functional.adaptive_max_pool2d(a, (2, 3)),
+           node="AdaptiveMaxPool2DBackward0", elements=GRID, unique=True, shapes=((1, 2, 3, 5),)),
+    OpCase("adaptive_max_pool1d", lambda a: lib(a).nn.functional.adaptive_max_pool1d(a, 2),
+           node="SqueezeBackward1", elements=GRID, unique=True, shapes=((2, 5),)),
+]
+
 CASES_BY_NAME = {case.name: case for case in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "duplicate case names"

@@ -59,6 +59,7 @@ from .padding import (  # nn2: padding layers
 from .paramcontainers import ParameterDict, ParameterList  # nn3
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d  # nn2
+from .pooling_adaptive_max import AdaptiveMaxPool1d, AdaptiveMaxPool2d  # nn4
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # nn2: recurrent layers
 from .sparse import Embedding
 from .transformer import *  # noqa: F403 - nn4: MultiheadAttention, Transformer, TransformerEncoderLayer...
@@ -153,4 +154,6 @@ __all__ = [
     "Upsample",
     "UpsamplingNearest2d",
     "UpsamplingBilinear2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
 ]
