@@ -959,5 +959,59 @@ CASES += [
            node="RreluWithNoiseBackwardBackward0", arity=2, elements=(NONZERO, FLOATS), runs_under_no_grad=False),
 ]
 
+# -- nn4: baddbmm (MultiheadAttention's masked scores), PyTorch's fused CPU attention node -----------------
+
+
+def _baddbmm(m, a, b):
+    if lib(a).__name__ == "minigrad":
+        from minigrad.ops.baddbmm import Baddbmm
+
+        return Baddbmm.apply(m, a, b, 0.5, 2.0)
+    return lib(a).baddbmm(m, a, b, beta=0.5, alpha=2.0)
+
+
+CASES += [
+    OpCase("baddbmm", _baddbmm, node="BaddbmmBackward0", arity=3, shapes=((1, 2, 4), (3, 2, 3), (3, 3, 4))),
+    # 4-d q, k, v, no dropout: one ScaledDotProductFlashAttentionForCpuBackward0 node.  (PyTorch has no
+    # double backward for it -- "derivative ... is not implemented"; minigrad's backward is Tensor ops.)
+    OpCase("sdpa_flash", lambda q, k, v: lib(q).nn.functional.scaled_dot_product_attention(q, k, v, scale=0.8),
+           node="ScaledDotProductFlashAttentionForCpuBackward0", arity=3,
+           shapes=((1, 2, 3, 2), (1, 2, 4, 2), (1, 2, 4, 2))),
+    OpCase("sdpa_flash_causal", lambda q, k, v: lib(q).nn.functional.scaled_dot_product_attention(
+        q, k, v, is_causal=True), node="ScaledDotProductFlashAttentionForCpuBackward0", arity=3,
+        shapes=((2, 1, 3, 2), (2, 1, 3, 2), (2, 1, 3, 2))),
+]
+
+
+def _interp(mode, **kw):
+    return lambda a: lib(a).nn.functional.interpolate(a, mode=mode, **kw)
+
+
+CASES += [   # nn4: upsampling, one node each (its backward is a node too: ...BackwardBackward0)
+    OpCase("upsample_nearest1d", _interp("nearest", scale_factor=2), node="UpsampleNearest1DBackward0",
+           shapes=((1, 2, 3),)),
+    OpCase("upsample_nearest2d", _interp("nearest", size=(3, 5)), node="UpsampleNearest2DBackward0",
+           shapes=((1, 2, 2, 3),)),
+    OpCase("upsample_nearest3d", _interp("nearest", scale_factor=(2, 1, 1.5)), node="UpsampleNearest3DBackward0",
+           shapes=((1, 1, 2, 2, 2),)),
+    OpCase("upsample_nearest_exact2d", _interp("nearest-exact", size=(3, 2)),
+           node="UpsampleNearestExact2DBackward0", shapes=((1, 2, 2, 3),)),
+    OpCase("upsample_linear1d", _interp("linear", size=5, align_corners=True), node="UpsampleLinear1DBackward0",
+           shapes=((2, 1, 3),)),
+    OpCase("upsample_bilinear2d", _interp("bilinear", scale_factor=1.5), node="UpsampleBilinear2DBackward0",
+           shapes=((1, 2, 2, 3),)),
+    OpCase("upsample_bicubic2d", _interp("bicubic", size=(3, 4)), node="UpsampleBicubic2DBackward0",
+           shapes=((1, 1, 3, 3),)),
+    OpCase("upsample_trilinear3d", _interp("trilinear", size=(3, 2, 3)), node="UpsampleTrilinear3DBackward0",
+           shapes=((1, 1, 2, 2, 2),)),
+]
+
+CASES += [   # nn4: adaptive max pooling (GRID: no ties)
+    OpCase("adaptive_max_pool2d", lambda a: lib(a).nn.functional.adaptive_max_pool2d(a, (2, 3)),
+           node="AdaptiveMaxPool2DBackward0", elements=GRID, unique=True, shapes=((1, 2, 3, 5),)),
+    OpCase("adaptive_max_pool1d", lambda a: lib(a).nn.functional.adaptive_max_pool1d(a, 2),
+           node="SqueezeBackward1", elements=GRID, unique=True, shapes=((2, 5),)),
+]
+
 CASES_BY_NAME = {case.name: case for case in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "duplicate case names"
