@@ -339,3 +339,17 @@ __all__ = [
     # submodules
     "autograd", "nn", "optim", "utils", "accelerator", "functional",
 ]
+
+# nn5 (session 5): the torch.* names of the new linalg functions (minigrad/_linalg_nn5.py)
+from ._linalg_nn5 import matrix_exp, matrix_power, vdot  # noqa: E402
+from ._linalg_nn5 import torch_cholesky as cholesky  # noqa: E402
+from ._linalg_nn5 import torch_cross as cross  # noqa: E402
+from ._linalg_nn5 import torch_qr as qr  # noqa: E402
+
+
+def pinverse(input: Tensor, rcond: Any = 1e-15) -> Tensor:
+    """``torch.pinverse``: ``linalg.pinv`` with ``rtol=rcond``."""
+    return linalg.pinv(input, rtol=rcond)
+
+
+__all__ += ["cholesky", "qr", "cross", "vdot", "matrix_power", "matrix_exp", "pinverse"]

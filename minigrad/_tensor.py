@@ -379,7 +379,7 @@ class Tensor(TensorOps):
     def _scalar(self, kind: type[Any]) -> Any:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if self.requires_grad and not _warned_scalar[0]:
+        if self.requires_grad and grad_mode.is_grad_enabled() and not _warned_scalar[0]:  # torch: not in no_grad
             _warned_scalar[0] = True
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                           "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
