@@ -16,6 +16,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype, get_default_dtype
 from ..autograd.function import Function
+from . import simd
 from ._cascade import torch_sum
 from ._layout import contiguous, like
 from ._rules import NP, fused, rule
@@ -293,6 +294,8 @@ def _softmax(self, dim):
     axis = _axis(wrap_dim(dim, self.ndim), self)
     if self.size == 0:
         return self.copy()
+    if axis == self.ndim - 1 and self.dtype == np.float32:         # PyTorch's SIMD kernel, lane by lane
+        return simd.softmax_lastdim_f32(self)
     e = fmath.exp(self - self.max(axis=axis, keepdims=True))
     e /= e.sum(axis=axis, keepdims=True)
     return contiguous(e)                       # PyTorch's softmax makes its input contiguous
@@ -327,6 +330,8 @@ def _log_softmax(self, dim):
     axis = _axis(wrap_dim(dim, self.ndim), self)
     if self.size == 0:
         return self.copy()
+    if axis == self.ndim - 1 and self.dtype == np.float32:         # PyTorch's SIMD kernel, lane by lane
+        return simd.log_softmax_lastdim_f32(self)
     out = self - self.max(axis=axis, keepdims=True)
     out -= fmath.log(fmath.exp(out).sum(axis=axis, keepdims=True))
     return contiguous(out)

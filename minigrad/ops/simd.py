@@ -236,3 +236,80 @@ def sigmoid_f32(a: np.ndarray, scalar: np.ndarray) -> np.ndarray:
         vector = np.float32(1) / (expf_u10(np.float32(0) - a) + np.float32(1))
     vector = np.where(np.isnan(a), -np.float32(np.nan), vector)    # SLEEF ORs a nan's bits in: -nan
     return np.where(lanes, vector, scalar).astype(np.float32)
+
+
+def _lane_sum(rows: np.ndarray, width: int, tree: bool) -> np.ndarray:
+    """ATen's ``vec::reduce_all(+)`` over each row of a float32 2-d array (``rows``, C order).
+
+    Each of ``width`` lanes sums the elements at its position in every full vector, in order; a
+    partial last vector adds into the first lanes; then the lanes are combined -- on SIMD builds by
+    ``VecReduceAllSIMD``'s shuffles (lane ``i`` plus lane ``i ^ half``, half = width/2 … 1), on the
+    default build one after the other.  A row shorter than a vector is summed left to right.
+    """
+    n = rows.shape[-1]
+    if n < width:
+        acc = rows[:, 0].copy()
+        for i in range(1, n):
+            acc += rows[:, i]
+        return acc
+    full = n - n % width
+    acc = rows[:, :width].copy()
+    for d in range(width, full, width):
+        acc += rows[:, d:d + width]
+    if full < n:
+        acc[:, :n - full] += rows[:, full:]
+    if not tree:
+        total = acc[:, 0].copy()
+        for i in range(1, width):
+            total += acc[:, i]
+        return total
+    lanes = np.arange(width)
+    half = width // 2
+    while half:
+        acc = acc + acc[:, lanes ^ half]
+        half //= 2
+    return acc[:, 0]
+
+
+def _rows_exp(a: np.ndarray, simd_build: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``x − max(row)`` and its exp as ``vec::map`` computes it (every element in a vector, partial or not)."""
+    shifted = a - a.max(axis=-1, keepdims=True)
+    if simd_build:
+        return shifted, expf_u10(shifted)
+    return shifted, np.exp(shifted, dtype=np.float64).astype(np.float32)
+
+
+def softmax_lastdim_f32(a: np.ndarray) -> np.ndarray | None:
+    """ATen's ``_vec_softmax_lastdim`` on a float32 array (softmax over the last dim; None: not this kernel).
+
+    ``e = exp(x − max)``, ``s = reduce_all(+, e)``, then ``e · (1 / s)`` -- a multiply by the reciprocal,
+    not a division.  The plain version is ``e / e.sum(-1)``.
+    """
+    if a.dtype != _F32 or a.ndim == 0 or a.shape[-1] == 0 or a.size == 0:
+        return None
+    capability = cpu_capability()
+    width = (64 if capability == "AVX512" else 32) // a.itemsize
+    rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        _, e = _rows_exp(rows, capability != "DEFAULT")
+        s = _lane_sum(e, width, capability != "DEFAULT")
+        out = e * (np.float32(1) / s)[:, None]
+    return out.reshape(a.shape)
+
+
+def log_softmax_lastdim_f32(a: np.ndarray) -> np.ndarray | None:
+    """ATen's ``_vec_log_softmax_lastdim`` on float32: ``(x − max) − log(reduce_all(+, exp(x − max)))``.
+
+    The row sums follow ATen's lanes; their log is the correctly rounded one (SLEEF's ``logf_u10`` differs
+    from it in the last bit for about 1 row in 200).
+    """
+    if a.dtype != _F32 or a.ndim == 0 or a.shape[-1] == 0 or a.size == 0:
+        return None
+    capability = cpu_capability()
+    width = (64 if capability == "AVX512" else 32) // a.itemsize
+    rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        shifted, e = _rows_exp(rows, capability != "DEFAULT")
+        s = _lane_sum(e, width, capability != "DEFAULT")
+        out = shifted - np.log(s, dtype=np.float64).astype(np.float32)[:, None]
+    return out.reshape(a.shape)
