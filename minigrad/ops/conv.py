@@ -115,6 +115,18 @@ class Fold(Function):
         return Unfold.apply(grad, *ctx.geometry, ctx.out), None, None, None, None, None
 
 
+def _skip_padding(a, w, cols, kernel, stride, padding, dilation, out, groups):
+    """The convolution of ``cols`` with a weight holding inf or nan, as PyTorch's (oneDNN) kernel: padding is not
+    multiplied at all (0 · inf would be nan), so a non-finite tap over the padding adds nothing."""
+    n, c, h, wd = a.shape
+    o = w.shape[0]
+    inside = _im2col(np.ones((1, c, h, wd), dtype=bool), kernel, stride, padding, dilation, out, False)
+    inside = inside.reshape(1, groups, 1, -1, out[0] * out[1])                          # (1, g, 1, K, L)
+    with np.errstate(all="ignore"):                    # every product, summed over K only where it is input
+        y = np.where(inside, w.reshape(1, groups, o // groups, -1, 1) * cols[:, :, None], 0).sum(axis=3)
+    return y.reshape(n, o, *out)
+
+
 class Convolution(Function):
     """``out[n, o] = bias[o] + Σ weight[o, c, i, j] · x[n, g·C/g + c, s·h + d·i - p, s·w + d·j - p]``.
 
@@ -146,6 +158,8 @@ class Convolution(Function):
         ctx.out = out
         cols = _im2col(a, kernel, stride, padding, dilation, out).reshape(n, groups, -1, out[0] * out[1])
         y = np.matmul(w.reshape(1, groups, o // groups, -1), cols).reshape(n, o, *out)
+        if any(padding) and w.dtype.kind == "f" and not np.isfinite(w).all():
+            y = _skip_padding(a, w, cols, kernel, stride, padding, dilation, out, groups)
         if bias is not None:
             y = y + bias._data.reshape(o, 1, 1)
         return y.astype(a.dtype, copy=False)

@@ -448,7 +448,13 @@ def _gelu(self, approximate):
     if approximate == "tanh":
         return (0.5 * a * (1 + fmath.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(a.dtype, copy=False)
     # erf rounded to a's dtype first, as PyTorch computes it: gelu(-5.8) in float32 is 1 + erf = 1 - 1 = 0, so -0.
-    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)).astype(a.dtype, copy=False))).astype(a.dtype, copy=False)
+    out = (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)).astype(a.dtype, copy=False))).astype(a.dtype, copy=False)
+    if a.dtype == np.float32 and a.size > 1 and a.flags.c_contiguous:
+        # PyTorch hands a contiguous float32 tensor of more than one element to oneDNN's gelu_erf, which
+        # computes 0.5x + 0.5x · erf(x/√2) in one fused step: every zero it returns is +0 (-0 + +0),
+        # gelu(-0.) and gelu(-10.) included; other layouts (and one element) keep -0. as the formula above.
+        out[out == 0] = 0
+    return out
 
 
 def _gelu_backward(grad_output, self, approximate):
@@ -556,6 +562,14 @@ def _elu_backward(grad_output, self_or_result, alpha, scale=1.0, input_scale=1.0
     return np.where(self <= 0, neg, grad_output if scale == 1 else grad_output * t(scale))
 
 
+def _elu_double_backward(xp, g, grad_output, self_or_result, alpha, scale, input_scale):
+    """PyTorch's elu_double_backward: ``elu_backward(g · grad_output · input_scale, self) · (self < 0)`` -- a
+    PRODUCT with the mask, so an inf or nan ``g · grad_output`` at x ≥ 0 gives nan there, not 0."""
+    a = xp.value(self_or_result)
+    return (xp.elu_backward(g * grad_output * input_scale, self_or_result, alpha, scale, input_scale)
+            * xp.const((a < 0).astype(a.dtype)))
+
+
 EluBackward: type[Rule] = fused("elu_backward", rule(
     "EluBackwardBackward0", _elu_backward,
     grad_output=("g · scale · [self_or_result > 0] + g · input_scale · alpha · scale · exp(input_scale · "
@@ -565,9 +579,7 @@ EluBackward: type[Rule] = fused("elu_backward", rule(
     self_or_result=("g · grad_output · alpha · scale · input_scale² · exp(input_scale · self_or_result) · "
                     "[self_or_result < 0]",
                     lambda xp, g, grad_output, self_or_result, alpha, scale, input_scale:
-                    xp.where(xp.mask(self_or_result < 0), g * grad_output * (alpha * scale * input_scale * input_scale)
-                             * xp.exp(xp.minimum0(self_or_result) * input_scale if input_scale != 1
-                                      else xp.minimum0(self_or_result)), 0)),
+                    _elu_double_backward(xp, g, grad_output, self_or_result, alpha, scale, input_scale)),
     name="EluBackward",
     jvp="auto_element_wise",
     words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))
