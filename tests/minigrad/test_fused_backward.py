@@ -61,6 +61,8 @@ PROGRAMS = {
     # training-mode batch norm: PyTorch's third derivative is wrong (its batchnorm_double_backward's own
     # derivative fails torch.autograd.gradgradcheck of the gradient function; minigrad's passes, see
     # test_the_fused_nodes_backward_is_differentiable), so only two orders are compared with it
+    "adaptive_max_pool2d": (lambda L, F, x: F.adaptive_max_pool2d(x, (2, 3)).sin(), [(2, 2, 5, 5)], None,
+                            "AdaptiveMaxPool2DBackwardBackward0", 3),
     "batch_norm": (lambda L, F, x, w, b: F.batch_norm(x, None, None, w, b, True).exp(), [(3, 2, 4), (2,), (2,)],
                    None, "NativeBatchNormBackwardBackward0", 2),
     "batch_norm_running_stats": (
