@@ -865,8 +865,9 @@ class NativeLayerNorm(Function):
         if grad_mode.is_grad_enabled():      # create_graph: PyTorch's one fused node, NativeLayerNormBackwardBackward0
             dims = tuple(range(x.ndim - len(ctx.normalized_shape), x.ndim))
             mean, rstd = (Tensor._make(a, False) for a in _mean_rstd(x._data, dims, ctx.eps))   # constants
-            grad_x, grad_w, grad_b = NativeLayerNormBackward.apply(grad, x, mean, rstd, weight, bias,
-                                                                   ctx.normalized_shape, ctx.eps)
+            attrs = {"normalized_shape": ctx.normalized_shape, "eps": ctx.eps,
+                     "mask": (needs[0], needs[2] and _defined(weight) is not None, needs[3])}
+            grad_x, grad_w, grad_b = NativeLayerNormBackward.apply(grad, x, mean, rstd, weight, bias, attrs)
             return (grad_x if needs[0] else None), None, (grad_w if needs[2] else None), \
                 (grad_b if needs[3] else None), None
         return _layer_norm_backward(grad, x, _defined(weight), ctx.normalized_shape, ctx.eps, needs[2], needs[3])
@@ -906,47 +907,22 @@ def _layer_norm_backward(grad, x, weight, normalized_shape, eps, need_w=True, ne
     return grad_x, None, grad_w, grad_b, None
 
 
-class NativeLayerNormBackward(Function):
-    """layer_norm's backward as one op (``native_layer_norm_backward``), recorded under create_graph.
+class NativeLayerNormBackward(FusedBackward):
+    """layer_norm's backward as one node (``native_layer_norm_backward``), recorded under create_graph.
 
-    Its inputs are PyTorch's (grad_out, input, weight, bias); its outputs the three gradients.  Backward
-    (``layer_norm_double_backward``): the vector-Jacobian product of the same formula, by autograd on it.
+    Its inputs are PyTorch's (grad_out, input, mean, rstd, weight, bias); its outputs the three gradients.
+    Backward (``layer_norm_double_backward``): the vector-Jacobian product of the same formula (``FusedBackward``).
     """
 
     node_name: str = "NativeLayerNormBackwardBackward0"
-    saved_names: tuple[str, ...] = ("grad_out", "input", "weight")
-    saved_attrs: tuple[str, ...] = ("normalized_shape", "eps")
-    jvp = "from_vjp"
+    saved_names: tuple[str, ...] = ("grad_out", "input", "mean", "rstd", "weight")     # (not bias, as PyTorch)
+    saved_attrs: tuple[str, ...] = ("normalized_shape",)
 
     @staticmethod
-    def forward(ctx: Any, grad_out: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor, bias: Tensor,
-                normalized_shape: Any, eps: float) -> Any:
-        ctx.save_for_backward(grad_out, x, weight)
-        ctx.normalized_shape, ctx.eps, ctx.has_bias = tuple(normalized_shape), eps, _defined(bias) is not None
-        w = _defined(weight)
-        with grad_mode.no_grad():
-            gx, _, gw, gb, _ = _layer_norm_backward(grad_out.detach(), x.detach(), None if w is None else w.detach(),
-                                                    ctx.normalized_shape, eps)
-        empty = np.empty(0, x._data.dtype)
-        return gx._data, empty if gw is None else gw._data, gb._data if _defined(bias) is not None else empty
-
-    @staticmethod
-    def backward(ctx: Any, gg_x: Tensor, gg_w: Tensor, gg_b: Tensor) -> Grads:
-        from ..autograd import grad as autograd_grad  # at call time: autograd's API builds on the ops
-        grad_out, x, weight = ctx.saved_tensors
-        w = _defined(weight)
-        create_graph = grad_mode.is_grad_enabled()
-        with grad_mode.enable_grad():
-            # fresh handles on the inputs: the formula's own paths only (x also reaches grad_out upstream)
-            args = [t.view_as(t) if t.requires_grad else t.detach().requires_grad_() for t in
-                    (grad_out, x) + (() if w is None else (w,))]
-            gx, _, gw, gb, _ = _layer_norm_backward(args[0], args[1], args[2] if w is not None else None,
-                                                    ctx.normalized_shape, ctx.eps, need_b=ctx.has_bias)
-            pairs = [(o, g) for o, g in ((gx, gg_x), (gw, gg_w), (gb, gg_b)) if o is not None and g is not None]
-            got = autograd_grad([o for o, _ in pairs], args, [g for _, g in pairs], create_graph=create_graph,
-                                allow_unused=True)
-        got = [None if g is None else (g if create_graph else g.detach()) for g in got]
-        return got[0], got[1], None, None, (got[2] if w is not None else None), None, None, None
+    def gradients(ctx: Any, grad_out: Tensor, x: Tensor, mean: Any, rstd: Any, weight: Any, bias: Any) -> Any:
+        mask = ctx.mask
+        gx, _, gw, gb, _ = _layer_norm_backward(grad_out, x, weight, ctx.normalized_shape, ctx.eps, mask[1], mask[2])
+        return (gx if mask[0] else None), gw, gb
 
 
 class NativeBatchNorm(Function):

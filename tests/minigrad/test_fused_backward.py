@@ -61,6 +61,8 @@ PROGRAMS = {
     # training-mode batch norm: PyTorch's third derivative is wrong (its batchnorm_double_backward's own
     # derivative fails torch.autograd.gradgradcheck of the gradient function; minigrad's passes, see
     # test_the_fused_nodes_backward_is_differentiable), so only two orders are compared with it
+    "adaptive_max_pool2d": (lambda L, F, x: F.adaptive_max_pool2d(x, (2, 3)).sin(), [(2, 2, 5, 5)], None,
+                            "AdaptiveMaxPool2DBackwardBackward0", 3),
     "batch_norm": (lambda L, F, x, w, b: F.batch_norm(x, None, None, w, b, True).exp(), [(3, 2, 4), (2,), (2,)],
                    None, "NativeBatchNormBackwardBackward0", 2),
     "batch_norm_running_stats": (
@@ -76,6 +78,13 @@ PROGRAMS = {
                                [False, True], "NativeBatchNormBackwardBackward0", 3),
     "instance_norm": (lambda L, F, x, w: F.instance_norm(x, weight=w).sin(), [(2, 2, 5), (2,)], None,
                       "NativeBatchNormBackwardBackward0", 2),
+    # (layer norm: PyTorch's third derivative is wrong too, as training-mode batch norm's)
+    "layer_norm": (lambda L, F, x, w, b: F.layer_norm(x, (3,), w, b).exp(), [(2, 3), (3,), (3,)], None,
+                   "NativeLayerNormBackwardBackward0", 2),
+    "layer_norm_weight_only": (lambda L, F, x, w: F.layer_norm(x, (2, 3), w).sin(), [(2, 2, 3), (2, 3)],
+                               [False, True], "NativeLayerNormBackwardBackward0", 3),
+    "layer_norm_no_affine": (lambda L, F, x: F.layer_norm(x, (4,)).sin(), [(3, 4)], None,
+                             "NativeLayerNormBackwardBackward0", 2),
     # bilinear: not a fused node but PyTorch's _trilinear, whose gradients are _trilinear again
     "bilinear": (lambda L, F, a, c, w, b: F.bilinear(a, c, w, b).sin(), [(2, 3), (2, 4), (5, 3, 4), (5,)], None,
                  "TrilinearBackward0", 3),
@@ -175,6 +184,7 @@ SMALL = {
     "adaptive_avg_pool2d": (lambda F, x: F.adaptive_avg_pool2d(x, 2), [(1, 1, 3, 3)]),
     "batch_norm": (lambda F, x, w, b: F.batch_norm(x, None, None, w, b, True), [(3, 2), (2,), (2,)]),
     "bilinear": (lambda F, a, c, w, b: F.bilinear(a, c, w, b), [(2, 2), (2, 1), (2, 2, 1), (2,)]),
+    "layer_norm": (lambda F, x, w, b: F.layer_norm(x, (3,), w, b), [(2, 3), (3,), (3,)]),
 }
 
 
@@ -194,15 +204,35 @@ def test_the_fused_nodes_backward_is_differentiable(name):
 
 
 @pytest.mark.torch
-def test_torchs_third_derivative_of_training_batch_norm_is_wrong():
-    """Why PROGRAMS compares training-mode batch norm with PyTorch to the second order only: PyTorch's own
-    gradient function fails gradgradcheck (minigrad's passes above).  When this fails, PyTorch was fixed."""
+def test_only_the_weights_gradient_used():
+    """An output of the fused node nobody used gets no gradient (not zeros): layer_norm's d/dinput is unused
+    here, and x (an inf in it) gets the weight gradient's contribution only, as in PyTorch."""
+    out = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([[1.0, 2.0, 4.0], [0.5, -1.0, 3.0]], dtype=lib.float64, requires_grad=True)
+        w = lib.tensor([0.5, 1.5, -2.0], dtype=lib.float64, requires_grad=True)
+        y = lib.nn.functional.layer_norm(x, (3,), w)
+        _, gw = lib.autograd.grad((y * y).sum(), (x, w), create_graph=True)
+        gw.sum().backward()
+        out.append((x.grad.detach().numpy(), w.grad.detach().numpy()))
+    for a, b in zip(*out):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("norm", ["batch_norm", "layer_norm"])
+def test_torchs_third_derivative_of_a_normalization_is_wrong(norm):
+    """Why PROGRAMS compares training-mode batch norm and layer norm with PyTorch to the second order only:
+    PyTorch's own gradient function fails gradgradcheck (minigrad's passes above).  When this fails, PyTorch
+    was fixed: compare the third order too."""
     rng = np.random.default_rng(0)
     shapes = [(3, 2), (2,), (2,)]
     xs = tuple(torch.tensor(rng.uniform(-1, 1, s), dtype=torch.float64, requires_grad=True) for s in shapes)
+    F = torch.nn.functional
 
     def gradient(*leaves):
-        y = torch.nn.functional.batch_norm(leaves[0], None, None, leaves[1], leaves[2], True)
+        x, w, b = leaves
+        y = F.batch_norm(x, None, None, w, b, True) if norm == "batch_norm" else F.layer_norm(x, (2,), w, b)
         return torch.autograd.grad((y * y).sum(), leaves, create_graph=True)
 
     assert torch.autograd.gradcheck(gradient, xs)
