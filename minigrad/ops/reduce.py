@@ -201,8 +201,8 @@ def _extreme(reduce, name):
         if not dim and self.size == 0:
             raise RuntimeError("%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                                "reduction dim with the 'dim' argument." % name)
-        for d in dims:
-            if self.ndim and self.shape[d] == 0:
+        for d in dim:               # as given: PyTorch names the dim the caller wrote (-1, not 1)
+            if self.ndim and self.shape[wrap_dim(int(d), self.ndim)] == 0:
                 raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (name, d))
         return np.asarray(reduce(self, axis=dims, keepdims=keepdim))
     return forward
@@ -519,14 +519,14 @@ ProdDim: type[Rule] = rule("ProdBackward1",
                words="Product over dim: each element gets g times the product of the others.")
 
 
-def _check_norm_identity(self, ord, dim, dims):
+def _check_norm_identity(self, ord, dim):
     """PyTorch's error for a max/min-like norm (inf, -inf, ord < 0) over an empty dimension."""
     name = ("-inf" if ord < 0 else "inf") if math.isinf(ord) else "%g" % ord
     if dim is None:
         raise RuntimeError("linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation "
                            "does not have an identity" % name)
-    for d in dims:
-        if self.shape[d] == 0:
+    for d in (dim,) if isinstance(dim, (int, np.integer)) else dim:     # as given, as PyTorch names it
+        if self.shape[wrap_dim(int(d), self.ndim)] == 0:
             raise RuntimeError("linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this "
                                "dimension is empty and the operation does not have an identity" % (name, d))
 
@@ -537,7 +537,7 @@ def _norm(self, ord, dim, keepdim):
                            % _legacy(self))
     dims = dims_tuple(dim, self.ndim)
     if self.size == 0 and (ord < 0 or ord == math.inf):
-        _check_norm_identity(self, ord, dim, dims)
+        _check_norm_identity(self, ord, dim)
     a = np.abs(self)
     # one element per norm: |x| (PyTorch: no 1e30² overflow) -- except a 0-d tensor with a dim, which PyTorch
     # sends through its reduction kernel (norm(tensor(-1e30), dim=-1) is inf)
@@ -635,6 +635,12 @@ Cumprod: type[Rule] = rule("CumprodBackward0", _cumprod, values={"dim": lambda s
 
 
 # -- reductions that return values and indices: classes (the gradient goes back to the indices) ----------
+
+# PyTorch's reductions allocate their result row-major; numpy's keep the input's order (a sum over dim 1 of a
+# transposed tensor is column-major), so a ``view`` of the result would raise where PyTorch's works.
+for _reduction in (SumDim, MeanDim, Amax, Amin, LogSumExp, ProdDim, Norm):
+    _reduction._layout = staticmethod(lambda out, args: contiguous(out))
+
 
 class MaxDim(Function):
     """``max(dim)``: values and indices.  Backward: grad to the (first) position of each max."""
@@ -774,9 +780,10 @@ class Sort(Function):
         a = x._data if x.ndim else x._data.reshape(1)
         order = _argsort(a, ctx.axis, descending)
         if k is not None:
-            order = np.take(order, np.arange(k), axis=ctx.axis)
+            order = contiguous(np.take(order, np.arange(k), axis=ctx.axis))
         values = np.take_along_axis(a, order, axis=ctx.axis)
-        values, order = like(values, a), like(order, a)     # laid out as the input, as PyTorch's
+        if k is None:                                       # sort: laid out as the input, as PyTorch's;
+            values, order = like(values, a), like(order, a)  # topk: row-major
         if not x.ndim:
             values, order = values.reshape(()), order.reshape(())
         ctx.save_for_backward(order)

@@ -324,20 +324,20 @@ class Expand(Function):
                                "be greater or equal to the number of dimensions in the tensor (%d)"
                                % (x.dtype._legacy, ", ".join(map(str, have)), ", ".join(map(str, shape)), len(shape),
                                   len(have)))
-        if -1 in shape:
-            for i, s in enumerate(shape[:lead]):
-                if s == -1:
+        # PyTorch's inferExpandGeometry: from the last dim to the first, so the error names the last mismatch
+        target = list(shape)
+        for i in range(len(shape) - 1, -1, -1):
+            size = have[i - lead] if i >= lead else 1
+            if shape[i] == -1:
+                if i < lead:
                     raise RuntimeError("The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
                                        "dimension %d" % i)
-            target = tuple(have[i - lead] if s == -1 else s for i, s in enumerate(shape))
-        else:
-            target = shape
-        for i, s in enumerate(have):
-            if s != 1 and s != target[lead + i]:
+                target[i] = size
+            elif size != shape[i] and size != 1:
                 raise RuntimeError("The expanded size of the tensor (%d) must match the existing size (%d) at "
                                    "non-singleton dimension %d.  Target sizes: [%s].  Tensor sizes: [%s]"
-                                   % (target[lead + i], s, lead + i, ", ".join(map(str, shape)),
-                                      ", ".join(map(str, x.shape))))
+                                   % (shape[i], size, i, ", ".join(map(str, shape)), ", ".join(map(str, x.shape))))
+        target = tuple(target)
         return _broadcast_view(x._data, target)
 
     @staticmethod
