@@ -168,7 +168,16 @@ def fma(x, alpha, y):
     product's and the sum's rounding errors (Dekker's splitting, TwoSum) to the rounded sum."""
     alpha = y.dtype.type(alpha)
     if y.dtype != np.float64:
-        return (x.astype(np.float64) * np.float64(alpha) + y.astype(np.float64)).astype(y.dtype)
+        # the float64 product is exact; the float64 sum is rounded to odd (its last bit set when it is inexact)
+        # so that rounding it to float32 is the one rounding of the exact x * alpha + y: a product that falls
+        # on a float32 midpoint (2.5 * -1e30) is decided by y (-0.36), not by ties-to-even
+        p, y64 = x.astype(np.float64) * np.float64(alpha), y.astype(np.float64)
+        s = p + y64
+        back = s - p
+        err = (p - (s - back)) + (y64 - back)                     # TwoSum: s + err == p + y exactly
+        even = (s.view(np.int64) & 1) == 0 if isinstance(s, np.ndarray) else (np.float64(s).view(np.int64) & 1) == 0
+        odd = np.where((err != 0) & even & np.isfinite(s), np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+        return np.asarray(odd).astype(y.dtype)
     p = x * alpha
     s = p + y
 
