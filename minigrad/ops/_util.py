@@ -138,15 +138,6 @@ class fmath:
         if type(b) is float and (b == 0.5 or b == -0.5):
             root = np.sqrt(a)
             return root if b == 0.5 else 1 / root
-        if type(b) in (int, float) and getattr(a, "dtype", None) is not None and a.dtype.kind == "f":
-            # PyTorch's pow_tensor_scalar_optimized_kernel: products in a's dtype, each rounded
-            # ((-0.05) ** -2 in float32 is 1 / 0.0025000002 = 399.99997, not 400)
-            if b == 2:
-                return a * a
-            if b == 3:
-                return a * a * a
-            if b == -2:
-                return np.reciprocal(a * a)
         return fmath._power(a, b)
 
 
@@ -177,7 +168,16 @@ def fma(x, alpha, y):
     product's and the sum's rounding errors (Dekker's splitting, TwoSum) to the rounded sum."""
     alpha = y.dtype.type(alpha)
     if y.dtype != np.float64:
-        return (x.astype(np.float64) * np.float64(alpha) + y.astype(np.float64)).astype(y.dtype)
+        # the float64 product is exact; the float64 sum is rounded to odd (its last bit set when it is inexact)
+        # so that rounding it to float32 is the one rounding of the exact x * alpha + y: a product that falls
+        # on a float32 midpoint (2.5 * -1e30) is decided by y (-0.36), not by ties-to-even
+        p, y64 = x.astype(np.float64) * np.float64(alpha), y.astype(np.float64)
+        s = p + y64
+        back = s - p
+        err = (p - (s - back)) + (y64 - back)                     # TwoSum: s + err == p + y exactly
+        even = (s.view(np.int64) & 1) == 0 if isinstance(s, np.ndarray) else (np.float64(s).view(np.int64) & 1) == 0
+        odd = np.where((err != 0) & even & np.isfinite(s), np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+        return np.asarray(odd).astype(y.dtype)
     p = x * alpha
     s = p + y
 

@@ -150,6 +150,10 @@ def _pow(self, exponent):
     if isinstance(exponent, float) and a.dtype.kind != "f":
         a = a.astype(get_default_dtype().numpy)
     e = exponent if a.dtype.kind == "f" or isinstance(exponent, float) else int(exponent)
+    if a.dtype.kind == "f" and e in (2, 3, -2):
+        # PyTorch's pow_tensor_scalar_optimized_kernel: products in a's dtype, each one rounded
+        # ((-0.05) ** -2 in float32 is 1 / 0.0025000002 = 399.99997, not 400)
+        return a * a if e == 2 else a * a * a if e == 3 else np.reciprocal(a * a)
     return fmath.power(a, e).astype(a.dtype, copy=False)
 
 

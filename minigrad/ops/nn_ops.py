@@ -26,7 +26,7 @@ from ..autograd.function import Function
 from . import elementwise
 from ._layout import contiguous, like, pointwise_rules
 from ._rules import NP, fused, rule
-from ._util import clip, fmath, promoted
+from ._util import clip, fma, fmath, promoted
 from .fused import FusedBackward
 
 NONE, MEAN, SUM = 0, 1, 2
@@ -851,8 +851,11 @@ class NativeLayerNorm(Function):
         a = x._data
         if a.size == 0:                 # nothing to standardize (numpy's mean would warn "Mean of empty slice")
             return _affine(a, _defined(weight), _defined(bias), ctx.normalized_shape).astype(a.dtype, copy=False)
-        x_hat = (a - a.mean(dims, keepdims=True)) / np.sqrt(a.var(dims, keepdims=True) + eps)
         bad = _overflowing_rows(a, dims)
+        short = _short_rows(a, dims, _defined(weight), _defined(bias), eps)
+        if short is not None:
+            return short if bad is None else np.where(bad, np.nan, short).astype(a.dtype, copy=False)
+        x_hat = (a - a.mean(dims, keepdims=True)) / np.sqrt(a.var(dims, keepdims=True) + eps)
         if bad is not None:
             x_hat = np.where(bad, np.nan, x_hat)
         out = _affine(x_hat, _defined(weight), _defined(bias), ctx.normalized_shape)
@@ -883,6 +886,40 @@ class NativeLayerNorm(Function):
         if weight is not None:
             out = out * weight + x_hat * weight_t
         return out if bias is None else out + bias_t
+
+
+_ROW_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}     # PyTorch's AVX2 Vectorized<T>::size()
+
+
+def _short_rows(a, dims, weight, bias, eps):
+    """layer_norm's output as PyTorch's CPU kernel rounds it, for rows shorter than one vector (None otherwise).
+
+    Such a row's moments are RowwiseMoments' scalar Welford loop in the row's dtype (mean += δ / n,
+    m2 += δ · (x − mean)); then rstd = 1 / √(m2 / N + eps) and y = (x − mean) · rstd · weight + bias with
+    the last multiply and add fused (vec::fmadd): a row whose output is all cancellation (2 · 0.9999926 − 2)
+    comes out as PyTorch's, not a few percent off."""
+    n = math.prod(a.shape[d] for d in dims)
+    if a.dtype not in _ROW_LANES or n >= _ROW_LANES[a.dtype] or n == 0:
+        return None
+    t = a.dtype.type
+    rows = a.reshape(-1, n)
+    mean = np.zeros(rows.shape[0], a.dtype)
+    m2 = np.zeros(rows.shape[0], a.dtype)
+    with np.errstate(all="ignore"):
+        for i in range(n):
+            delta = rows[:, i] - mean
+            mean = mean + delta / t(i + 1)
+            m2 = m2 + delta * (rows[:, i] - mean)
+        rstd = (t(1) / np.sqrt(m2 / t(n) + t(eps)))[:, None]
+        centered = rows - mean[:, None] + t(0)         # (PyTorch: a -0. input centres to +0.)
+        w = None if weight is None else weight._data.reshape(1, n)
+        b = None if bias is None else bias._data.reshape(1, n)
+        if w is not None:
+            x_hat = centered * rstd
+            out = x_hat * w if b is None else fma(x_hat, w, np.broadcast_to(b, x_hat.shape))
+        else:
+            out = centered * rstd if b is None else fma(centered, rstd, np.broadcast_to(b, centered.shape))
+    return np.asarray(out, dtype=a.dtype).reshape(a.shape)
 
 
 def _mean_rstd(a, dims, eps):
