@@ -112,8 +112,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return S.UnsafeView.apply(flat, (*input.shape[:-1], weight.shape[0]))
     if input.ndim == 2:
         return L.Addmm.apply(bias, input, weight.t())
-    if not input.is_contiguous():                        # PyTorch: matmul, then add_(bias): AddBackward0
-        return input.matmul(weight.t()) + bias
+    if not input.is_contiguous():                        # PyTorch: matmul, then add_(bias): AddBackward0,
+        return input.matmul(weight.t()).add_(bias)       # the product's dtype, version 1
     out = L.Addmm.apply(bias, input.reshape(math.prod(input.shape[:-1]), input.shape[-1]), weight.t())
     return out.view((*input.shape[:-1], weight.shape[0]))
 
@@ -773,7 +773,7 @@ def batch_norm(
             raise RuntimeError("%s should contain %d elements not %d" % (name, channels, stat.numel()))
     if training and running_mean is not None and running_var is not None:
         _update_running_stats(input, running_mean, running_var, momentum)
-    stats = (None, None) if training else (running_mean._data, running_var._data)  # type: ignore[union-attr]
+    stats = tuple(None if t is None else t._data for t in (running_mean, running_var))   # (used in evaluation)
     return N.NativeBatchNorm.apply(
         input, _or_undefined(weight), _or_undefined(bias), *stats, training, eps
     )
