@@ -1011,6 +1011,8 @@ CASES += [   # nn4: adaptive max pooling (GRID: no ties)
            node="AdaptiveMaxPool2DBackward0", elements=GRID, unique=True, shapes=((1, 2, 3, 5),)),
     OpCase("adaptive_max_pool1d", lambda a: lib(a).nn.functional.adaptive_max_pool1d(a, 2),
            node="SqueezeBackward1", elements=GRID, unique=True, shapes=((2, 5),)),
+]
+
 
 # -- nn5: torch.linalg decompositions and products (minigrad/ops/decomp_nn5.py) --
 def _spd(a):
@@ -1079,6 +1081,7 @@ CASES += [
     OpCase("linalg_matrix_power", lambda a: lib(a).linalg.matrix_power(a, 5), node="MmBackward0",
            shapes=((3, 3),)),
 ]
+
 
 def _rows_apart(a):
     """Every pair of rows at least 0.3 apart: the norm's curvature ~ 1/distance stays in finite differences' reach."""
