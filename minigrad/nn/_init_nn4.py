@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _creation
+from .. import _creation, linalg
 from .._tensor import Tensor
 from ..autograd import grad_mode
 
@@ -25,8 +25,6 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
     >>> bool(((w @ w.T - torch.eye(3)).abs() < 1e-5).all())
     True
     """
-    from .. import linalg
-
     if tensor.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
