@@ -19,12 +19,15 @@ import numpy as np
 from .. import _creation, _dtype
 from .._tensor import Tensor
 from ..ops import upsample as _upsample
+from ..ops._rules import T
 from ..ops.adaptive_max import AdaptiveMaxPool2d
 from ..ops.baddbmm import Baddbmm
+from ..ops.distance import NormDim, Pdist
 from . import functional as F
 
 __all__ = ["multi_head_attention_forward", "interpolate", "adaptive_max_pool1d", "adaptive_max_pool1d_with_indices",
-           "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices"]
+           "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices", "pairwise_distance", "pdist",
+           "triplet_margin_loss", "triplet_margin_with_distance_loss"]
 
 
 def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> bool:
@@ -433,3 +436,80 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = 
     """``adaptive_max_pool1d_with_indices``' values (and the indices with ``return_indices=True``)."""
     out, indices = adaptive_max_pool1d_with_indices(input, output_size)
     return (out, indices) if return_indices else out
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    """``‖x1 − x2 + eps‖_p`` over the last dim, as ATen: ``SubBackward0`` → ``AddBackward1`` → ``NormBackward1``.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.pairwise_distance(torch.tensor([[0., 0.]]), torch.tensor([[3., 4.]]), eps=0.0)
+    tensor([5.])
+    """
+    innermost = max(x1.dim(), x2.dim()) - 1
+    return NormDim.apply(T.add_scalar(x1 - x2, eps), float(p), innermost, keepdim)
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """``‖x_i − x_j‖_p`` for every pair of rows ``i < j`` of an ``(N, M)`` input (``PdistBackward0``).
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> F.pdist(torch.tensor([[0., 0.], [3., 4.], [0., 1.]]))
+    tensor([5.0000, 1.0000, 4.2426])
+    """
+    return Pdist.apply(input, float(p))
+
+
+def _check_triplet_dims(anchor: Tensor, positive: Tensor, negative: Tensor) -> None:
+    a, p, n = anchor.ndim, positive.ndim, negative.ndim
+    if not (a == p and p == n):
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {a}D, positive {p}D, and negative {n}D inputs")
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        eps: float = 1e-6, swap: bool = False, size_average: Any = None, reduce: Any = None,
+                        reduction: str = "mean") -> Tensor:
+    """``max(d(a, p) − d(a, n) + margin, 0)`` with ``d`` the pairwise p-distance (``swap``: the nearer of
+    ``d(a, n)`` and ``d(p, n)``), as ATen composes it.
+
+    >>> import minigrad as torch
+    >>> import minigrad.nn.functional as F
+    >>> a = torch.tensor([[0., 0.]])
+    >>> F.triplet_margin_loss(a, torch.tensor([[0., 1.]]), torch.tensor([[0., 3.]]), margin=3.0, eps=0.0)
+    tensor(1.)
+    """
+    enum = F._reduction(reduction, size_average, reduce)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _check_triplet_dims(anchor, positive, negative)
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = dist_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    output = (T.add_scalar(dist_pos, margin) - dist_neg).clamp_min(0)
+    return output.mean() if enum == 1 else output.sum() if enum == 2 else output
+
+
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
+                                      distance_function: Any = None, margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean") -> Tensor:
+    """``max(d(a, p) − d(a, n) + margin, 0)`` for any ``distance_function`` (default: ``pairwise_distance``)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _check_triplet_dims(anchor, positive, negative)
+    if distance_function is None:
+        distance_function = pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_neg = dist_neg.minimum(distance_function(positive, negative))
+    loss = (margin + dist_pos - dist_neg).clamp_min(0)
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.mean()
+    return loss

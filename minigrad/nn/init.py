@@ -161,3 +161,9 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = 'fan_in', nonlinea
         return tensor
     std = calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
     return normal_(tensor, 0.0, std, generator)
+
+
+# nn4: orthogonal_, sparse_, dirac_ (their own module)
+from ._init_nn4 import dirac_, orthogonal_, sparse_  # noqa: E402
+
+__all__ += ["orthogonal_", "sparse_", "dirac_"]

@@ -1082,5 +1082,18 @@ CASES += [
            shapes=((3, 3),)),
 ]
 
+
+def _rows_apart(a):
+    """Every pair of rows at least 0.3 apart: the norm's curvature ~ 1/distance stays in finite differences' reach."""
+    return all(np.linalg.norm(a[i] - a[j]) > 0.3 for i in range(len(a)) for j in range(i + 1, len(a)))
+
+
+CASES += [   # nn4: distances (the two inputs on either side of 0: never near the norm's kink)
+    OpCase("pairwise_distance", lambda a, b: lib(a).nn.functional.pairwise_distance(a, b, 3.0),
+           node="NormBackward1", arity=2, elements=(st.floats(0.3, 2), st.floats(-2, -0.3)), shapes=((3, 4), (3, 4))),
+    OpCase("pdist", lambda a: lib(a).nn.functional.pdist(a), node="PdistBackward0", shapes=((3, 2),),
+           valid=_rows_apart),
+]
+
 CASES_BY_NAME = {case.name: case for case in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "duplicate case names"

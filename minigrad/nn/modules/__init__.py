@@ -19,7 +19,7 @@ from .activation_extra import __all__ as _activation_extra_all
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, ConvTranspose2d
 from .conv1d import Conv1d  # nn3
-from .distance import CosineSimilarity
+from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
 from .groupnorm import GroupNorm  # nn3
@@ -37,6 +37,7 @@ from .loss import (
 )
 from .loss_extra import *  # noqa: F403 - KLDivLoss, MarginRankingLoss, CosineEmbeddingLoss, PoissonNLLLoss...
 from .loss_extra import __all__ as _loss_extra_all
+from .loss_triplet import TripletMarginLoss, TripletMarginWithDistanceLoss  # nn4
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .padding import (  # nn2: padding layers
@@ -156,4 +157,7 @@ __all__ = [
     "UpsamplingBilinear2d",
     "AdaptiveMaxPool1d",
     "AdaptiveMaxPool2d",
+    "PairwiseDistance",
+    "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
 ]

@@ -6,7 +6,7 @@ from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
 
-__all__ = ["CosineSimilarity"]
+__all__ = ["CosineSimilarity", "PairwiseDistance"]
 
 
 class CosineSimilarity(Module):
@@ -26,3 +26,23 @@ class CosineSimilarity(Module):
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+class PairwiseDistance(Module):
+    """``‖x1 − x2 + eps‖_p`` over the last dim (see ``F.pairwise_distance``; nn4).
+
+    >>> import minigrad as torch
+    >>> torch.nn.PairwiseDistance(eps=0.0)(torch.tensor([[0., 0.]]), torch.tensor([[3., 4.]]))
+    tensor([5.])
+    """
+
+    norm: float
+    eps: float
+    keepdim: bool
+
+    def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
+        super().__init__()
+        self.norm, self.eps, self.keepdim = p, eps, keepdim
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
