@@ -125,13 +125,14 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
                 raise RuntimeError("padding='same' is not supported for strided convolutions")
             total = d * (k - 1)
             p = total // 2
-            if total % 2 and not _warned_same_even:     # TORCH_WARN_ONCE: once per process, as PyTorch
-                _warned_same_even.append(True)
-                warnings.warn(
-                    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
-                    "of the input be created (Triggered internally at "
-                    "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", UserWarning, stacklevel=2)
-                input = F.pad(input, (0, total - 2 * p))
+            if total % 2:
+                if not _warned_same_even:     # TORCH_WARN_ONCE: once per process, as PyTorch
+                    _warned_same_even.append(True)
+                    warnings.warn(
+                        "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+                        "copy of the input be created (Triggered internally at "
+                        "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", UserWarning, stacklevel=2)
+                input = F.pad(input, (0, total - 2 * p))       # every time, not only when it warns
         else:
             raise RuntimeError("Invalid padding string: '%s'" % padding)
     else:

@@ -54,6 +54,8 @@ def int_div(fn: Callable[..., Any], x: Any, y: Any) -> Any:
     if fn is np.floor_divide and (x.requires_grad or y.requires_grad):
         return E.FloorDivide.apply(x, y)     # PyTorch records a node whose backward raises
     a, b = promoted(x, y)
+    if fn is np.floor_divide and a.dtype == np.bool_:
+        raise NotImplementedError('"div_floor_cpu" not implemented for \'Bool\'')
     if b.dtype.kind in "iub" and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
     with np.errstate(divide="ignore", invalid="ignore"):

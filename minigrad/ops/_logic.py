@@ -130,8 +130,8 @@ def bitwise_not(x: Tensor) -> Tensor:
 
 def is_nonzero(x: Tensor) -> bool:
     if x.numel() != 1:
-        raise RuntimeError("Boolean value of Tensor with %s values is ambiguous"
-                           % ("no" if x.numel() == 0 else "more than one"))
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous" if x.numel() == 0 else
+                           "Boolean value of Tensor with more than one value is ambiguous")
     return bool(x.item())
 
 

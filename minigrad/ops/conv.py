@@ -180,6 +180,9 @@ def max_pool2d_forward(a: Any, kernel: Any, stride: Any, padding: Any, dilation:
     n, c, h, w = a.shape
     out = tuple(out_size((h, w)[i], kernel[i], stride[i], padding[i], dilation[i], ceil_mode) for i in (0, 1))
     fill = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
+    if n == 0:  # an empty batch (PyTorch allows it): empty results
+        y, index = np.zeros((0, c, *out), dtype=a.dtype), np.zeros((0, c, *out), dtype=np.int64)
+        return (y[0], index[0]) if unbatched else (y, index)
     cols = _im2col(a, kernel, stride, padding, dilation, out, fill).reshape(n, c, -1, *out)
     k = np.argmax(cols, axis=2)
     if a.dtype.kind == "f":
@@ -220,8 +223,9 @@ class MaxPool2d(Function):
         _ = ctx.saved_tensors                # unpacked as PyTorch does: an in-place write to the input raises
         x_shape = ctx._input_meta[0][0]
         lead, (h, w) = x_shape[:-2], x_shape[-2:]
-        index = ctx.index.reshape(*lead, -1)
-        g = ScatterAlongDim.apply(grad.reshape(*lead, -1), len(lead), index, (*lead, h * w))
+        windows = ctx.index.shape[-2] * ctx.index.shape[-1]     # (not -1: the batch may be empty)
+        index = ctx.index.reshape(*lead, windows)
+        g = ScatterAlongDim.apply(grad.reshape(*lead, windows), len(lead), index, (*lead, h * w))
         return g.reshape(x_shape), None, None, None, None, None, None
 
 

@@ -148,6 +148,8 @@ def _pow(self, exponent):
     a = self
     if isinstance(exponent, float) and a.dtype.kind != "f":
         a = a.astype(get_default_dtype().numpy)
+    elif a.dtype == np.bool_ and type(exponent) is int:     # bool tensor ** int: int64, as PyTorch promotes
+        a = a.astype(np.int64)
     e = exponent if a.dtype.kind == "f" or isinstance(exponent, float) else int(exponent)
     return fmath.power(a, e).astype(a.dtype, copy=False)
 
