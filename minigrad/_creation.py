@@ -649,6 +649,9 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | N
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
                                "be improved?  If so, please report an enhancement request to PyTorch.)")
         data = _random.bernoulli_tensor(g, probs, probs.dtype)
+    if out is None and input.requires_grad and grad_mode.is_grad_enabled():   # PyTorch records a node
+        from .ops import inplace as P
+        return (P.BernoulliP if p is not None else P.Bernoulli).apply(input, data)
     return _random_result(data, False, out)
 
 

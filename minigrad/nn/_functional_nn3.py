@@ -172,9 +172,18 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         reps = query.shape[-3] // key.shape[-3]
         key, value = _repeat_heads(key, reps), _repeat_heads(value, reps)
     mask = attn_mask
+    names = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "int16": "short int",
+             "int8": "signed char", "uint8": "unsigned char", "float16": "c10::Half", "bool": "bool"}
+
+    def c10(t):
+        return names.get(str(t.dtype).split(".")[-1], str(t.dtype))
+    if not query.dtype == key.dtype == value.dtype:             # PyTorch's validate_sdpa_input, in its order
+        raise RuntimeError("Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: "
+                           "%s and value.dtype: %s instead." % (c10(query), c10(key), c10(value)))
+    if min(query.dim(), key.dim(), value.dim()) < 2:
+        raise RuntimeError("Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: %d "
+                           "key.dim: %d and value.dim: %d instead." % (query.dim(), key.dim(), value.dim()))
     if mask is not None and mask.dtype not in (_dtype.bool, query.dtype) and not mask.dtype.is_floating_point:
-        names = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "int16": "short int",
-                 "int8": "signed char", "uint8": "unsigned char", "float16": "c10::Half"}
         raise RuntimeError(
             "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: %s and "
             " query.dtype: %s instead." % tuple(names.get(str(t).split(".")[-1], str(t)) for t in (mask.dtype,

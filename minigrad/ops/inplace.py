@@ -320,6 +320,36 @@ def random_fill_node(name: str) -> Any:
     return cls
 
 
+class Bernoulli(Function):
+    """``torch.bernoulli(probs)`` of probabilities that require grad: the draw is constant in them
+    (derivatives.yaml: ``self: zeros_like(grad)``), ``BernoulliBackward0``."""
+
+    node_name: str = "BernoulliBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, probs: Tensor, values: Any) -> Any:
+        return values
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return _zeros_like(grad), None
+
+
+class BernoulliP(Function):
+    """``input.bernoulli(p)`` (a number ``p``) of an input that requires grad: PyTorch has no derivative and
+    records ``NotImplemented``, whose backward raises."""
+
+    node_name: str = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, values: Any) -> Any:
+        return values
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        raise RuntimeError("derivative for aten::bernoulli is not implemented")
+
+
 class FillTensor(Function):
     """``fill_(tensor)`` with a 0-dim tensor.  Backward: the sum of grad goes to the value."""
 

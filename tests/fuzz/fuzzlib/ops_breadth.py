@@ -575,5 +575,6 @@ def _svd_norms(g):
                          "torch.linalg.norm(%s, dim=-1)", "torch.linalg.norm(%s, 'nuc')", "%s.norm(p='fro')",
                          "torch.norm(%s, p='nuc')", "torch.linalg.norm(%s, float('inf'), dim=(-2, -1))"]) % a
     else:
-        code = "torch.linalg.svdvals(%s).max() / torch.linalg.svdvals(%s).min()" % (a, a)
+        # (not max / min: a rank-deficient matrix's smallest singular value is 0 or LAPACK noise, no spec)
+        code = "(torch.linalg.svdvals(%s) ** 2).sum(-1) / (torch.linalg.svdvals(%s).max() + 1.0)" % (a, a)
     g.add_op(code, form, [a])
