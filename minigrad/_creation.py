@@ -654,6 +654,9 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | N
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
                                "be improved?  If so, please report an enhancement request to PyTorch.)")
         data = _random.bernoulli_tensor(g, probs, probs.dtype)
+    if out is None and input.requires_grad and grad_mode.is_grad_enabled():   # PyTorch records a node
+        from .ops import inplace as P
+        return (P.BernoulliP if p is not None else P.Bernoulli).apply(input, data)
     return _random_result(data, False, out)
 
 
@@ -706,6 +709,7 @@ def _random_fill(t, kind, generator, *args, **kwargs):
     """
     if t.requires_grad and t.grad_fn is None and grad_mode.is_grad_enabled():
         raise RuntimeError(LEAF_INPLACE)
+    kwargs_given = tuple(k for k in ("from", "to") if kwargs.get(k) is not None)
     g = _rng(generator)
     data = t._data
     order = "F" if not data.flags.c_contiguous and data.flags.f_contiguous else "C"
@@ -760,7 +764,19 @@ def _random_fill(t, kind, generator, *args, **kwargs):
                 raise RuntimeError("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d"
                                    % (low, high))
             values = _random.random_from_to(g, shape, dtype, low, high, order=order)
-    return fill_random(t, values)
+    return fill_random(t, values, _fill_node(kind, args, kwargs_given))
+
+
+def _fill_node(kind: str, args: tuple, kwargs_given: tuple) -> str:
+    """PyTorch's node for an in-place random fill (its overload decides the number: random_.from / .to / plain)."""
+    if kind == "random":
+        if "from" in kwargs_given or len(args) == 2:
+            return "RandomBackward0"
+        return "RandomBackward1" if args or "to" in kwargs_given else "RandomBackward2"
+    if kind == "bernoulli":
+        return "BernoulliBackward1" if args and isinstance(args[0], Tensor) else "BernoulliBackward2"
+    return {"uniform": "UniformBackward0", "normal": "NormalBackward0", "exponential": "ExponentialBackward0",
+            "cauchy": "CauchyBackward0", "log_normal": "LogNormalBackward0", "geometric": "GeometricBackward0"}[kind]
 
 
 def is_tensor(obj: Any) -> bool:

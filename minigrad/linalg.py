@@ -79,25 +79,81 @@ def vector_norm(x: Tensor, ord: float = 2, dim: int | Sequence[int] | None = Non
     return x.norm(ord, dim, keepdim)
 
 
+def _backshift(d0: int, d1: int, n: int) -> list[int]:
+    """PyTorch's ``create_dim_backshift_permutation``: every other dim, then ``d0`` and ``d1``."""
+    return [d for d in range(n) if d not in (d0, d1)] + [d0, d1]
+
+
+def _inverse(perm: list[int]) -> list[int]:
+    out = [0] * len(perm)
+    for i, p in enumerate(perm):
+        out[p] = i
+    return out
+
+
 def matrix_norm(A: Tensor, ord: float | str = "fro", dim: int | Sequence[int] = (-2, -1), keepdim: bool = False, *,
                 dtype: dtype | None = None, out: Tensor | None = None) -> Tensor:
+    """A matrix norm over the two dims ``dim``: ``'fro'``, ``'nuc'``, ``±1`` (column sums), ``±inf`` (row sums),
+    ``±2`` (largest / smallest singular value) -- PyTorch's ``linalg_matrix_norm``, op for op (so the same
+    ``grad_fn``: ``PermuteBackward0`` after an SVD-based norm with ``keepdim``, ``AmaxBackward0``...)."""
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError("linalg.matrix_norm: Order %s not supported." % ord)
+    elif abs(float(ord)) not in (1.0, 2.0, float("inf")):
+        raise RuntimeError("linalg.matrix_norm: Order %s not supported." % _fmt_ord(ord))
+    if A.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    if len(dims) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got %s" % " ".join(map(str, dims)))
+    n = A.ndim
+    for d in dims:
+        if not -n <= d < n:
+            raise IndexError("Dimension out of range (expected to be in range of [%d, %d], but got %d)"
+                             % (-n, n - 1, d))
+    d0, d1 = dims[0] % n, dims[1] % n
+    if d0 == d1:
+        raise RuntimeError("linalg.matrix_norm: dims must be different. Got (%d, %d)" % (dims[0], dims[1]))
     if ord == "fro":
-        return A.norm("fro", dim, keepdim)
-    if ord == "nuc":
-        return svdvals(A).sum(-1)
-    if ord in (2, -2):
-        s = svdvals(A)
-        return s.amax(-1) if ord == 2 else s.amin(-1)
-    raise RuntimeError("linalg.matrix_norm: Order %s not supported." % (ord,))
+        return vector_norm(A, 2, (d0, d1), keepdim)
+    if ord == "nuc" or abs(float(ord)) == 2.0:
+        perm = _backshift(d0, d1, n)
+        s = svdvals(A.permute(perm))
+        if ord == "nuc":
+            result = s.sum(-1, keepdim)
+        else:
+            result = s.amax(-1, keepdim) if float(ord) > 0 else s.amin(-1, keepdim)
+        if keepdim:
+            result = result.unsqueeze(-1).permute(_inverse(perm))
+        return result
+    if abs(float(ord)) == float("inf"):  # the inf norm is the 1 norm of the transpose
+        d0, d1 = d1, d0
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    col = vector_norm(A, 1, d0, keepdim)
+    return col.amax(d1, keepdim) if float(ord) > 0 else col.amin(d1, keepdim)
+
+
+def _fmt_ord(ord: float) -> str:
+    f = float(ord)
+    if f in (float("inf"), float("-inf")):
+        return "inf" if f > 0 else "-inf"
+    return ("%d" % f) if f == int(f) else repr(f)
 
 
 def norm(A: Tensor, ord: float | str | None = None, dim: int | Sequence[int] | None = None, keepdim: bool = False, *,
          out: Tensor | None = None, dtype: dtype | None = None) -> Tensor:
-    if ord is None:
-        return A.norm(2, dim, keepdim) if dim is not None or A.ndim <= 1 else A.norm("fro", dim, keepdim)
-    if isinstance(ord, str) or (A.ndim == 2 and dim is None):
-        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim)
-    return vector_norm(A, ord, dim, keepdim)
+    """``linalg.norm``: a matrix norm when ``ord`` is given with two dims (or a 2-d input), else a vector norm."""
+    dims = None if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    if dims is not None and len(dims) not in (1, 2):
+        raise RuntimeError("linalg.norm: If dim is specified, it must be of length 1 or 2. Got [%s]"
+                           % ", ".join(map(str, dims)))
+    if dims is None and ord is not None and A.ndim not in (1, 2):
+        raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got %dD."
+                           % A.ndim)
+    if isinstance(ord, str) or (ord is not None and (len(dims) == 2 if dims is not None else A.ndim == 2)):
+        return matrix_norm(A, ord, (0, 1) if dims is None else dims, keepdim)
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim)
 
 
 def _torch_svd(input: Tensor, some: bool = True, compute_uv: bool = True, *, out=None):

@@ -55,8 +55,27 @@ def _check_dims(input: Tensor, fn: str) -> None:
 
 def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                             ceil_mode: bool = False, return_indices: bool = False) -> tuple[Tensor, Tensor]:
-    """``(max of each window, index of its first maximum)`` along the last dim of ``(N, C, L)`` or ``(C, L)``."""
+    """``(max of each window, index of its first maximum)`` along the last dim of ``(N, C, L)`` or ``(C, L)``.
+
+    PyTorch's ``max_pool1d_with_indices``: ``max_pool2d_with_indices`` on ``input.unsqueeze(-2)``, so its
+    argument errors are max_pool2d's (plain ``max_pool1d`` has a kernel, and errors, of its own)."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError("Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while "
+                           "checking arguments for max_pool1d)" % input.ndim)
+    k = _single(kernel_size, "max_pool1d", "kernel_size")
+    s = _single(stride, "max_pool1d", "stride", default=k)
+    out, index = F.max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _single(padding, "max_pool1d", "padding")),
+                              (1, _single(dilation, "max_pool1d", "dilation")), ceil_mode, return_indices=True)
+    return out.squeeze(-2), index.squeeze(-2)
+
+
+def _max_pool1d(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool) -> Tensor:
+    """PyTorch's native ``max_pool1d`` (no indices): its own argument checks, then the windows' maxima."""
     _check_dims(input, "max_pool1d")
+    shape = tuple(input.shape)
+    if 0 in shape[1:] or (len(shape) == 2 and shape[0] == 0):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           "input, but got:[%s]" % ", ".join(map(str, shape)))
     k = _single(kernel_size, "max_pool1d", "kernel_size")
     s = _single(stride, "max_pool1d", "stride", default=k)
     p = _single(padding, "max_pool1d", "padding")
@@ -71,8 +90,8 @@ def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
     if out_size(input.shape[-1], k, s, p, d, ceil_mode) < 1:
         raise RuntimeError("max_pool1d() Invalid computed output size: %d" % out_size(input.shape[-1], k, s, p, d,
                                                                                         ceil_mode))
-    out, index = F.max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, return_indices=True)
-    return out.squeeze(-2), index.squeeze(-2)
+    out = F.max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode)
+    return out.squeeze(-2)
 
 
 def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
@@ -83,8 +102,9 @@ def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     >>> torch.nn.functional.max_pool1d(torch.tensor([[[1., 3., 2., 5., 4.]]]), 2)
     tensor([[[3., 5.]]])
     """
-    out, index = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
-    return (out, index) if return_indices else out
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,

@@ -126,13 +126,14 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
                 raise RuntimeError("padding='same' is not supported for strided convolutions")
             total = d * (k - 1)
             p = total // 2
-            if total % 2 and not _warned_same_even:     # TORCH_WARN_ONCE: once per process, as PyTorch
-                _warned_same_even.append(True)
-                warnings.warn(
-                    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
-                    "of the input be created (Triggered internally at "
-                    "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", UserWarning, stacklevel=2)
-                input = F.pad(input, (0, total - 2 * p))
+            if total % 2:
+                if not _warned_same_even:     # TORCH_WARN_ONCE: once per process, as PyTorch
+                    _warned_same_even.append(True)
+                    warnings.warn(
+                        "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+                        "copy of the input be created (Triggered internally at "
+                        "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", UserWarning, stacklevel=2)
+                input = F.pad(input, (0, total - 2 * p))       # every time, not only when it warns
         else:
             raise RuntimeError("Invalid padding string: '%s'" % padding)
     else:
@@ -153,6 +154,13 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     return Convolution1d.apply(input, weight, F._or_undefined(bias), s, p, d, groups)
 
 
+def _c10(t: Tensor) -> str:
+    """A dtype as ATen's messages print it (``float``, ``double``, ``long int``...)."""
+    names = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "int16": "short int",
+             "int8": "signed char", "uint8": "unsigned char", "float16": "c10::Half", "bool": "bool"}
+    return names.get(str(t.dtype).split(".")[-1], str(t.dtype))
+
+
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
                                  dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
                                  enable_gqa: bool = False) -> Tensor:
@@ -168,6 +176,12 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     tensor([[[0.3333, 0.3333],
              [0.3333, 0.3333]]])
     """
+    if not query.dtype == key.dtype == value.dtype:             # PyTorch's validate_sdpa_input, in its order
+        raise RuntimeError("Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: "
+                           "%s and value.dtype: %s instead." % (_c10(query), _c10(key), _c10(value)))
+    if min(query.dim(), key.dim(), value.dim()) < 2:
+        raise RuntimeError("Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: %d "
+                           "key.dim: %d and value.dim: %d instead." % (query.dim(), key.dim(), value.dim()))
     if _flash_cpu_applies(query, key, value, attn_mask, dropout_p, enable_gqa):     # nn4: ATen's CPU choice
         if is_causal and attn_mask is not None:
             raise RuntimeError(

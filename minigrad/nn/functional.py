@@ -230,23 +230,45 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: in
     return C.Convolution.apply(input, weight, _or_undefined(bias), stride, padding, dilation, groups)
 
 
-def _pool_args(input, kernel_size, stride, padding, dilation):
-    """Pooling's checked geometry, and the stride to save (``()`` when defaulted, as PyTorch)."""
+def _pool_args(input, kernel_size, stride, padding, dilation, fn="max_pool2d"):
+    """Pooling's checked geometry, and the stride to save (``()`` when defaulted, as PyTorch).
+
+    The checks in ATen's order: ``pooling_output_shape`` (stride, then padding, per dim, H first), then
+    ``pool2d_shape_check`` (kernel, stride, dilation > 0; the input's shape -- an empty batch is fine)."""
     for value in (kernel_size, stride):
         if value is not None and 0 in ((value,) if isinstance(value, int) else tuple(value)):
             raise RuntimeError("stride should not be zero")
-    if input.ndim not in (3, 4) or input.numel() == 0:
+    if fn == "max_pool2d" and input.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if input.ndim < 3:
+        raise IndexError("Dimension out of range (expected to be in range of [%d, %d], but got -3)"
+                         % (-max(input.ndim, 1), max(input.ndim, 1) - 1))
     kernel = _pair(kernel_size, "kernel_size")
     saved_stride = () if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(stride)
     stride = kernel if saved_stride == () else saved_stride
     padding, dilation = _pair(padding, "padding"), _pair(dilation, "dilation")
     for i in (0, 1):
+        if padding[i] < 0:
+            raise RuntimeError("pad must be non-negative, but got pad: %d" % padding[i])
         if padding[i] > (dilation[i] * (kernel[i] - 1) + 1) // 2:
             raise RuntimeError(
                 "pad should be at most half of effective kernel size, but got pad=%d, kernel_size=%d and "
                 "dilation=%d" % (padding[i], kernel[i], dilation[i])
             )
+    if min(kernel) <= 0:
+        raise RuntimeError("kernel size should be greater than zero, but got kH: %d kW: %d" % kernel)
+    if min(stride) <= 0:
+        raise RuntimeError("stride should be greater than zero, but got dH: %d dW: %d" % tuple(stride))
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got dilationH: %d dilationW: %d" % dilation)
+    shape = tuple(input.shape)
+    valid = shape[1] != 0 and shape[2] != 0
+    if not ((len(shape) == 3 and shape[0] != 0 and valid) or (len(shape) == 4 and valid and shape[3] != 0)):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
+                           "[%s]" % ", ".join(map(str, shape)))
+    if kernel[1] // 2 < padding[1] or kernel[0] // 2 < padding[0]:
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but got padW = %d, padH = %d, "
+                           "kW = %d, kH = %d" % (padding[1], padding[0], kernel[1], kernel[0]))
     return kernel, stride, padding, dilation, saved_stride
 
 
@@ -292,7 +314,7 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: int
     tensor([[[[ 2.5000,  4.5000],
               [10.5000, 12.5000]]]])
     """
-    kernel, stride, padding, _, saved = _pool_args(input, kernel_size, stride, padding, 1)
+    kernel, stride, padding, _, saved = _pool_args(input, kernel_size, stride, padding, 1, "avg_pool2d")
     out = [C.out_size(input.shape[-2 + i], kernel[i], stride[i], padding[i], 1, ceil_mode) for i in (0, 1)]
     _check_pool_output(input, out)
     if divisor_override is not None and divisor_override == 0:
@@ -573,7 +595,9 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    """``x · σ(x)`` (``SiluBackward0``)."""
+    """``x · σ(x)`` (``SiluBackward0``; ``inplace=True`` writes it into ``input``, PyTorch's ``silu_``)."""
+    if inplace:
+        return input._inplace(lambda x: N.Silu.apply(x))
     return N.Silu.apply(input)
 
 
@@ -671,34 +695,74 @@ def _memory_order(a: np.ndarray) -> tuple[int, ...] | None:
     return order if a.transpose(order).flags.c_contiguous else None
 
 
-def _feature_dropout(name, input, p, training, inplace, batched_dim):
-    if p < 0.0 or p > 1.0:
-        raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
-    if input.ndim not in (batched_dim - 1, batched_dim):
-        raise RuntimeError("%s: Expected %dD or %dD input, but received a %dD input."
-                           % (name, batched_dim - 1, batched_dim, input.ndim))
+def _feature_dropout(input, p, training, inplace):
+    """ATen's ``feature_dropout``: one Bernoulli draw per (sample, channel) of ``input``'s first two dims."""
     if p == 0 or not training or input.numel() == 0:
         return input
-    batched = input.ndim == batched_dim
-    x = input if batched else input.unsqueeze(0)
-    noise_shape = tuple(x.shape[:2]) + (1,) * (x.ndim - 2)
-    out = _dropout_noise(x, noise_shape, p, inplace)
-    return out if batched else out.squeeze(0)
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    noise_shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
+    return _dropout_noise(input, noise_shape, p, inplace)
+
+
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
+
+
+def _unbatched_feature_dropout(input, p, training, inplace, batched):
+    """PyTorch's dropout1d/3d: an unbatched input gets a batch dim of 1 around the feature dropout."""
+    if batched:
+        return _feature_dropout(input, p, training, inplace)
+    x = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    out = _feature_dropout(x, p, training, inplace)
+    return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels (dim 1 of an ``(N, C, L)`` input) with probability ``p``; scale the rest by ``1/(1-p)``."""
-    return _feature_dropout("dropout1d", input, p, training, inplace, 3)
+    _check_p(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            "dropout1d: Expected 2D or 3D input, but received a %dD input. Note that dropout1d exists to provide "
+            "channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional batch "
+            "dimension (i.e. 2D or 3D inputs)." % input.ndim)
+    return _unbatched_feature_dropout(input, p, training, inplace, input.ndim == 3)
+
+
+def _deprecated_rank(name, nd, spatial, dims):
+    warnings.warn(
+        "%s: Received a %d-D input to %s, which is deprecated and will result in an error in a future release. "
+        "To retain the behavior and silence this warning, please use dropout instead. Note that %s exists to "
+        "provide channel-wise dropout on inputs with %d spatial dimensions, a channel dimension, and an optional "
+        "batch dimension (i.e. %s inputs)." % (name, nd, name, name, spatial, dims), UserWarning, stacklevel=3)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``; scale the rest by ``1/(1-p)``."""
-    return _feature_dropout("dropout2d", input, p, training, inplace, 4)
+    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``; scale the rest by ``1/(1-p)``.
+
+    As PyTorch: a 3-d input is read as ``(N, C, L)`` (with a warning), any other rank but 4 warns too."""
+    _check_p(p)
+    nd = input.ndim
+    if nd not in (3, 4):
+        _deprecated_rank("dropout2d", nd, 2, "3D or 4D")
+    if nd == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is "
+            "desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will "
+            "change in a future release to interpret the input as one without a batch dimension, i.e. shape "
+            "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d instead.",
+            UserWarning, stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``; scale the rest by ``1/(1-p)``."""
-    return _feature_dropout("dropout3d", input, p, training, inplace, 5)
+    _check_p(p)
+    nd = input.ndim
+    if nd not in (4, 5):
+        _deprecated_rank("dropout3d", nd, 3, "4D or 5D")
+    return _unbatched_feature_dropout(input, p, training, inplace, nd == 5)
 
 
 # -- normalisation -------------------------------------------------------------------------------

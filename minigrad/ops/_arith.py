@@ -58,6 +58,8 @@ def int_div(fn: Callable[..., Any], x: Any, y: Any) -> Any:
             out.grad_fn._seq = _ACCUMULATE_SEQUENCE_NR  # engine runs it as soon as it is ready: it raises
         return out                           # before the other branches accumulate into any .grad
     a, b = promoted(x, y)
+    if fn is np.floor_divide and a.dtype == np.bool_:
+        raise NotImplementedError('"div_floor_cpu" not implemented for \'Bool\'')
     if b.dtype.kind in "iub" and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
     with np.errstate(divide="ignore", invalid="ignore"):

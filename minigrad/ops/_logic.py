@@ -80,6 +80,8 @@ def nonzero(x: Tensor, as_tuple: bool) -> Any:
     found = np.nonzero(x._data) if x.ndim else np.nonzero(x._data.reshape(1))
     if as_tuple:
         return tuple(type(x)._make(i.astype(np.int64)) for i in found)
+    if not x.ndim:  # a 0-d tensor: one row of no coordinates per non-zero value, (1, 0) or (0, 0)
+        return type(x)._make(np.zeros((len(found[0]), 0), dtype=np.int64))
     return type(x)._make(np.stack(found, axis=1).astype(np.int64).reshape(-1, x.ndim))
 
 
@@ -131,8 +133,8 @@ def bitwise_not(x: Tensor) -> Tensor:
 
 def is_nonzero(x: Tensor) -> bool:
     if x.numel() != 1:
-        raise RuntimeError("Boolean value of Tensor with %s values is ambiguous"
-                           % ("no" if x.numel() == 0 else "more than one"))
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous" if x.numel() == 0 else
+                           "Boolean value of Tensor with more than one value is ambiguous")
     return bool(x.item())
 
 

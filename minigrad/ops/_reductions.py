@@ -117,11 +117,13 @@ def prod(x: Tensor, dim: Any, keepdim: bool) -> Tensor:
 
 
 def norm(x: Tensor, p: Any, dim: Any, keepdim: bool) -> Tensor:
-    """A vector p-norm (``"fro"`` and None are the 2-norm); the nuclear norm is not implemented."""
+    """A vector p-norm (``"fro"`` and None are the 2-norm); ``"nuc"`` is ``linalg.matrix_norm`` over ``dim``
+    (all dims when None), as ``torch.norm`` does."""
     if isinstance(p, str) and p not in ("fro", "nuc"):
         raise RuntimeError("linalg.matrix_norm: Order %s not supported." % p)
     if p == "nuc":
-        raise NotImplementedError("minigrad does not implement the nuclear norm (p='nuc')")
+        from .. import linalg
+        return linalg.matrix_norm(x, "nuc", list(range(x.ndim)) if dim is None else dim, keepdim)
     p = 2 if p in ("fro", None) else p
     return R.Norm.apply(x, float(p), dim, keepdim)
 

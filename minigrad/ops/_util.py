@@ -138,7 +138,18 @@ class fmath:
         if type(b) is float and (b == 0.5 or b == -0.5):
             root = np.sqrt(a)
             return root if b == 0.5 else 1 / root
+        if np.asarray(a).dtype.kind in "iu" and np.asarray(b).dtype.kind in "iu" and np.any(np.asarray(b) < 0):
+            return _int_power(np.asarray(a), np.asarray(b))
         return fmath._power(a, b)
+
+
+def _int_power(a, b):
+    """PyTorch's integer ``powi`` for negative exponents (numpy raises): ``1 ** -n`` is 1, ``(-1) ** -n`` is ±1,
+    any other base gives 0 (the truncated ``1 / a ** n``)."""
+    neg = b < 0
+    out = np.power(a, np.where(neg, 0, b))
+    at_neg = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 != 0, -1, 1), 0))
+    return np.where(neg, at_neg, out).astype(out.dtype, copy=False)
 
 
 def remainder(a, b):

@@ -95,8 +95,11 @@ def copy_(x: Tensor, src: Any) -> Tensor:
     return P.inplace(x, lambda t, s: P.Copy.apply(t, s), (src,))
 
 
-def fill_random(t: Tensor, values: Any) -> Tensor:
-    """Write drawn ``values`` into ``t`` (``uniform_``, ``normal_``...: data only, the version bumped)."""
+def fill_random(t: Tensor, values: Any, node: str | None = None) -> Tensor:
+    """Write drawn ``values`` into ``t`` (``uniform_``, ``normal_``...). On a tensor that requires grad, the write
+    is recorded as PyTorch's node ``node`` (``NormalBackward0``: gradient 0); else data only, the version bumped."""
+    if node is not None and t.requires_grad and grad_mode.is_grad_enabled():
+        return P.inplace(t, lambda x: P.random_fill_node(node).apply(x, values), fill=True)
     with grad_mode.no_grad():
         P.inplace(t, lambda x: type(t)._make(np.asarray(values, dtype=x._data.dtype)))
     return t

@@ -260,6 +260,9 @@ def max_pool2d_forward(a: Any, kernel: Any, stride: Any, padding: Any, dilation:
     n, c, h, w = a.shape
     out = tuple(out_size((h, w)[i], kernel[i], stride[i], padding[i], dilation[i], ceil_mode) for i in (0, 1))
     fill = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
+    if n == 0:  # an empty batch (PyTorch allows it): empty results
+        y, index = np.zeros((0, c, *out), dtype=a.dtype), np.zeros((0, c, *out), dtype=np.int64)
+        return (y[0], index[0]) if unbatched else (y, index)
     cols = _im2col(a, kernel, stride, padding, dilation, out, fill).reshape(n, c, -1, *out)
     k = np.argmax(cols, axis=2)
     if a.dtype.kind == "f":
@@ -306,7 +309,8 @@ class MaxPool2d(Function):
 def _max_pool_backward(grad: Tensor, index: Any, x_shape: Any) -> Tensor:
     """max_pool2d's d/dinput: zeros with ``grad`` added at each window's argmax (``index``: flat H·W)."""
     lead, (h, w) = x_shape[:-2], x_shape[-2:]
-    g = ScatterAlongDim.apply(grad.reshape(*lead, -1), len(lead), index.reshape(*lead, -1), (*lead, h * w))
+    windows = index.shape[-2] * index.shape[-1]     # (not -1: the batch may be empty)
+    g = ScatterAlongDim.apply(grad.reshape(*lead, windows), len(lead), index.reshape(*lead, windows), (*lead, h * w))
     return g.reshape(x_shape)
 
 

@@ -149,6 +149,8 @@ def _pow(self, exponent):
     a = self
     if isinstance(exponent, float) and a.dtype.kind != "f":
         a = a.astype(get_default_dtype().numpy)
+    elif a.dtype == np.bool_ and type(exponent) is int:     # bool tensor ** int: int64, as PyTorch promotes
+        a = a.astype(np.int64)
     e = exponent if a.dtype.kind == "f" or isinstance(exponent, float) else int(exponent)
     if a.dtype.kind == "f" and e in (2, 3, -2):
         # PyTorch's pow_tensor_scalar_optimized_kernel: products in a's dtype, each one rounded

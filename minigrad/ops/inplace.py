@@ -299,6 +299,57 @@ class Fill(Function):
         return t * 0
 
 
+_RANDOM_FILLS: dict = {}
+
+
+def random_fill_node(name: str) -> Any:
+    """The node an in-place random fill records (``NormalBackward0`` for ``normal_``...): the drawn values
+    replace the old ones, so the gradient is 0, as ``fill_``'s (derivatives.yaml: ``self: zeros_like(grad)``)."""
+    cls = _RANDOM_FILLS.get(name)
+    if cls is None:
+        def forward(ctx: Any, x: Tensor, values: Any) -> Any:
+            return np.asarray(values, dtype=x._data.dtype)
+
+        def backward(ctx: Any, grad: Tensor) -> Grads:
+            return _zeros_like(grad), None
+
+        cls = _RANDOM_FILLS[name] = type(name, (Function,), {
+            "__doc__": "An in-place random fill. Backward: 0 (the old values no longer matter).",
+            "node_name": name, "forward": staticmethod(forward), "backward": staticmethod(backward),
+            "jvp": staticmethod(lambda ctx, t, _values: t * 0)})
+    return cls
+
+
+class Bernoulli(Function):
+    """``torch.bernoulli(probs)`` of probabilities that require grad: the draw is constant in them
+    (derivatives.yaml: ``self: zeros_like(grad)``), ``BernoulliBackward0``."""
+
+    node_name: str = "BernoulliBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, probs: Tensor, values: Any) -> Any:
+        return values
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        return _zeros_like(grad), None
+
+
+class BernoulliP(Function):
+    """``input.bernoulli(p)`` (a number ``p``) of an input that requires grad: PyTorch has no derivative and
+    records ``NotImplemented``, whose backward raises."""
+
+    node_name: str = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, values: Any) -> Any:
+        return values
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Grads:
+        raise RuntimeError("derivative for aten::bernoulli is not implemented")
+
+
 class FillTensor(Function):
     """``fill_(tensor)`` with a 0-dim tensor.  Backward: the sum of grad goes to the value."""
 

@@ -260,7 +260,9 @@ def _spend_warn_once(lib) -> None:
     """Give the once-per-process warning of ``backward(create_graph=True)`` ("... will create a reference cycle
     ...", PyTorch's TORCH_WARN_ONCE in Engine::execute) before any program runs, in both libraries: otherwise the
     program that first reaches it decides which side warns (the generator runs its steps under PyTorch, so PyTorch
-    has usually spent it already). minigrad's own warning is tested in tests/minigrad/test_engine.py."""
+    has usually spent it already). minigrad's own warning is tested in tests/minigrad/test_engine.py.
+    The same for conv1d(padding='same') with an even kernel ("... may require a zero-padded copy ...",
+    TORCH_WARN_ONCE in Convolution.cpp; minigrad's is tested in tests/nn)."""
     if id(lib) in _SPENT:
         return
     _SPENT.add(id(lib))
@@ -269,6 +271,7 @@ def _spend_warn_once(lib) -> None:
         warnings.simplefilter("ignore")
         x = lib.ones(1, requires_grad=True)
         (x * x).sum().backward(create_graph=True)
+        lib.nn.functional.conv1d(lib.ones(1, 1, 2), lib.ones(1, 1, 2), padding="same")
 
 
 def check(program: dict, torch_module=None, minigrad_module=None) -> list[Diff]:

@@ -12,6 +12,7 @@ Adding an op: write a ``build`` and register it with :func:`variant`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -40,8 +41,17 @@ def variant(name: str, family: str, weight: float = 1.0):
     return register
 
 
+def _weights() -> list[float]:
+    """The variants' weights; ``FUZZ_FAMILIES=nn_s4,dtype`` (a focused run) draws from those families only."""
+    only = os.environ.get("FUZZ_FAMILIES")
+    if not only:
+        return [v.weight for v in VARIANTS]
+    keep = set(only.split(","))
+    return [v.weight if v.family in keep or v.name in keep else 0.0 for v in VARIANTS]
+
+
 def draw(g) -> Variant:
-    return g.rng.choices(VARIANTS, weights=[v.weight for v in VARIANTS])[0]
+    return g.rng.choices(VARIANTS, weights=_weights())[0]
 
 
 def need(value):
@@ -1141,3 +1151,8 @@ def _like(g):
     form = g.choice(["torch.zeros_like(%s)", "torch.ones_like(%s)", "torch.full_like(%s, 2.5)",
                      "%s.new_zeros(2)", "%s.new_ones(%s.shape)", "torch.zeros_like(%s, requires_grad=True)"])
     g.add_op(form.replace("%s", a), "like", [a])
+
+
+# ------------------------------------------------------------------ breadth: the ops the table above never drew
+
+from . import ops_breadth  # noqa: E402,F401  (registers its variants after the ones above)
