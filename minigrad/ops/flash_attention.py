@@ -21,6 +21,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Function
+from ._util import fmath
 from .attention import SafeSoftmax
 
 if TYPE_CHECKING:
@@ -62,14 +63,14 @@ class FlashAttentionForCpu(Function):
             scores = scores + additive
         top = scores.max(-1, keepdims=True)
         dead = np.isneginf(top)                                       # every key masked out
-        e = np.exp(scores - np.where(dead, 0, top))
+        e = fmath.exp(scores - np.where(dead, 0, top))
         total = e.sum(-1, keepdims=True)
         p = np.where(dead, 0, e / total)
         out = np.empty_like(q, order="K")              # PyTorch's output takes the query's memory layout
         out[...] = np.matmul(p.astype(q.dtype, copy=False), v)
         b, h, length = q.shape[:3]
         lse = np.empty((b, length, h), q.dtype).transpose(0, 2, 1)     # and its logsumexp is (B, L, H) in memory
-        lse[...] = np.where(dead, 0, np.log(total) + np.where(dead, 0, top))[..., 0]
+        lse[...] = np.where(dead, 0, fmath.log(total) + np.where(dead, 0, top))[..., 0]
         output = Tensor._make(out, False)
         ctx.save_for_backward(query, key, value, output, Tensor._make(lse, False))
         mask_t = mask[0]
