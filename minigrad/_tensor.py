@@ -340,7 +340,12 @@ class Tensor(TensorOps):
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self, memory_format: Any = None) -> bool:
+        if memory_format is _dtype.channels_last:     # NHWC: the channels are the fastest dim
+            a = self._data
+            if a.ndim != 4:
+                return False
+            return a.transpose(0, 2, 3, 1).flags.c_contiguous
         return bool(self._data.flags.c_contiguous)
 
     def stride(self, dim: int | None = None) -> Any:
@@ -374,7 +379,7 @@ class Tensor(TensorOps):
     def _scalar(self, kind: type[Any]) -> Any:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if self.requires_grad and not _warned_scalar[0]:
+        if self.requires_grad and grad_mode.is_grad_enabled() and not _warned_scalar[0]:  # torch: not in no_grad
             _warned_scalar[0] = True
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                           "Consider using tensor.detach() first.", UserWarning, stacklevel=3)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype, _tensor  # circular: `_tensor.Tensor` at call time
-from . import _fast, anomaly_mode, grad_mode
+from . import _fast, _frozen, anomaly_mode, grad_mode
 from . import forward_ad as _forward_ad
 from .anomaly_mode import _mode as _anomaly
 from .graph import (
@@ -197,6 +197,8 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
         _current_runs.items.pop()
         if tagger is not None:
             tagger.handle.remove()
+    # remember the roots (weakly); the last pass's, if still alive, are stored compactly first (_frozen.py)
+    (_frozen.defer if _frozen.pending else _frozen.pending.update)(root_nodes)
     if observe:
         _emit("end")
     return None if accumulate else run.captured            # backward() returns None, grad() the gradients

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype, get_default_dtype
 from ..autograd.function import Function
+from ._cascade import torch_sum
 from ._layout import contiguous, like
 from ._rules import NP, fused, rule
 from ._util import dims_tuple, fmath, wrap_dim
@@ -52,15 +53,22 @@ def _count(sizes, dims):
 
 # -- the derivative table: reductions ------------------------------------------------------------------
 
-Sum: type[Rule] = rule("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_type(self))),
+Sum: type[Rule] = rule("SumBackward0", lambda self: np.asarray(_fsum(self, tuple(range(self.ndim)))),
            values={"self_sym_sizes": lambda self: self.shape},
            self=("g", lambda xp, g, self_sym_sizes: xp.expand(g, self_sym_sizes)),
            jvp="auto_linear",
            words="Sum of all elements: every element gets the same gradient g (expanded to self's shape).")
 
 
+def _fsum(a, dims, keepdim=False):
+    """``a.sum(dims)``: floats in PyTorch's order (a cancelling float32 sum rounds as PyTorch's), integers as int64."""
+    if a.dtype.kind == "f":
+        return torch_sum(a, dims, keepdim)
+    return a.sum(axis=dims, keepdims=keepdim, dtype=_sum_type(a))
+
+
 def _sum_dim(self, dim, keepdim):
-    return np.asarray(self.sum(axis=dims_tuple(dim, self.ndim), keepdims=keepdim, dtype=_sum_type(self)))
+    return np.asarray(_fsum(self, dims_tuple(dim, self.ndim), keepdim))
 
 
 SumDim: type[Rule] = rule("SumBackward1", _sum_dim,
@@ -79,7 +87,7 @@ def _check_mean_dtype(a):
 
 def _mean(self):
     _check_mean_dtype(self)
-    return np.asarray(self.sum() / self.size, dtype=self.dtype)       # empty: nan, without a warning
+    return np.asarray(_fsum(self, tuple(range(self.ndim))) / self.size, dtype=self.dtype)   # empty: nan, no warning
 
 
 Mean: type[Rule] = rule("MeanBackward0", _mean,
@@ -94,7 +102,7 @@ Mean: type[Rule] = rule("MeanBackward0", _mean,
 def _mean_dim(self, dim, keepdim):
     _check_mean_dtype(self)
     dims = dims_tuple(dim, self.ndim)
-    return np.asarray(self.sum(axis=dims, keepdims=keepdim) / _count(self.shape, dims), dtype=self.dtype)
+    return np.asarray(_fsum(self, dims, keepdim) / _count(self.shape, dims), dtype=self.dtype)
 
 
 MeanDim: type[Rule] = rule("MeanBackward1", _mean_dim,
@@ -348,8 +356,13 @@ def _variance(a, dims, dof, keepdim, take_sqrt=False):
     matters where the variance is all rounding (1 + 1e-8 against 1): its log's slope is 1 / var."""
     if not a.size:
         centered = a.astype(np.float64)
-    elif a.size == _count(a.shape, dims):                       # one output: PyTorch's all-reduce path
-        centered = a.astype(np.float64) - np.float64(a.mean())
+    elif a.size == _count(a.shape, dims):                       # one output: PyTorch's all-reduce path:
+        # mean() in a's dtype (its sum in PyTorch's order), then Σ (x − mean)² in double, one element after another
+        mean = np.float64(a.dtype.type(_fsum(a, tuple(range(a.ndim))) / a.size))
+        centered = np.ravel(a, order="K").astype(np.float64) - mean
+        out = np.cumsum(centered * centered)[-1] / max(dof, 0)
+        shape = [1 if d in dims else n for d, n in enumerate(a.shape) if keepdim or d not in dims]
+        return np.asarray(np.sqrt(out) if take_sqrt else out).astype(a.dtype).reshape(shape)
     elif _count(a.shape, dims) <= _WELFORD_MAX:
         return _welford(a, dims, dof, keepdim, take_sqrt)
     else:                                                       # long rows: the two-pass sum (float64 rounding)
@@ -477,12 +490,17 @@ def _others(xp, self, dim):
 
 
 def _prod_grad(xp, g, self, result, dim=None, keepdim=False):
-    if not self.ndim:
-        dim = None
+    if not self.ndim:                        # PyTorch's prod_backward returns g itself (prod(nan) too)
+        return g
     if dim is not None:                      # (a full product's 0-dim gradient broadcasts as it is)
         g, result = xp.restore(g, (dim,), keepdim), xp.restore(result, (dim,), keepdim)
-    if not np.any(xp.value(self) == 0):
+    zeros = np.count_nonzero(xp.value(self) == 0)
+    if not zeros:
         return g * (result / self)
+    if dim is None and zeros > 1 and xp is NP:
+        # two zeros make every "product of the others" 0: PyTorch writes exact zeros (outside create_graph),
+        # whatever g and the other elements are (a nan or inf elsewhere gives no 0 · inf = nan)
+        return xp.zeros_like(self)
     return g * _others(xp, self, dim)
 
 

@@ -678,10 +678,12 @@ class Trace(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        # PyTorch's trace_backward: zeros(rows · cols).index_fill_(0, arange(0, numel, cols + 1), grad).view(sizes)
+        # PyTorch's trace_backward: zeros(rows · cols).index_fill_(0, diagonal's flat indices, grad).view(sizes);
+        # only the min(rows, cols) diagonal slots (arange(0, numel, cols + 1) would wrap around a tall matrix:
+        # a 6 × 1 matrix's trace is x[0, 0] alone, not x[0] + x[2] + x[4])
         rows, cols = ctx.self_sym_sizes
         flat = _tensor.Tensor._make(np.zeros(rows * cols, dtype=grad._data.dtype))
-        index = np.arange(0, rows * cols, cols + 1, dtype=np.int64)
+        index = np.arange(min(rows, cols), dtype=np.int64) * (cols + 1)
         return IndexFillGrad.apply(flat, grad, index).view(ctx.self_sym_sizes)
 
 
