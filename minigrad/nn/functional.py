@@ -227,7 +227,18 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: in
             "Calculated padded input size per channel: (%d x %d). Kernel size: (%d x %d). "
             "Kernel size can't be greater than actual input size" % (*padded, *effective)
         )
+    conv_dtypes(input, weight, bias)
     return C.Convolution.apply(input, weight, _or_undefined(bias), stride, padding, dilation, groups)
+
+
+def conv_dtypes(input: Tensor, weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch's convolution kernels do not promote: the input's dtype must be the weight's (the slow kernel's
+    error), then the bias's (mkldnn's ``check_input_same_type_as_parameters``) -- after the shape checks."""
+    if weight.dtype is not input.dtype:
+        raise RuntimeError("expected scalar type %s but found %s" % (input.dtype._legacy, weight.dtype._legacy))
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError("Input type (%s) and bias type (%s) should be the same"
+                           % (_dtype.cpp_type_name(input.dtype), _dtype.cpp_type_name(bias.dtype)))
 
 
 def _pool_args(input, kernel_size, stride, padding, dilation):
@@ -328,6 +339,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
         raise RuntimeError("Given transposed=1, weight of size %s, expected input%s to have %d channels, but got %d "
                            "channels instead" % (list(weight.shape), list(input.shape), weight.shape[0],
                                                  input.shape[1]))
+    conv_dtypes(input, weight, None)      # (PyTorch's transposed kernel takes a bias of another dtype)
     return ConvTranspose2d.apply(input, weight, bias, _pair(stride), _pair(padding), _pair(output_padding),
                                  _pair(dilation, "dilation"))
 
