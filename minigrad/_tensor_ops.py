@@ -460,6 +460,7 @@ class TensorOps:
         return Rd.logsumexp(self, dim, keepdim)
 
     @numpy_names
+    @_checks.python_args
     def softmax(self: Tensor, dim: _int, dtype: DType | None = None) -> Tensor:
         return Rd.softmax(R.Softmax, self, dim, dtype, "softmax")
 
@@ -552,6 +553,7 @@ class TensorOps:
 
     moveaxis = movedim
 
+    @_checks.python_args
     def transpose(self: Tensor, dim0: _int, dim1: _int) -> Tensor:
         return Sh.transpose(self, dim0, dim1)
 
