@@ -120,6 +120,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``y[..., o] = input1 · weight[o] · input2 + bias[o]`` (``TrilinearBackward0``)."""
+    named = [("input1", input1), ("input2", input2), ("weight", weight)] + [("bias", bias)] * (bias is not None)
+    if len({t.dtype for _, t in named}) > 1:          # PyTorch's bilinear does not promote; checked first
+        raise RuntimeError("All tensors must have the same dtype, got %s"
+                           % ", ".join("%s: %s" % (n, _dtype.cpp_type_name(t.dtype)) for n, t in named))
     for k, (x, expected) in enumerate(((input1, weight.shape[1]), (input2, weight.shape[2]))):
         if x.shape[-1] != expected:
             raise RuntimeError("bilinear(): input%d size does not match weight size: got %d but expected %d"
