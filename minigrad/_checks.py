@@ -198,3 +198,37 @@ def tensor_arg(value, fn: str, name: str, pos: int | None = 1):
 def dtype_name(d) -> str:
     """PyTorch's short name of a dtype in messages: ``Float``, ``Double``, ``Long``."""
     return d._legacy
+
+
+def python_args(fn=None, *, method: bool = True):
+    """Give Python's own argument errors PyTorch's words (its argument parser's): ``transpose() missing 1 required
+    positional arguments: "dim1"`` (sic: PyTorch's plural is the wrong way round), ``transpose() takes 2 positional
+    arguments but 3 were given`` (a method's count leaves out self).  Only errors raised by the call itself, not
+    from inside ``fn``, are rewritten; a successful call costs one frame."""
+    import functools
+    import re
+
+    def wrap(f):
+        name = f.__name__
+
+        @functools.wraps(f)
+        def call(*args, **kwargs):
+            try:
+                return f(*args, **kwargs)
+            except TypeError as e:
+                if e.__traceback__.tb_next is not None:      # raised inside f: not a binding error
+                    raise
+                text = str(e)
+                missing = re.match(r".*missing (\d+) required (?:keyword-only |positional )?arguments?: (.*)", text)
+                if missing:
+                    n = int(missing.group(1))
+                    names = re.findall(r"'(\w+)'", missing.group(2))
+                    raise TypeError('%s() missing %d required positional argument%s: %s' % (
+                        name, n, "s" if n == 1 else "", ", ".join('"%s"' % a for a in names))) from None
+                takes = re.match(r".*takes (\d+) positional arguments? but (\d+) (?:was|were) given", text)
+                if takes and method:
+                    raise TypeError("%s() takes %d positional arguments but %d were given"
+                                    % (name, int(takes.group(1)) - 1, int(takes.group(2)) - 1)) from None
+                raise
+        return call
+    return wrap(fn) if fn is not None else wrap

@@ -361,6 +361,7 @@ def empty(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None, req
     return _factory(np.zeros, size, dtype, requires_grad, "empty", kwargs)
 
 
+@_checks.python_args(method=False)
 def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     _checks.number_arg(fill_value, "full", "fill_value", 2)

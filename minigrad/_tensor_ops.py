@@ -460,6 +460,7 @@ class TensorOps:
         return Rd.logsumexp(self, dim, keepdim)
 
     @numpy_names
+    @_checks.python_args
     def softmax(self: Tensor, dim: _int, dtype: DType | None = None) -> Tensor:
         return Rd.softmax(R.Softmax, self, dim, dtype, "softmax")
 
@@ -552,6 +553,7 @@ class TensorOps:
 
     moveaxis = movedim
 
+    @_checks.python_args
     def transpose(self: Tensor, dim0: _int, dim1: _int) -> Tensor:
         return Sh.transpose(self, dim0, dim1)
 
@@ -895,10 +897,12 @@ class TensorOps:
 
     def clamp_min_(self: Tensor, min: TensorOrNumber) -> Tensor:
         """In-place ``clamp_min``: writes the result into this tensor (same gradient as ``clamp_min``)."""
+        W.check_clamp_scalars(self, min)
         return self._inplace(lambda x: x.clamp_min(min))
 
     def clamp_max_(self: Tensor, max: TensorOrNumber) -> Tensor:
         """In-place ``clamp_max``: writes the result into this tensor (same gradient as ``clamp_max``)."""
+        W.check_clamp_scalars(self, max)
         return self._inplace(lambda x: x.clamp_max(max))
 
     def addcmul_(self: Tensor, t1: Tensor, t2: Tensor, *, value: Number = 1) -> Tensor:

@@ -375,10 +375,8 @@ def _tensor_hooks(node, grads, observe):
         hooks = node._tensor_pre_hooks
     if hooks:
         for nr, fns in hooks.items():
-            for fn in tuple(fns.values()):
-                if grads[nr] is None:
-                    continue
-                grads[nr] = _call_tensor_hook(fn, grads[nr])
+            for fn in tuple(fns.values()):         # (PyTorch calls them with None for an output that got no
+                grads[nr] = _call_tensor_hook(fn, grads[nr])     # gradient: another output of a split...)
                 if observe:
                     _emit("tensor_hook", node, grads, detail=getattr(fn, "__name__", "hook"))
     if node._retain_grad:
@@ -395,6 +393,8 @@ def _call_tensor_hook(fn, grad):
     result = fn(grad)
     if result is None:
         return grad
+    if grad is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
     if not isinstance(result, _tensor.Tensor):
         raise TypeError("expected Variable, but hook returned '%s'" % type(result).__name__)
     if result.shape != grad.shape:

@@ -151,6 +151,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
             "Calculated padded input size per channel: (%d). Kernel size: (%d). "
             "Kernel size can't be greater than actual input size" % (padded, effective)
         )
+    F.conv_dtypes(input, weight, bias)
     return Convolution1d.apply(input, weight, F._or_undefined(bias), s, p, d, groups)
 
 

@@ -120,6 +120,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``y[..., o] = input1 · weight[o] · input2 + bias[o]`` (``TrilinearBackward0``)."""
+    named = [("input1", input1), ("input2", input2), ("weight", weight)] + [("bias", bias)] * (bias is not None)
+    if len({t.dtype for _, t in named}) > 1:          # PyTorch's bilinear does not promote; checked first
+        raise RuntimeError("All tensors must have the same dtype, got %s"
+                           % ", ".join("%s: %s" % (n, _dtype.cpp_type_name(t.dtype)) for n, t in named))
     for k, (x, expected) in enumerate(((input1, weight.shape[1]), (input2, weight.shape[2]))):
         if x.shape[-1] != expected:
             raise RuntimeError("bilinear(): input%d size does not match weight size: got %d but expected %d"
@@ -227,7 +231,18 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: in
             "Calculated padded input size per channel: (%d x %d). Kernel size: (%d x %d). "
             "Kernel size can't be greater than actual input size" % (*padded, *effective)
         )
+    conv_dtypes(input, weight, bias)
     return C.Convolution.apply(input, weight, _or_undefined(bias), stride, padding, dilation, groups)
+
+
+def conv_dtypes(input: Tensor, weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch's convolution kernels do not promote: the input's dtype must be the weight's (the slow kernel's
+    error), then the bias's (mkldnn's ``check_input_same_type_as_parameters``) -- after the shape checks."""
+    if weight.dtype is not input.dtype:
+        raise RuntimeError("expected scalar type %s but found %s" % (input.dtype._legacy, weight.dtype._legacy))
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError("Input type (%s) and bias type (%s) should be the same"
+                           % (_dtype.cpp_type_name(input.dtype), _dtype.cpp_type_name(bias.dtype)))
 
 
 def _pool_args(input, kernel_size, stride, padding, dilation, fn="max_pool2d"):
@@ -350,6 +365,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
         raise RuntimeError("Given transposed=1, weight of size %s, expected input%s to have %d channels, but got %d "
                            "channels instead" % (list(weight.shape), list(input.shape), weight.shape[0],
                                                  input.shape[1]))
+    conv_dtypes(input, weight, None)      # (PyTorch's transposed kernel takes a bias of another dtype)
     return ConvTranspose2d.apply(input, weight, bias, _pair(stride), _pair(padding), _pair(output_padding),
                                  _pair(dilation, "dilation"))
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _checks
+from .._dtype import get_default_dtype
 from ..autograd import grad_mode
 from . import elementwise as E
 from . import inplace as P
@@ -38,8 +39,17 @@ def div_(x: Tensor, other: Any) -> Tensor:
     return P.inplace(x, E.Div.apply, (operand(other),), ufunc=np.divide if x.is_floating_point() else None)
 
 
+def check_clamp_scalars(x: Tensor, *bounds: Any) -> None:
+    """``clamp_`` of an integer tensor with a float number: PyTorch's clamp(Scalar) kernel names the C++ type
+    (``long int``), where other in-place ops (and a tensor bound) name the ScalarType (``Long``)."""
+    if not x.dtype.is_floating_point and any(isinstance(b, float) for b in bounds):
+        raise RuntimeError("result type %s can't be cast to the desired output type %s"
+                           % (get_default_dtype()._legacy, c_type(x.dtype)))
+
+
 def clamp_(x: Tensor, min: Any, max: Any) -> Tensor:
     clamp_args(min, max, "clamp_")
+    check_clamp_scalars(x, min, max)
     return P.inplace(x, lambda t: E.Clamp.apply(t, min, max))
 
 

@@ -502,9 +502,12 @@ def normalize_key(key: Any, shape: Any) -> Any:
 
 
 def check_advanced(key: Any, shape: Any) -> Any:
-    """PyTorch's IndexErrors for index arrays out of bounds and boolean masks of the wrong shape."""
-    dim = 0
-    for item in key:
+    """PyTorch's IndexErrors for index arrays out of bounds and boolean masks of the wrong shape.
+
+    An out-of-range integer names its position in the key (it is a ``select`` first, as in ``check_bounds``); an
+    index array names its place among the index arrays (PyTorch's index kernel sees them moved to the front)."""
+    dim = nth = 0
+    for position, item in enumerate(key):
         if item is None:
             continue
         if item is Ellipsis:
@@ -521,6 +524,7 @@ def check_advanced(key: Any, shape: Any) -> Any:
                                      "tensor [%s] at index %d" % (", ".join(map(str, item.shape)), j,
                                                                  ", ".join(map(str, shape)), dim + j))
             dim += item.ndim
+            nth += item.ndim
             continue
         if isinstance(item, bool):
             continue
@@ -532,9 +536,10 @@ def check_advanced(key: Any, shape: Any) -> Any:
                 raise IndexError("index is out of bounds for dimension with size 0")
             if bad.size:
                 raise IndexError("index %d is out of bounds for dimension %d with size %d"
-                                 % (bad.flat[0], dim, shape[dim]))
+                                 % (bad.flat[0], nth, shape[dim]))
         elif isinstance(item, (int, np.integer)) and not -shape[dim] <= item < shape[dim]:
-            raise IndexError("index %d is out of bounds for dimension %d with size %d" % (item, dim, shape[dim]))
+            raise IndexError("index %d is out of bounds for dimension %d with size %d" % (item, position, shape[dim]))
+        nth += isinstance(item, np.ndarray)
         dim += 1
     if sum(1 for k in key if isinstance(k, np.ndarray) and k.dtype != np.bool_) > 1:
         arrays = [k for k in key if isinstance(k, np.ndarray) and k.dtype != np.bool_]
@@ -578,9 +583,10 @@ def check_assignable(target: Any, key: Any, value: Any) -> Any:
 
 
 def check_bounds(key: Any, shape: Any) -> Any:
-    """PyTorch's IndexError for an out-of-range integer index."""
+    """PyTorch's IndexError for an out-of-range integer index (``real_dim``: the message names the item's position
+    in the key, ``a[None, 5]`` -> dimension 1, not the dim it selects from)."""
     dim = 0
-    for item in key:
+    for position, item in enumerate(key):
         if item is None:
             continue
         if item is Ellipsis:
@@ -593,7 +599,8 @@ def check_bounds(key: Any, shape: Any) -> Any:
             if dim >= len(shape):
                 raise IndexError("too many indices for tensor of dimension %d" % len(shape))
             if not -shape[dim] <= item < shape[dim]:
-                raise IndexError("index %d is out of bounds for dimension %d with size %d" % (item, dim, shape[dim]))
+                raise IndexError("index %d is out of bounds for dimension %d with size %d"
+                                 % (item, position, shape[dim]))
         elif dim >= len(shape) and isinstance(item, slice):
             raise IndexError("too many indices for tensor of dimension %d" % len(shape))
         dim += 1

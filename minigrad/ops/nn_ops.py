@@ -1236,3 +1236,4 @@ register_formula("BackwardHookFunctionBackward", ("tensors",), ("g",), (),
 
 # TensorIterator's output layout for the pointwise rows (activations; see ops/_layout.py)
 pointwise_rules(globals())
+LogSigmoid._layout = staticmethod(lambda out, args: contiguous(out))    # log_sigmoid_forward's buffer: row-major

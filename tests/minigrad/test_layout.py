@@ -16,7 +16,7 @@ import pytest
     ("xt.softmax(0)", (3, 1)), ("xt.log_softmax(1)", (3, 1)), ("xt.cumsum(0)", (3, 1)), ("xt.cumprod(1)", (3, 1)),
     ("xt.masked_fill(xt > 2, 0.0)", (3, 1)), ("lib.cat([xt, xt])", (3, 1)), ("lib.stack([xt, xt])", (12, 3, 1)),
     ("xt.roll(1, 0)", (3, 1)), ("F.pad(xt, (1, 1))", (5, 1)), ("xt.tril()", (3, 1)), ("xt.repeat(1, 2)", (6, 1)),
-    ("xt.contiguous()", (3, 1)), ("2.0 ** xt", (3, 1)), ("F.rrelu(xt)", (3, 1)),
+    ("xt.contiguous()", (3, 1)), ("2.0 ** xt", (3, 1)), ("F.rrelu(xt)", (3, 1)), ("F.logsigmoid(xt)", (3, 1)),
     # reductions: a row-major result (numpy's keeps the input's order)
     ("p.sum(1)", (2, 1)), ("p.mean(1, keepdim=True)", (2, 2, 1)), ("p.amax(1)", (2, 1)), ("p.amin((0, 1))", (1,)),
     ("p.logsumexp(1)", (2, 1)), ("p.prod(1)", (2, 1)), ("p.norm(dim=1)", (2, 1)), ("p.topk(2, 1)[0]", (4, 2, 1)),

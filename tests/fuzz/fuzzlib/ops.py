@@ -288,7 +288,17 @@ def _max(g):
 @variant("median", "reduce", 0.3)
 def _median(g):
     a = need(g.pick())
-    g.add_op("%s.median()" % a if g.chance(0.6) else "%s.median(dim=%d)" % (a, g.dim(a)), "median", [a])
+    if g.chance(0.6):
+        g.add_op("%s.median()" % a, "median", [a])
+        return
+    d = g.dim(a)
+    t = g.ns[a]
+    if t.dim() and t.stride(d) == 0 and t.shape[d] > 1:
+        # PyTorch bug: median(dim) along an expanded (stride-0) dim reads memory outside the tensor
+        # (tensor([1., 5., 2.]).expand(4, 3).median(dim=0) gives 1e-42s; .contiguous() first gives the
+        # right answer): undefined values, so the generator does not ask for them
+        a = "%s.contiguous()" % a
+    g.add_op("%s.median(dim=%d)" % (a, d), "median", [a.split(".")[0]])
 
 
 @variant("argmax", "reduce", 0.3)
