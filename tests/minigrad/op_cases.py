@@ -1011,6 +1011,7 @@ CASES += [   # nn4: adaptive max pooling (GRID: no ties)
            node="AdaptiveMaxPool2DBackward0", elements=GRID, unique=True, shapes=((1, 2, 3, 5),)),
     OpCase("adaptive_max_pool1d", lambda a: lib(a).nn.functional.adaptive_max_pool1d(a, 2),
            node="SqueezeBackward1", elements=GRID, unique=True, shapes=((2, 5),)),
+]
 
 # -- nn5: torch.linalg decompositions and products (minigrad/ops/decomp_nn5.py) --
 def _spd(a):
