@@ -1013,6 +1013,7 @@ CASES += [   # nn4: adaptive max pooling (GRID: no ties)
            node="SqueezeBackward1", elements=GRID, unique=True, shapes=((2, 5),)),
 ]
 
+
 # -- nn5: torch.linalg decompositions and products (minigrad/ops/decomp_nn5.py) --
 def _spd(a):
     """A well-conditioned symmetric positive-definite matrix built from ``a`` (graph: mm, add)."""
