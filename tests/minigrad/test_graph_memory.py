@@ -309,3 +309,37 @@ def test_a_frozen_graph_is_freed_by_reference_counting_alone(no_gc, access):
     del loss
     assert root() is None
     assert [r() is None for r in refs] == [True] * len(refs)
+
+
+def test_backward_in_threads_with_kept_losses():
+    """Each thread keeps its losses: the roots handed over by one thread's backward may be frozen by another's."""
+    import threading
+
+    errors, results = [], {}
+
+    def work(k):
+        try:
+            x = torch.tensor([0.5 + k, 1.5], requires_grad=True)
+            kept = []
+            for _ in range(30):
+                loss = (x.exp().tanh() * x).sum()
+                loss.backward()
+                kept.append(loss)
+            results[k] = (x.grad.numpy().copy(), [_describe(loss.grad_fn) for loss in kept[:3]])
+        except Exception as exc:                      # (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    for k, (grad, described) in results.items():
+        v = np.array([0.5 + k, 1.5], dtype=np.float32)
+        t = np.tanh(np.exp(v))
+        np.testing.assert_allclose(grad, 30 * (t + v * (1 - t * t) * np.exp(v)), rtol=1e-4)
+        shapes = [[(name, needs, edges, saved) for name, _, needs, edges, saved in d] for d in described]
+        assert shapes[0] == shapes[1] == shapes[2]                       # (sequence numbers aside)
+        assert [n[0] for n in shapes[0]] == ["SumBackward0", "MulBackward0", "TanhBackward0", "ExpBackward0",
+                                             "torch::autograd::AccumulateGrad"]
