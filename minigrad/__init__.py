@@ -353,3 +353,12 @@ def pinverse(input: Tensor, rcond: Any = 1e-15) -> Tensor:
 
 
 __all__ += ["cholesky", "qr", "cross", "vdot", "matrix_power", "matrix_exp", "pinverse"]
+
+# nn5 (session 5): torch.special and the torch.* names of its functions (minigrad/special.py, ops/special.py)
+from . import distributions, special  # noqa: E402
+from .special import digamma, erfc, erfinv, exp2, i0, logit, polygamma, sinc, xlogy  # noqa: E402
+from .special import gammaln as lgamma  # noqa: E402
+from .special import multigammaln as mvlgamma  # noqa: E402
+
+__all__ += ["special", "distributions", "digamma", "erfc", "erfinv", "exp2", "i0", "logit", "polygamma", "sinc",
+            "xlogy", "lgamma", "mvlgamma"]

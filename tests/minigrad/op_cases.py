@@ -1095,5 +1095,31 @@ CASES += [   # nn4: distances (the two inputs on either side of 0: never near th
            valid=_rows_apart),
 ]
 
+
+# -- nn5: torch.special (minigrad/ops/special.py) --
+CASES += [
+    OpCase("special_erfc", lambda a: lib(a).special.erfc(a), node="ErfcBackward0"),
+    OpCase("special_erfinv", lambda a: lib(a).special.erfinv(a), node="ErfinvBackward0",
+           elements=st.floats(-0.9, 0.9)),
+    OpCase("lgamma", lambda a: lib(a).lgamma(a), node="LgammaBackward0", elements=POSITIVE),
+    OpCase("digamma", lambda a: lib(a).digamma(a), node="DigammaBackward0", elements=POSITIVE),
+    OpCase("polygamma_2", lambda a: lib(a).polygamma(2, a), node="PolygammaBackward0", elements=POSITIVE),
+    OpCase("special_i0", lambda a: lib(a).special.i0(a), node="I0Backward0"),
+    # (away from 0: i1's slope I0 − I1/x, differentiated again, divides by x² -- PyTorch's formula too)
+    OpCase("special_i1", lambda a: lib(a).special.i1(a), node="SpecialI1Backward0", elements=NONZERO),
+    OpCase("sinc", lambda a: lib(a).sinc(a), node="SincBackward0", elements=NONZERO),
+    OpCase("logit", lambda a: lib(a).logit(a), node="LogitBackward0", elements=st.floats(0.1, 0.9)),
+    OpCase("logit_eps", lambda a: lib(a).logit(a, 0.05), node="LogitBackward0", elements=st.floats(0.1, 0.9)),
+    OpCase("special_entr", lambda a: lib(a).special.entr(a), node="SpecialEntrBackward0", elements=POSITIVE),
+    OpCase("special_log_ndtr", lambda a: lib(a).special.log_ndtr(a), node="SpecialLogNdtrBackward0"),
+    OpCase("special_ndtr", lambda a: lib(a).special.ndtr(a), node="MulBackward1"),
+    OpCase("xlogy", lambda a, b: lib(a).xlogy(a, b), node="XlogyBackward0", arity=2, elements=(FLOATS, POSITIVE),
+           shapes=BROADCAST_2),
+    OpCase("special_xlog1py", lambda a, b: lib(a).special.xlog1py(a, b), node="SpecialXlog1PyBackward0", arity=2,
+           elements=(FLOATS, POSITIVE), shapes=BROADCAST_2),
+    OpCase("special_exp2", lambda a: lib(a).special.exp2(a), node="Exp2Backward0"),
+    OpCase("mvlgamma", lambda a: lib(a).mvlgamma(a * a + 1.2, 3), node="MvlgammaBackward0"),
+]
+
 CASES_BY_NAME = {case.name: case for case in CASES}
 assert len(CASES_BY_NAME) == len(CASES), "duplicate case names"
