@@ -23,6 +23,8 @@ from ._creation import *  # noqa: F403 - tensor factories, like torch.*
 from ._creation import Generator, default_generator, device
 from ._dtype import (
     bool,
+    channels_last,
+    contiguous_format,
     double,
     dtype,
     float,
@@ -37,6 +39,8 @@ from ._dtype import (
     int32,
     int64,
     long,
+    memory_format,
+    preserve_format,
     promote_types,
     set_default_dtype,
     short,
@@ -60,6 +64,12 @@ from .ops._out import with_out as _with_out
 from .ops._util import operand as _operand
 
 __version__ = "0.1.0"
+
+# ``type(x)`` prints ``<class 'minigrad.Tensor'>``, as PyTorch's prints ``<class 'torch.Tensor'>``: the public
+# classes say where a learner imports them from, not the private module that defines them.
+for _public in (Tensor, Size, dtype, memory_format):
+    _public.__module__ = "minigrad"
+del _public
 
 # legacy tensor types: `torch.LongTensor([1, 2])`, `isinstance(x, torch.FloatTensor)`, `x.type(torch.DoubleTensor)`
 FloatTensor: _LegacyTensorType = _legacy_type(float32)
@@ -305,6 +315,7 @@ from .functional import (  # noqa: E402
     tensordot,
 )
 from .nn.functional import threshold, threshold_  # noqa: E402 - torch.threshold, torch.threshold_
+from .ops.simd import get_num_threads, set_num_threads  # noqa: E402 - how PyTorch would split arange
 from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401 - torch.utils.data
 
@@ -314,7 +325,8 @@ __all__ = [
     "LongTensor", "HalfTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "bool",
     "double", "float", "float16", "float32", "float64", "half", "int", "int8", "int16",
     "int32", "int64", "long", "short", "uint8", "get_default_dtype", "set_default_dtype", "promote_types",
-    "result_type", "can_cast", "set_printoptions", "use_deterministic_algorithms", "pi", "e", "inf", "nan", "cuda",
+    "result_type", "can_cast", "memory_format", "contiguous_format", "preserve_format", "channels_last",
+    "set_printoptions", "use_deterministic_algorithms", "pi", "e", "inf", "nan", "cuda",
     "backends",
     # grad modes
     "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
@@ -323,7 +335,21 @@ __all__ = [
     "max", "min", "matmul", "einsum", *_TENSOR_METHODS, *_creation.__all__, *_api.__all__,
     "meshgrid", "cartesian_prod", "save", "load", "serialization", "func", "linalg", "profiler", "broadcast_shapes",
     "tensordot", "threshold", "threshold_",
-    "atleast_1d", "atleast_2d", "atleast_3d",
+    "atleast_1d", "atleast_2d", "atleast_3d", "get_num_threads", "set_num_threads",
     # submodules
     "autograd", "nn", "optim", "utils", "accelerator", "functional",
 ]
+
+# nn5 (session 5): the torch.* names of the new linalg functions (minigrad/_linalg_nn5.py)
+from ._linalg_nn5 import matrix_exp, matrix_power, vdot  # noqa: E402
+from ._linalg_nn5 import torch_cholesky as cholesky  # noqa: E402
+from ._linalg_nn5 import torch_cross as cross  # noqa: E402
+from ._linalg_nn5 import torch_qr as qr  # noqa: E402
+
+
+def pinverse(input: Tensor, rcond: Any = 1e-15) -> Tensor:
+    """``torch.pinverse``: ``linalg.pinv`` with ``rtol=rcond``."""
+    return linalg.pinv(input, rtol=rcond)
+
+
+__all__ += ["cholesky", "qr", "cross", "vdot", "matrix_power", "matrix_exp", "pinverse"]

@@ -17,13 +17,14 @@ from . import linalg
 from ._creation import _require_cpu, device, tensor, where
 from ._tensor import Tensor
 from .ops import _logic as C
+from .ops import _shapes as Sh
 from .ops._args import pytorch_qualnames
 from .ops._out import with_out
 from .ops._util import operand
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less", "greater_equal", "less_equal", "not_equal",
            "bitwise_xor", "bitwise_and", "bitwise_or", "bitwise_not", "histc", "histogram", "set_default_device",
-           "get_default_device", "is_nonzero", "det", "inverse", "svd", "slogdet", "logdet"]
+           "get_default_device", "is_nonzero", "det", "inverse", "svd", "slogdet", "logdet", "repeat_interleave"]
 
 
 class _BinaryOp(Protocol):
@@ -145,3 +146,12 @@ def logdet(input: Tensor) -> Tensor:
 # Argument errors name a method as PyTorch's parser does: ``requires_grad_() got an unexpected keyword argument``
 # (PyTorch's methods written in Python keep ``Tensor.``: ``Tensor.backward()``); TensorOps' methods: _tensor_ops.py.
 pytorch_qualnames({"backward", "register_hook", "register_post_accumulate_grad_hook"}, public_only=True)(Tensor)
+
+
+def repeat_interleave(input: Tensor, repeats: Any = None, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
+    """``torch.repeat_interleave``: ``input.repeat_interleave(repeats, dim)``; with one argument, the
+    indices ``0, 1, …`` each repeated ``input[i]`` times (``repeat_interleave(tensor([2, 1])) = [0, 0, 1]``)."""
+    if repeats is None:
+        return Sh.repeat_counts(input)
+    return input.repeat_interleave(repeats, dim, output_size=output_size)

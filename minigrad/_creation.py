@@ -13,6 +13,7 @@ from . import _checks, _dtype, _random
 from ._tensor import Tensor, _to_nested
 from .autograd import grad_mode
 from .ops import elementwise as E
+from .ops import ranges
 from .ops._layout import like
 from .ops._util import broadcast_shape, operand
 from .ops._writes import fill_random
@@ -434,6 +435,8 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: _dtype.dtype | 
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     is_float = any(isinstance(v, float) for v in values)
     d = _as_dtype(dtype) or (_dtype.get_default_dtype() if is_float else _dtype.int64)
+    if d.is_floating_point:         # PyTorch's kernel, not numpy's: the values differ in the last bits
+        return _new(ranges.arange_values(lo, step, math.ceil((hi - lo) / step), d.numpy), None, requires_grad)
     return _new(np.arange(*values).astype(d.numpy), None, requires_grad)
 
 
@@ -446,6 +449,8 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: _dtype.dtype | None = N
     d = _as_dtype(dtype) or _dtype.get_default_dtype()
     if _checks.int_arg(steps, "linspace", "steps", 3) < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if d.is_floating_point:
+        return _new(ranges.linspace_values(start, end, int(steps), d.numpy), None, requires_grad)
     return _new(np.linspace(start, end, int(steps)).astype(d.numpy), None, requires_grad)
 
 

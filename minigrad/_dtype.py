@@ -8,7 +8,32 @@ from typing import Any
 import numpy as np
 
 __all__ = ["dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
-           "get_default_dtype", "set_default_dtype", "result_type", "promote_types"]
+           "get_default_dtype", "set_default_dtype", "result_type", "promote_types", "memory_format",
+           "contiguous_format", "preserve_format", "channels_last"]
+
+
+class memory_format:
+    """``torch.memory_format``: how ``clone``/``contiguous`` lay a copy out in memory.
+
+    ``contiguous_format`` is row-major; ``preserve_format`` (``clone``'s default) keeps the source's
+    order of strides; ``channels_last`` stores a 4-d NCHW tensor as NHWC.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return "torch." + self.name
+
+    def __reduce__(self) -> str:
+        return self.name                # pickles as the module-level object
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
 
 
 class dtype:

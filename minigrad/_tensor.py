@@ -20,6 +20,7 @@ from ._tensor_str import tensor_repr
 from .autograd import grad_mode
 from .autograd.engine import run_backward
 from .autograd.graph import AccumulateGrad
+from .autograd.views import views_require_grad
 from .ops import elementwise as E
 from .utils.hooks import RemovableHandle, hook_dict
 
@@ -56,6 +57,9 @@ class Tensor(TensorOps):
     _backward_hooks = None          # register_hook on a leaf
     _post_accumulate_hooks = None   # register_post_accumulate_grad_hook
     _accumulate_ref = None          # weakref to the leaf's AccumulateGrad node
+    _borrowed_grad = False          # a view that requires grad only through its base, with no grad_fn (made under
+                                    # no_grad, or before the base required grad): ops record it, but as PyTorch's
+                                    # grad_accumulator (which reads the view's own flag) it has no edge: (None, 0)
     _wrapped_number = False         # a Python number taking part in an op (see ops/_util.operand)
     _is_inference = False           # made under inference_mode
     _creation_meta = None           # a view made by a multi-output op / under no_grad (autograd/views.py)
@@ -135,6 +139,9 @@ class Tensor(TensorOps):
         if value and self._is_inference and not grad_mode._state.inference:
             raise RuntimeError(_INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(value)
+        self.__dict__.pop("_borrowed_grad", None)
+        if value and "_plain_views" in self.__dict__:
+            views_require_grad(self)          # its views, taken before, require grad now
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place and return ``self``."""
@@ -149,6 +156,9 @@ class Tensor(TensorOps):
         if requires_grad and self._is_inference and not grad_mode._state.inference:
             raise RuntimeError(_INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(requires_grad)
+        self.__dict__.pop("_borrowed_grad", None)     # its own flag now: an AccumulateGrad of its own
+        if requires_grad and "_plain_views" in self.__dict__:
+            views_require_grad(self)          # PyTorch: a view requires grad when its base does
         return self
 
     @property
@@ -210,8 +220,8 @@ class Tensor(TensorOps):
 
     def _gradient_edge(self) -> tuple[Node, int]:
         """``(node, input_nr)`` through which a gradient reaches this tensor."""
-        if (grad_fn := self._grad_fn if self._base is None else self.grad_fn) is not None:
-            return grad_fn, self._output_nr
+        if (grad_fn := self._grad_fn if self._base is None else self.grad_fn) is not None or self._borrowed_grad:
+            return grad_fn, self._output_nr          # (a borrowed view: None, 0 -- see _borrowed_grad)
         if (node := self._accumulate_ref and self._accumulate_ref()) is None:      # (a weak reference)
             node = _new(AccumulateGrad)                  # ``AccumulateGrad(self)``
             node.variable, self._accumulate_ref = self, weakref.ref(node)
@@ -330,7 +340,12 @@ class Tensor(TensorOps):
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self, memory_format: Any = None) -> bool:
+        if memory_format is _dtype.channels_last:     # NHWC: the channels are the fastest dim
+            a = self._data
+            if a.ndim != 4:
+                return False
+            return a.transpose(0, 2, 3, 1).flags.c_contiguous
         return bool(self._data.flags.c_contiguous)
 
     def stride(self, dim: int | None = None) -> Any:
@@ -364,7 +379,7 @@ class Tensor(TensorOps):
     def _scalar(self, kind: type[Any]) -> Any:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if self.requires_grad and not _warned_scalar[0]:
+        if self.requires_grad and grad_mode.is_grad_enabled() and not _warned_scalar[0]:  # torch: not in no_grad
             _warned_scalar[0] = True
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                           "Consider using tensor.detach() first.", UserWarning, stacklevel=3)

@@ -614,6 +614,10 @@ class TensorOps:
     def repeat(self: Tensor, *sizes: ShapeArg) -> Tensor:
         return S.Repeat.apply(self, _checks.int_varargs(sizes, "repeat", "repeats"))
 
+    def repeat_interleave(self: Tensor, repeats: Tensor | _int, dim: _int | None = None, *,
+                          output_size: _int | None = None) -> Tensor:
+        return Sh.repeat_interleave(self, repeats, dim, output_size)
+
     @numpy_names
     def split(self: Tensor, split_size: _int | Sequence[_int], dim: _int = 0) -> tuple[Tensor, ...]:
         return Sh.split(self, split_size, dim)
@@ -665,12 +669,12 @@ class TensorOps:
     def masked_select(self: Tensor, mask: Tensor) -> Tensor:
         return Ix.masked_select(self, mask)
 
-    def contiguous(self: Tensor) -> Tensor:
-        return self if self._data.flags.c_contiguous else E.Clone.apply(self, "contiguous")
+    def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
+        return Cv.contiguous(self, memory_format)
 
-    def clone(self: Tensor) -> Tensor:
+    def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
         """A copy that stays in the graph (``CloneBackward0``)."""
-        return E.Clone.apply(self)
+        return Cv.clone(self, memory_format)
 
     def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         return Cv.to(self, args, kwargs)

@@ -104,3 +104,25 @@ def _torch_svd(input: Tensor, some: bool = True, compute_uv: bool = True, *, out
     """``torch.svd``: ``(U, S, V)`` with ``V`` (not ``Vh``); reduced unless ``some=False``."""
     u, s, vh = svd(input, full_matrices=not some)
     return _torch_svd_result(u, s, vh.transpose(-2, -1))
+
+
+# nn5 (session 5): cholesky, qr, eigh, eigvalsh, lstsq, pinv, matrix_rank, cross, multi_dot, vecdot,
+# matrix_power, matrix_exp (minigrad/_linalg_nn5.py; their nodes in ops/decomp_nn5.py)
+from ._linalg_nn5 import (  # noqa: E402
+    cholesky,
+    cholesky_ex,
+    cross,
+    eigh,
+    eigvalsh,
+    lstsq,
+    matrix_exp,
+    matrix_power,
+    matrix_rank,
+    multi_dot,
+    pinv,
+    qr,
+    vecdot,
+)
+
+__all__ += ["cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "lstsq", "pinv", "matrix_rank", "cross",
+            "multi_dot", "vecdot", "matrix_power", "matrix_exp"]

@@ -146,15 +146,17 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Any 
 
 
 def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Any:
-    """Legacy: ``Variable(t)`` is just the tensor (with ``requires_grad`` set)."""
+    """Legacy (before PyTorch 0.4): ``Variable(t, requires_grad)`` is ``t.detach().requires_grad_(requires_grad)``.
+
+    A new leaf that shares ``t``'s memory: ``t`` itself keeps its ``requires_grad``, and a non-leaf's history
+    is cut off, as in PyTorch.
+    """
 
     if volatile:
         warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
                       UserWarning, stacklevel=2)
         requires_grad = False
-    out = data.detach() if data.requires_grad != requires_grad and data.grad_fn is not None else data
-    out.requires_grad_(requires_grad)
-    return out
+    return data.detach().requires_grad_(requires_grad)
 
 
 from . import forward_ad, functional, profiler  # noqa: E402,F401 - torch.autograd.forward_ad, .functional, .profiler

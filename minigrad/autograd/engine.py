@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype, _tensor  # circular: `_tensor.Tensor` at call time
-from . import _fast, anomaly_mode, grad_mode
+from . import _fast, _frozen, anomaly_mode, grad_mode
 from . import forward_ad as _forward_ad
 from .anomaly_mode import _mode as _anomaly
 from .graph import (
@@ -211,6 +211,8 @@ def run_backward(roots: Any, grad_roots: Any, retain_graph: bool = False, create
         _current_runs.items.pop()
         if tagger is not None:
             tagger.handle.remove()
+    # remember the roots (weakly); the last pass's, if still alive, are stored compactly first (_frozen.py)
+    (_frozen.defer if _frozen.pending else _frozen.pending.update)(root_nodes)
     if observe:
         _emit("end")
     return None if accumulate else run.captured            # backward() returns None, grad() the gradients
@@ -429,8 +431,8 @@ def _accumulate_node(node, grads, run):
     """An ``AccumulateGrad`` node: the leaf's hooks, then ``.grad += grad``, then post-accumulate hooks."""
     var = node.variable
     if not (run.observe or run.targets or node._hooked or var._backward_hooks or var._post_accumulate_hooks):
-        if (grad := grads[0]) is not None:
-            with _accumulate_lock:
+        if (grad := grads[0]) is not None and var._requires_grad:    # (PyTorch: nothing for a leaf detach_()ed
+            with _accumulate_lock:                                    # since it was used)
                 _accumulate_into(var, grad, run.create_graph)
         return
     if run.raw:
@@ -447,14 +449,18 @@ def _accumulate_node(node, grads, run):
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads, observe)
     grad = grads[0]
-    with _accumulate_lock:              # threads backpropagating into one leaf add up one at a time
-        before = var._grad
-        before_copy = None if before is None or not observe else before._data.copy()
-        _accumulate_into(var, grad, run.create_graph)
-        after_copy = var._grad._data.copy() if observe else None
-    if observe:
-        _emit("node", node, (grad,), (), grad_before=before_copy, grad_after=after_copy)
-    for fn in tuple(var._post_accumulate_hooks.values()) if var._post_accumulate_hooks else ():
+    if not var._requires_grad:          # detach_()ed since it was used: PyTorch's AccumulateGrad does nothing
+        hooks = ()
+    else:
+        with _accumulate_lock:          # threads backpropagating into one leaf add up one at a time
+            before = var._grad
+            before_copy = None if before is None or not observe else before._data.copy()
+            _accumulate_into(var, grad, run.create_graph)
+            after_copy = var._grad._data.copy() if observe else None
+        if observe:
+            _emit("node", node, (grad,), (), grad_before=before_copy, grad_after=after_copy)
+        hooks = tuple(var._post_accumulate_hooks.values()) if var._post_accumulate_hooks else ()
+    for fn in hooks:
         fn(var)
         if observe:
             _emit("post_accumulate_hook", node, (grad,), detail=getattr(fn, "__name__", "hook"))

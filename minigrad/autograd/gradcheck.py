@@ -20,7 +20,7 @@ class GradcheckError(RuntimeError):
 
 
 def _as_tuple(x):
-    return x if isinstance(x, tuple) else (x,)
+    return x if isinstance(x, tuple) else tuple(x) if isinstance(x, list) else (x,)     # (as PyTorch)
 
 
 def _differentiable_outputs(func, inputs):

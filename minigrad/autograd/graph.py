@@ -109,7 +109,8 @@ class Node:
         return self._metadata
 
     def output_tensors(self) -> tuple[Any, ...]:
-        """The output tensors of this node, ``None`` for any already collected (minigrad only)."""
+        """The output tensors of this node, ``None`` for any already collected (minigrad only; a rule's node
+        forgets its output once a backward without retain_graph freed it)."""
         return tuple(ref() if ref is not None else None for ref in self._outputs)
 
     @property

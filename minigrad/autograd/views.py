@@ -12,7 +12,10 @@ then gives each output PyTorch's view metadata:
 * ``_view_version``: the version at which the view's ``grad_fn`` was last set (when the
   base changes, ``Tensor.grad_fn`` regenerates it: PyTorch's ``AsStridedBackward0``);
 * ``_plain_views`` (on a base that does not require grad): its views, weakly, so that when an
-  in-place op makes the base require grad (``y.mul_(w)``) they do too (``views_require_grad``);
+  in-place op or ``requires_grad_()`` makes the base require grad (``y.mul_(w)``) they do too
+  (``views_require_grad``) -- *borrowed*: with no ``grad_fn`` (no in-place write since), an op on
+  such a view records a node whose edge to it is ``(None, 0)``, as PyTorch's (its view's own
+  ``requires_grad_`` flag is False, so it gets no ``AccumulateGrad``);
 * ``_creation_meta``: PyTorch's ``CreationMeta`` -- ``"multi"`` for an output of a function
   returning several views (split, chunk, unbind), ``"no_grad"`` for a view made under
   ``no_grad``, ``"inference"`` under ``inference_mode``; None for an ordinary view.  Such
@@ -58,7 +61,8 @@ def link_views(outputs: Any, args: Any, cls: Any) -> Any:
         if meta is not None:
             out._creation_meta = meta
         if x._requires_grad and not state.grad_enabled:
-            out._requires_grad = True            # PyTorch's quirk: a view made under no_grad still says True
+            out._requires_grad = out._borrowed_grad = True   # PyTorch's quirk: a view made under no_grad says
+                                                              # True (ops on it record, with no edge to it)
 
 
 def views_require_grad(base: Any) -> None:
@@ -66,7 +70,7 @@ def views_require_grad(base: Any) -> None:
     regenerated when read, ``AsStridedBackward0``)."""
     plain = base.__dict__.pop("_plain_views", None)
     for view in plain or ():
-        view._requires_grad = True
+        view._requires_grad = view._borrowed_grad = True    # no edge of its own until grad_fn is regenerated
 
 
 class _ReplayCtx:

@@ -20,6 +20,7 @@ from .._tensor import Tensor
 from ..ops.attention import SafeSoftmax
 from ..ops.conv1d import Convolution1d
 from ..ops.elementwise import MulScalar
+from ..ops.flash_attention import FlashAttentionForCpu
 from ..ops.groupnorm import NativeGroupNorm
 from . import functional as F
 
@@ -167,18 +168,18 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     tensor([[[0.3333, 0.3333],
              [0.3333, 0.3333]]])
     """
+    if _flash_cpu_applies(query, key, value, attn_mask, dropout_p, enable_gqa):     # nn4: ATen's CPU choice
+        if is_causal and attn_mask is not None:
+            raise RuntimeError(
+                "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True"
+            )
+        _check_mask_dtype(attn_mask, query)
+        return FlashAttentionForCpu.apply(query, key, value, (attn_mask,), is_causal, scale)
     if enable_gqa and key.dim() >= 3 and query.shape[-3] != key.shape[-3]:
         reps = query.shape[-3] // key.shape[-3]
         key, value = _repeat_heads(key, reps), _repeat_heads(value, reps)
     mask = attn_mask
-    if mask is not None and mask.dtype not in (_dtype.bool, query.dtype) and not mask.dtype.is_floating_point:
-        names = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "int16": "short int",
-                 "int8": "signed char", "uint8": "unsigned char", "float16": "c10::Half"}
-        raise RuntimeError(
-            "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: %s and "
-            " query.dtype: %s instead." % tuple(names.get(str(t).split(".")[-1], str(t)) for t in (mask.dtype,
-                                                                                                 query.dtype))
-        )
+    _check_mask_dtype(mask, query)
     if is_causal:
         if attn_mask is not None:
             raise RuntimeError(
@@ -199,6 +200,36 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if dropout_p > 0.0:
         attn = F.dropout(attn, dropout_p, True)
     return attn.matmul(value)
+
+
+def _check_mask_dtype(mask: Tensor | None, query: Tensor) -> None:
+    if mask is not None and mask.dtype not in (_dtype.bool, query.dtype) and not mask.dtype.is_floating_point:
+        names = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "int16": "short int",
+                 "int8": "signed char", "uint8": "unsigned char", "float16": "c10::Half"}
+        raise RuntimeError(
+            "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: %s and "
+            " query.dtype: %s instead." % tuple(names.get(str(t).split(".")[-1], str(t)) for t in (mask.dtype,
+                                                                                                 query.dtype))
+        )
+
+
+def _flash_cpu_applies(query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None, dropout_p: float,
+                       enable_gqa: bool) -> bool:
+    """Whether PyTorch's CPU dispatch picks its fused flash kernel (nn4): 4-d q, k, v of one head size and
+    batch, the same heads (or a multiple of them with ``enable_gqa``), no dropout, a 2-d or 4-d mask that needs
+    no gradient, non-empty sequences, unit last-dim strides.  Otherwise the math path below."""
+    if query.dim() != 4 or key.dim() != 4 or value.dim() != 4 or dropout_p > 0.0:
+        return False
+    if not query.dtype.is_floating_point or not (query.dtype is key.dtype is value.dtype):
+        return False
+    if mask is not None and (mask.requires_grad or mask.dim() not in (2, 4)):
+        return False
+    (b, h, length, e), (bk, hk, source, ek), (bv, hv, sv, ev) = query.shape, key.shape, value.shape
+    if not (e == ek == ev and b == bk == bv and hk == hv and source == sv) or 0 in (length, source, e, b, h):
+        return False
+    if h != hk and not (enable_gqa and hk and h % hk == 0):
+        return False
+    return all(t._data.strides[-1] == t._data.itemsize for t in (query, key, value))
 
 
 def _repeat_heads(t: Tensor, reps: int) -> Tensor:

@@ -112,8 +112,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return S.UnsafeView.apply(flat, (*input.shape[:-1], weight.shape[0]))
     if input.ndim == 2:
         return L.Addmm.apply(bias, input, weight.t())
-    if not input.is_contiguous():                        # PyTorch: matmul, then add_(bias): AddBackward0
-        return input.matmul(weight.t()) + bias
+    if not input.is_contiguous():                        # PyTorch: matmul, then add_(bias): AddBackward0,
+        return input.matmul(weight.t()).add_(bias)       # the product's dtype, version 1
     out = L.Addmm.apply(bias, input.reshape(math.prod(input.shape[:-1]), input.shape[-1]), weight.t())
     return out.view((*input.shape[:-1], weight.shape[0]))
 
@@ -652,9 +652,23 @@ def _dropout_noise(input: Tensor, noise_shape, p: float, inplace: bool) -> Tenso
     if p == 1:
         mask = np.zeros((), dtype=dtype)
     else:
-        mask = _random.bernoulli(_rng(), noise_shape, dtype, 1 - p) / dtype.type(1 - p)
+        order = _memory_order(input._data) if tuple(noise_shape) == tuple(input.shape) else None
+        if order is None:
+            mask = _random.bernoulli(_rng(), noise_shape, dtype, 1 - p) / dtype.type(1 - p)
+        else:   # nn4: empty_like(input) keeps a transposed layout, and bernoulli_ fills it in memory order
+            drawn = _random.bernoulli(_rng(), tuple(input.shape[d] for d in order), dtype, 1 - p)
+            mask = np.ascontiguousarray(drawn.transpose(np.argsort(order))) / dtype.type(1 - p)
     keep = Tensor._make(mask)
     return input.mul_(keep) if inplace else input * keep
+
+
+def _memory_order(a: np.ndarray) -> tuple[int, ...] | None:
+    """The dims of a transposed (permuted, dense) array from outermost to innermost in memory; None when it is
+    C-contiguous or not dense (then PyTorch's ``empty_like`` is contiguous too)."""
+    if a.flags.c_contiguous or a.ndim < 2:
+        return None
+    order = tuple(sorted(range(a.ndim), key=lambda d: -a.strides[d]))
+    return order if a.transpose(order).flags.c_contiguous else None
 
 
 def _feature_dropout(name, input, p, training, inplace, batched_dim):
@@ -759,7 +773,7 @@ def batch_norm(
             raise RuntimeError("%s should contain %d elements not %d" % (name, channels, stat.numel()))
     if training and running_mean is not None and running_var is not None:
         _update_running_stats(input, running_mean, running_var, momentum)
-    stats = (None, None) if training else (running_mean._data, running_var._data)  # type: ignore[union-attr]
+    stats = tuple(None if t is None else t._data for t in (running_mean, running_var))   # (used in evaluation)
     return N.NativeBatchNorm.apply(
         input, _or_undefined(weight), _or_undefined(bias), *stats, training, eps
     )
@@ -1203,3 +1217,16 @@ __all__ += ["max_pool1d", "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg
 from ._functional_nn3 import conv1d, group_norm, scaled_dot_product_attention  # noqa: E402
 
 __all__ += ["conv1d", "group_norm", "scaled_dot_product_attention"]
+
+# nn4: multi-head attention, interpolate, distances (their own module)
+from ._functional_nn4 import *  # noqa: E402, F403
+from ._functional_nn4 import __all__ as _nn4_all  # noqa: E402
+from ._functional_nn4 import (  # noqa: E402, F401
+    _canonical_mask,
+    _in_projection,
+    _in_projection_packed,
+    _mha_shape_check,
+    _none_or_dtype,
+)
+
+__all__ += _nn4_all

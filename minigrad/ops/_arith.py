@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _checks, _tensor  # _tensor is still loading: use `_tensor.Tensor` at call time
+from ..autograd.graph import _ACCUMULATE_SEQUENCE_NR
 from . import elementwise as E
 from ._args import MASK_BAD, clamp_args, is_number, is_tensor
 from ._util import broadcast_shape, operand, promoted
@@ -52,7 +53,10 @@ def int_div(fn: Callable[..., Any], x: Any, y: Any) -> Any:
     except TypeError:
         return NotImplemented
     if fn is np.floor_divide and (x.requires_grad or y.requires_grad):
-        return E.FloorDivide.apply(x, y)     # PyTorch records a node whose backward raises
+        out = E.FloorDivide.apply(x, y)      # PyTorch records a node whose backward raises ...
+        if out.grad_fn is not None:          # ... with AccumulateGrad's sequence number (UINT64_MAX), so the
+            out.grad_fn._seq = _ACCUMULATE_SEQUENCE_NR  # engine runs it as soon as it is ready: it raises
+        return out                           # before the other branches accumulate into any .grad
     a, b = promoted(x, y)
     if b.dtype.kind in "iub" and not np.all(b):
         raise RuntimeError("ZeroDivisionError")

@@ -58,3 +58,31 @@ def new_tensor(x: Tensor, data: Any, dtype: Any, requires_grad: bool) -> Tensor:
                       "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=3)
         data = data._data
     return tensor(data, dtype=dtype or x.dtype, requires_grad=requires_grad)
+
+
+def memory_layout(memory_format: Any, fn: str, ndim: int) -> str | None:
+    """``clone``/``contiguous``'s ``memory_format=`` as ``Clone``'s layout: None (preserve), "contiguous" or
+    "channels_last" (4-d only, as in PyTorch)."""
+    if memory_format is None or memory_format is _dtype.preserve_format:
+        return None
+    if not isinstance(memory_format, _dtype.memory_format):
+        raise TypeError("%s(): argument 'memory_format' must be torch.memory_format, not %s"
+                        % (fn, type(memory_format).__name__))
+    if memory_format is _dtype.channels_last:
+        if ndim != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        return "channels_last"
+    return "contiguous"
+
+
+def contiguous(x: Tensor, memory_format: Any) -> Tensor:
+    """``x`` itself when already laid out as asked, else a copy (``CloneBackward0``)."""
+    layout = memory_layout(memory_format, "contiguous", x.dim()) or "contiguous"
+    if x.is_contiguous(memory_format=_dtype.channels_last if layout == "channels_last" else None):
+        return x
+    return E.Clone.apply(x, layout)
+
+
+def clone(x: Tensor, memory_format: Any) -> Tensor:
+    layout = memory_layout(memory_format, "clone", x.dim())
+    return E.Clone.apply(x) if layout is None else E.Clone.apply(x, layout)

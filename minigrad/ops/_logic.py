@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _checks, _dtype
 from ._args import is_tensor
+from ._layout import contiguous
 from ._util import check_broadcast, operand, promoted, wrap_dim
 from .reduce import check_arg_reduction
 
@@ -85,7 +86,7 @@ def nonzero(x: Tensor, as_tuple: bool) -> Any:
 def any_all(x: Tensor, fn: Callable[..., Any], dim: Any, keepdim: bool, name: str) -> Tensor:
     """``any``/``all`` (``fn`` is ``np.any``/``np.all``) over ``dim``: an int, a tuple of ints or None."""
     dim = None if dim is None else _checks.dims(dim, x.ndim, name)
-    return type(x)._make(np.asarray(fn(x._data, axis=dim, keepdims=keepdim)))
+    return type(x)._make(contiguous(np.asarray(fn(x._data, axis=dim, keepdims=keepdim))))   # row-major, as PyTorch's
 
 
 def arg(x: Tensor, fn: Callable[..., Any], dim: Any, keepdim: bool, name: str) -> Tensor:

@@ -350,8 +350,7 @@ class RuleNode(BackwardCFunction):
         backward holds almost nothing of the graph but its structure, as in PyTorch."""
         if not self._packed:
             return False
-        ref = self._output_ref                          # (once the output was collected: no weak reference to keep)
-        self._packed, self._input_meta, self._output_ref = _FREED_PACKED, None, None if ref() is None else ref
+        self._packed, self._input_meta, self._output_ref = _FREED_PACKED, None, None     # (no link to the output)
         return True
 
     def _release_values(self) -> bool:

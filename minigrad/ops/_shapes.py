@@ -12,12 +12,14 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import _checks, _dtype
 from . import elementwise as E
 from . import index as I
 from . import shape as S
 from ._args import shape_arg
-from ._util import wrap_dim
+from ._util import operand, wrap_dim
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -214,3 +216,50 @@ def select(x: Tensor, dim: Any, index: Any) -> Tensor:
         raise IndexError("select(): index %d out of range for tensor of size [%s] at dimension %d"
                          % (index, ", ".join(map(str, x.shape)), d))
     return I.Select.apply(x, (slice(None),) * d + (index,))
+
+
+_REPEAT_SIGNATURES = ("Tensor repeats, int dim = None, *, int output_size = None",
+                      "int repeats, int dim = None, *, int output_size = None")
+
+
+def repeat_counts(repeats: Tensor) -> Tensor:
+    """``torch.repeat_interleave(repeats)``: each index ``i`` written ``repeats[i]`` times (int64)."""
+    if repeats.dim() != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    counts = repeats._data
+    if counts.dtype.kind not in "iu":
+        raise NotImplementedError("\"repeat_interleave_cpu\" not implemented for '%s'" % repeats.dtype._legacy)
+    if (counts < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    return operand(np.repeat(np.arange(counts.size, dtype=np.int64), counts))
+
+
+def repeat_interleave(x: Tensor, repeats: Any, dim: Any = None, output_size: Any = None) -> Tensor:
+    """Each element (or each slice along ``dim``) ``repeats`` times in a row: ``[a, b] → [a, a, b, b]``.
+
+    As ATen composes it, so the graph has PyTorch's nodes: an int repeats is unsqueeze, expand, clone and
+    view (``ViewBackward0`` ← ``CloneBackward0`` ← ``ExpandBackward0`` ← ``UnsqueezeBackward0``); a tensor
+    of repeats is an ``index_select`` with the indices ``repeat_interleave(repeats)``.  ``dim=None``
+    flattens the input first.
+    """
+    by_tensor = isinstance(getattr(repeats, "_data", None), np.ndarray)
+    if not by_tensor and not _checks.is_int(repeats):
+        raise TypeError(_checks.invalid_args("repeat_interleave", (repeats,), {}, _REPEAT_SIGNATURES))
+    if dim is None:
+        x, dim = x.flatten(), 0
+    dim = wrap_dim(dim, x.dim())
+    if by_tensor:
+        if repeats.dim() > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        if repeats.numel() == 1:                    # one count for every slice
+            repeats = operand(np.full(x.shape[dim], repeats._data.reshape(-1)[0]))
+        elif repeats.shape[0] != x.shape[dim]:
+            raise RuntimeError("repeats must have the same size as input along dim, but got repeats.size(0) = "
+                               "%d and input.size(%d) = %d" % (repeats.shape[0], dim, x.shape[dim]))
+        return x.index_select(dim, repeat_counts(repeats))
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    shape = tuple(x.shape)
+    out = x.unsqueeze(dim + 1).expand(*shape[:dim + 1], repeats, *shape[dim + 1:]).clone(
+        memory_format=_dtype.contiguous_format)
+    return out.view(*shape[:dim], shape[dim] * repeats, *shape[dim + 1:])

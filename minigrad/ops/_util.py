@@ -138,6 +138,15 @@ class fmath:
         if type(b) is float and (b == 0.5 or b == -0.5):
             root = np.sqrt(a)
             return root if b == 0.5 else 1 / root
+        if type(b) in (int, float) and getattr(a, "dtype", None) is not None and a.dtype.kind == "f":
+            # PyTorch's pow_tensor_scalar_optimized_kernel: products in a's dtype, each rounded
+            # ((-0.05) ** -2 in float32 is 1 / 0.0025000002 = 399.99997, not 400)
+            if b == 2:
+                return a * a
+            if b == 3:
+                return a * a * a
+            if b == -2:
+                return np.reciprocal(a * a)
         return fmath._power(a, b)
 
 

@@ -60,13 +60,17 @@ def lerp_(x: Tensor, end: Tensor, weight: Any) -> Tensor:
 
 def masked_fill_(x: Tensor, mask: Tensor, value: Any) -> Tensor:
     where: Any = False                  # an expanded x: PyTorch warns, then writes where the mask is True
-    if P.has_overlap(x._data):
-        warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
-        if is_tensor(mask) and broadcast_shape(mask.shape, x.shape) == tuple(x.shape):
-            where = np.broadcast_to(np.asarray(mask._data, dtype=bool), x.shape)
-    if is_tensor(value):
-        return P.inplace(x, lambda t, v: E.MaskedFillTensor.apply(t, mask._data, v), (value,), fill=where)
-    return P.inplace(x, lambda t: E.MaskedFill.apply(t, mask._data, value), fill=where)
+    expanded = P.has_overlap(x._data)
+    if expanded and is_tensor(mask) and broadcast_shape(mask.shape, x.shape) == tuple(x.shape):
+        where = np.broadcast_to(np.asarray(mask._data, dtype=bool), x.shape)
+
+    def fill(t, *v):
+        if expanded:                    # the kernel's warning: after autograd's checks (a view of a leaf raises)
+            warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=5)
+        if v:
+            return E.MaskedFillTensor.apply(t, mask._data, v[0])
+        return E.MaskedFill.apply(t, mask._data, value)
+    return P.inplace(x, fill, (value,) if is_tensor(value) else (), fill=where)
 
 
 def fill_(x: Tensor, value: Any) -> Tensor:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._layout import contiguous
 from ._rules import NP, fused, rule
 from ._util import fmath
 from .nn_ops import Elu, _elu
@@ -336,6 +337,9 @@ RreluWithNoise: type[Rule] = rule(
     self=("g · noise  (training);  g · [self > 0] + (lower + upper)/2 · g · [self ≤ 0]  (eval)", _rrelu_grad),
     jvp="from_vjp",
     words="RReLU: a leaky ReLU with a random slope in [lower, upper] per element (its mean in eval).")
+
+
+RreluWithNoise._layout = staticmethod(lambda out, args: contiguous(out))   # PyTorch's out= kernel: row-major
 
 
 class RreluWithNoiseInplace(RreluWithNoise):

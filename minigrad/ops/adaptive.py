@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ..autograd.function import Function
+from .conv import zeros_for_self
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -43,16 +45,43 @@ class AdaptiveAvgPool2d(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        _ = ctx.saved_tensors                # unpacked as PyTorch does: an in-place write to the input raises
-        g = grad._data
-        out = np.zeros(ctx.shape, dtype=g.dtype)
-        for i, (r0, r1) in enumerate(ctx.rows):
-            for j, (c0, c1) in enumerate(ctx.cols):
-                out[..., r0:r1, c0:c1] += g[..., i:i + 1, j:j + 1] / g.dtype.type((r1 - r0) * (c1 - c0))
-        return Tensor._make(out), None
+        (x,) = ctx.saved_tensors             # unpacked as PyTorch does: an in-place write to the input raises
+        if grad_mode.is_grad_enabled():      # create_graph: PyTorch's one node
+            return AdaptiveAvgPool2dBackward.apply(grad, x, ctx), None
+        return Tensor._make(_spread(ctx, grad._data)), None
+
+
+def _spread(ctx: Any, g: Any) -> Any:
+    """adaptive_avg_pool2d's d/dinput (arrays): each window's gradient divided by its size, spread over it."""
+    out = np.zeros(ctx.shape, dtype=g.dtype)
+    for i, (r0, r1) in enumerate(ctx.rows):
+        for j, (c0, c1) in enumerate(ctx.cols):
+            out[..., r0:r1, c0:c1] += g[..., i:i + 1, j:j + 1] / g.dtype.type((r1 - r0) * (c1 - c0))
+    return out
+
+
+class AdaptiveAvgPool2dBackward(Function):
+    """``_adaptive_avg_pool2d_backward`` as one node (PyTorch's, under create_graph): inputs (grad_output,
+    self).  Linear in grad_output, which gets back ``adaptive_avg_pool2d(gg)`` to grad_output's size; self
+    gets zeros."""
+
+    node_name: str = "AdaptiveAvgPool2DBackwardBackward0"
+    saved_attrs: tuple[str, ...] = ("grad_output_sym_argsize_minus_1", "grad_output_sym_argsize_minus_2")
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, x: Tensor, pool: Any) -> Any:
+        ctx.grad_output_sym_argsize_minus_2, ctx.grad_output_sym_argsize_minus_1 = grad.shape[-2:]
+        return _spread(pool, grad._data)             # (pool: the forward node; only read here)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> Grads:
+        size = (ctx.grad_output_sym_argsize_minus_2, ctx.grad_output_sym_argsize_minus_1)
+        return AdaptiveAvgPool2d.apply(gg, size), zeros_for_self(ctx), None
 
 
 from .formulas import row as _row  # noqa: E402  (ops/formulas.py imports the ops modules it registers)
 
 _row(AdaptiveAvgPool2d, ("self",), ("g / window size, spread over each window",),
      "Adaptive average pooling: each output cell's window (windows may overlap by one) shares its gradient evenly.")
+_row(AdaptiveAvgPool2dBackward, ("grad_output", "self"), ("adaptive_avg_pool2d(gg)", "0"),
+     "adaptive average pooling's backward as one node: linear in grad_output, whose gradient is gg pooled.")

@@ -14,14 +14,17 @@ output's ``(OH, OW)``, which may need more right/bottom padding than ``padding``
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ..autograd.function import Function
+from .fused import FusedBackward
 from .index import ScatterAlongDim
-from .nn_ops import _const, _defined
+from .nn_ops import UNDEFINED, _const, _defined
 
 
 def out_size(size: Any, kernel: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool = False) -> Any:
@@ -112,6 +115,18 @@ class Fold(Function):
         return Unfold.apply(grad, *ctx.geometry, ctx.out), None, None, None, None, None
 
 
+def _skip_padding(a, w, cols, kernel, stride, padding, dilation, out, groups):
+    """The convolution of ``cols`` with a weight holding inf or nan, as PyTorch's (oneDNN) kernel: padding is not
+    multiplied at all (0 · inf would be nan), so a non-finite tap over the padding adds nothing."""
+    n, c, h, wd = a.shape
+    o = w.shape[0]
+    inside = _im2col(np.ones((1, c, h, wd), dtype=bool), kernel, stride, padding, dilation, out, False)
+    inside = inside.reshape(1, groups, 1, -1, out[0] * out[1])                          # (1, g, 1, K, L)
+    with np.errstate(all="ignore"):                    # every product, summed over K only where it is input
+        y = np.where(inside, w.reshape(1, groups, o // groups, -1, 1) * cols[:, :, None], 0).sum(axis=3)
+    return y.reshape(n, o, *out)
+
+
 class Convolution(Function):
     """``out[n, o] = bias[o] + Σ weight[o, c, i, j] · x[n, g·C/g + c, s·h + d·i - p, s·w + d·j - p]``.
 
@@ -143,30 +158,95 @@ class Convolution(Function):
         ctx.out = out
         cols = _im2col(a, kernel, stride, padding, dilation, out).reshape(n, groups, -1, out[0] * out[1])
         y = np.matmul(w.reshape(1, groups, o // groups, -1), cols).reshape(n, o, *out)
+        if any(padding) and w.dtype.kind == "f" and not np.isfinite(w).all():
+            y = _skip_padding(a, w, cols, kernel, stride, padding, dilation, out, groups)
         if bias is not None:
             y = y + bias._data.reshape(o, 1, 1)
         return y.astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        x, weight = ctx.saved_tensors
-        needs, g = ctx.needs_input_grad, ctx.groups
-        n, c = x.shape[:2]
-        o, kernel = weight.shape[0], tuple(weight.shape[2:])
-        geometry = (kernel, ctx.stride, ctx.padding, ctx.dilation)
-        length = ctx.out[0] * ctx.out[1]
-        grad_g = grad.reshape(n, g, o // g, length)
-        grad_x = grad_w = grad_b = None
-        if needs[0]:
-            w = weight.reshape(g, o // g, -1).transpose(1, 2)          # (g, K, O/g)
-            cols = w.matmul(grad_g).reshape(n, c, *kernel, *ctx.out)
-            grad_x = Fold.apply(cols, tuple(x.shape[2:]), *geometry)
-        if needs[1]:
-            cols = Unfold.apply(x, *geometry, ctx.out).reshape(n, g, -1, length)
-            grad_w = grad_g.matmul(cols.transpose(2, 3)).sum(0).reshape(weight.shape)
-        if needs[2]:
-            grad_b = grad.sum((0, 2, 3))
-        return grad_x, grad_w, grad_b, None, None, None, None
+        return convolution_backward(ctx, grad)
+
+
+def convolution_backward(ctx: Any, grad: Tensor) -> Grads:
+    """The backward of a convolution node (2-d, 1-d or transposed: ``ctx`` has PyTorch's attributes).
+
+    Under create_graph it records PyTorch's one node, ``ConvolutionBackwardBackward0``; otherwise it runs
+    the same formula (``ConvolutionBackward.gradients``) unrecorded."""
+    x, weight = ctx.saved_tensors
+    needs = ctx.needs_input_grad
+    mask = (needs[0], needs[1], needs[2])
+    attrs = _conv_attrs(ctx, mask)
+    if grad_mode.is_grad_enabled():
+        grads = ConvolutionBackward.apply(grad, x, weight, attrs)
+    else:
+        grads = ConvolutionBackward.gradients(SimpleNamespace(**attrs), grad, x, weight)
+    return (*(g if m else None for g, m in zip(grads, mask)), None, None, None, None)
+
+
+def conv_backward(grad: Tensor, x: Tensor, weight: Tensor, stride: Any, padding: Any, dilation: Any, groups: int,
+                  mask: Any) -> tuple[Tensor | None, Tensor | None, Tensor | None]:
+    """``convolution_backward`` of a 2-d convolution, in Tensor ops: (d/dinput, d/dweight, d/dbias), each only
+    if ``mask`` asks for it.  With the windows ``cols`` (``Unfold``) viewed as ``(N, g, K, L)``:
+    d/dinput = Fold(Wᵀ @ grad); d/dweight = Σₙ grad @ colsᵀ; d/dbias = Σ grad over batch and space."""
+    n, c = x.shape[:2]
+    o, kernel = weight.shape[0], tuple(weight.shape[2:])
+    out = tuple(grad.shape[2:])
+    geometry, g = (kernel, stride, padding, dilation), groups
+    grad_g = grad.reshape(n, g, o // g, out[0] * out[1])
+    grad_x = grad_w = grad_b = None
+    if mask[0]:
+        w = weight.reshape(g, o // g, -1).transpose(1, 2)          # (g, K, O/g)
+        cols = w.matmul(grad_g).reshape(n, c, *kernel, *out)
+        grad_x = Fold.apply(cols, tuple(x.shape[2:]), *geometry)
+    if mask[1]:
+        cols = Unfold.apply(x, *geometry, out).reshape(n, g, -1, out[0] * out[1])
+        grad_w = grad_g.matmul(cols.transpose(2, 3)).sum(0).reshape(weight.shape)
+    if mask[2]:
+        grad_b = grad.sum((0, 2, 3))
+    return grad_x, grad_w, grad_b
+
+
+def _conv_attrs(ctx: Any, mask: Any) -> dict[str, Any]:
+    """What ``ConvolutionBackward`` needs (and saves, as PyTorch's ``_saved_*``) from a convolution's node."""
+    return {"stride": ctx.stride, "padding": ctx.padding, "dilation": ctx.dilation, "groups": ctx.groups,
+            "transposed": ctx.transposed, "output_padding": ctx.output_padding, "mask": mask}
+
+
+def _as_2d(values: Any, fill: int) -> tuple[int, int]:
+    """A 1-d convolution's 1-tuple geometry as the 2-d one of its unit-height view."""
+    return (fill, *values) if len(values) == 1 else tuple(values)
+
+
+class ConvolutionBackward(FusedBackward):
+    """``convolution_backward`` as one node (PyTorch's, under create_graph): inputs (grad_output, input,
+    weight), outputs (grad_input, grad_weight, grad_bias).  1-d convolutions run as 2-d ones of unit height;
+    a transposed convolution's gradients are those of the convolution it is the adjoint of, swapped:
+    d/dinput = conv(g, weight), d/dweight = conv's weight gradient with g as input and input as grad."""
+
+    node_name: str = "ConvolutionBackwardBackward0"
+    saved_names: tuple[str, ...] = ("grad_output", "input", "weight")
+    saved_attrs: tuple[str, ...] = ("dilation", "groups", "output_padding", "padding", "stride", "transposed")
+
+    @staticmethod
+    def gradients(ctx: Any, grad: Tensor, x: Tensor, weight: Tensor) -> tuple[Any, ...]:
+        flat = x.ndim == 3
+        if flat:
+            grad, x, weight = grad.unsqueeze(2), x.unsqueeze(2), weight.unsqueeze(2)
+        stride, padding, dilation = _as_2d(ctx.stride, 1), _as_2d(ctx.padding, 0), _as_2d(ctx.dilation, 1)
+        if ctx.transposed:
+            gx = gw = None
+            if ctx.mask[0]:
+                gx = Convolution.apply(grad, weight, UNDEFINED, stride, padding, dilation, ctx.groups)
+            if ctx.mask[1]:
+                _, gw, _ = conv_backward(x, grad, weight, stride, padding, dilation, ctx.groups, (False, True, False))
+            gb = grad.sum((0, 2, 3)) if ctx.mask[2] else None
+        else:
+            gx, gw, gb = conv_backward(grad, x, weight, stride, padding, dilation, ctx.groups, ctx.mask)
+        if flat:
+            gx, gw = (None if t is None else t.squeeze(2) for t in (gx, gw))
+        return gx, gw, gb
 
 
 def max_pool2d_forward(a: Any, kernel: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: Any) -> Any:
@@ -217,12 +297,43 @@ class MaxPool2d(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        _ = ctx.saved_tensors                # unpacked as PyTorch does: an in-place write to the input raises
-        x_shape = ctx._input_meta[0][0]
-        lead, (h, w) = x_shape[:-2], x_shape[-2:]
-        index = ctx.index.reshape(*lead, -1)
-        g = ScatterAlongDim.apply(grad.reshape(*lead, -1), len(lead), index, (*lead, h * w))
-        return g.reshape(x_shape), None, None, None, None, None, None
+        (x,) = ctx.saved_tensors             # unpacked as PyTorch does: an in-place write to the input raises
+        if grad_mode.is_grad_enabled():      # create_graph: PyTorch's one node
+            return MaxPool2dBackward.apply(grad, x, ctx.index), None, None, None, None, None, None
+        return _max_pool_backward(grad, ctx.index, ctx._input_meta[0][0]), None, None, None, None, None, None
+
+
+def _max_pool_backward(grad: Tensor, index: Any, x_shape: Any) -> Tensor:
+    """max_pool2d's d/dinput: zeros with ``grad`` added at each window's argmax (``index``: flat H·W)."""
+    lead, (h, w) = x_shape[:-2], x_shape[-2:]
+    g = ScatterAlongDim.apply(grad.reshape(*lead, -1), len(lead), index.reshape(*lead, -1), (*lead, h * w))
+    return g.reshape(x_shape)
+
+
+def zeros_for_self(ctx: Any) -> Tensor | None:
+    """PyTorch's ``zeros_like(self)`` (a constant): what a pooling backward's ``self`` (input 1) gets."""
+    return Tensor._make(np.zeros(*ctx._input_meta[1])) if ctx.needs_input_grad[1] else None
+
+
+class MaxPool2dBackward(Function):
+    """``max_pool2d_with_indices_backward`` as one node (PyTorch's, under create_graph): inputs
+    (grad_output, self).  It is linear in grad_output, which gets back ``gg`` gathered at the argmaxes
+    (PyTorch's ``max_pool_double_backward``); self gets zeros (the argmaxes are piecewise constant)."""
+
+    node_name: str = "MaxPool2DWithIndicesBackwardBackward0"
+    saved_attrs: tuple[str, ...] = ("indices",)
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, x: Tensor, index: Any) -> Any:
+        ctx.index, ctx.indices = index, Tensor._make(index)
+        return _max_pool_backward(grad, index, tuple(x.shape))._data
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> Grads:
+        index = ctx.indices
+        lead = tuple(index.shape[:-2])
+        g = gg.view(*lead, -1).gather(len(lead), index.view(*lead, -1)).view(tuple(index.shape))
+        return g, zeros_for_self(ctx), None
 
 
 class AvgPool2d(Function):
@@ -264,13 +375,42 @@ class AvgPool2d(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        _ = ctx.saved_tensors                # unpacked as PyTorch does: an in-place write to the input raises
-        x_shape = ctx._input_meta[0][0]
-        kernel = ctx.geometry[0]
-        g = (grad / _const(ctx.divisor, grad)).reshape(-1, x_shape[-3], 1, 1, *ctx.out)
-        g = g.expand(g.shape[0], x_shape[-3], *kernel, *ctx.out)
-        g = Fold.apply(g, tuple(x_shape[-2:]), *ctx.geometry)
-        return g.reshape(x_shape), None, None, None, None, None, None, None
+        (x,) = ctx.saved_tensors             # unpacked as PyTorch does: an in-place write to the input raises
+        if grad_mode.is_grad_enabled():      # create_graph: PyTorch's one node
+            return AvgPool2dBackward.apply(grad, x, ctx), None, None, None, None, None, None, None
+        return _avg_pool_backward(ctx, grad, ctx._input_meta[0][0]), None, None, None, None, None, None, None
+
+
+def _avg_pool_backward(ctx: Any, grad: Tensor, x_shape: Any) -> Tensor:
+    """avg_pool2d's d/dinput: each window's ``grad / divisor`` spread over the window (``Fold``)."""
+    kernel = ctx.geometry[0]
+    g = (grad / _const(ctx.divisor, grad)).reshape(-1, x_shape[-3], 1, 1, *ctx.out)
+    g = g.expand(g.shape[0], x_shape[-3], *kernel, *ctx.out)
+    g = Fold.apply(g, tuple(x_shape[-2:]), *ctx.geometry)
+    return g.reshape(x_shape)
+
+
+class AvgPool2dBackward(Function):
+    """``avg_pool2d_backward`` as one node (PyTorch's, under create_graph): inputs (grad_output, self).
+    It is linear in grad_output, which gets back ``avg_pool2d(gg)`` with the same arguments; self gets zeros."""
+
+    node_name: str = "AvgPool2DBackwardBackward0"
+    saved_attrs = ("ceil_mode", "count_include_pad", "divisor_override", "kernel_size", "padding", "stride")
+
+    @staticmethod
+    def forward(ctx: Any, grad: Tensor, x: Tensor, pool: Any) -> Any:
+        names = (*AvgPool2dBackward.saved_attrs, "geometry", "out", "divisor")
+        ctx.pool = SimpleNamespace(**{name: getattr(pool, name) for name in names})   # (not the node itself)
+        for name in AvgPool2dBackward.saved_attrs:
+            setattr(ctx, name, getattr(pool, name))
+        return _avg_pool_backward(pool, grad, tuple(x.shape))._data
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> Grads:
+        p = ctx.pool
+        g = AvgPool2d.apply(gg, p.geometry[0], p.geometry[1], p.padding, p.ceil_mode, p.count_include_pad,
+                            p.divisor_override, p.stride)
+        return g, zeros_for_self(ctx), None
 
 
 # -- the derivative table's rows for these classes (see ops/formulas.py) ----------------------------
@@ -293,3 +433,11 @@ _row(MaxPool2d, _SELF, ("g at each window's max (result1), 0 elsewhere",),
 _row(AvgPool2d, _SELF, ("g / window size, spread over each window",),
      "Average pooling: each window shares its gradient evenly.")
 
+_row(ConvolutionBackward, ("grad_output", "input", "weight"),
+     ("conv(gg_input, weight) + conv(input, gg_weight) + gg_bias", "conv_transpose(grad_output, gg_weight)",
+      "conv(gg_input, grad_output) (correlate gg_input with grad_output)"),
+     "convolution_backward as one node: its gradients are convolutions again (it is bilinear in its inputs).")
+_row(MaxPool2dBackward, ("grad_output", "self"), ("gg at each window's max (indices)", "0"),
+     "max pooling's backward as one node: linear in grad_output, whose gradient reads gg back at the maxima.")
+_row(AvgPool2dBackward, ("grad_output", "self"), ("avg_pool2d(gg)", "0"),
+     "average pooling's backward as one node: linear in grad_output, whose gradient is gg average-pooled.")

@@ -7,14 +7,13 @@ height (``(N, C, 1, L)``, ``(O, C/groups, 1, k)``); the node saves the 3-d tenso
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Function
-from .conv import Convolution, _im2col, out_size
+from .conv import Convolution, _im2col, convolution_backward, out_size
 from .nn_ops import _defined
 
 if TYPE_CHECKING:
@@ -52,12 +51,4 @@ class Convolution1d(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        x, weight = ctx.saved_tensors
-        as_2d = SimpleNamespace(
-            saved_tensors=(x.unsqueeze(2), weight.unsqueeze(2)), needs_input_grad=ctx.needs_input_grad,
-            groups=ctx.groups, stride=(1, ctx.stride[0]), padding=(0, ctx.padding[0]),
-            dilation=(1, ctx.dilation[0]), out=ctx.out,
-        )
-        grad_x, grad_w, grad_b, *_ = Convolution.backward(as_2d, grad.unsqueeze(2))
-        return (None if grad_x is None else grad_x.squeeze(2)), (None if grad_w is None else grad_w.squeeze(2)), \
-            grad_b, None, None, None, None
+        return convolution_backward(ctx, grad)      # (ConvolutionBackward.gradients runs it as a 2-d one)

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ..autograd.function import Function
+from .conv import convolution_backward
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -61,6 +63,8 @@ class ConvTranspose2d(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
+        if grad_mode.is_grad_enabled():      # create_graph: PyTorch's ConvolutionBackwardBackward0 (ops/conv.py)
+            return convolution_backward(ctx, grad)
         x, weight = ctx.saved_tensors
         (sh, sw), (ph, pw), (dh, dw), full_shape, has_bias = ctx.args
         g = grad._data

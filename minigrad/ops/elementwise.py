@@ -15,6 +15,7 @@ import numpy as np
 from .. import _tensor
 from .._dtype import cpp_type_name, from_numpy_dtype, get_default_dtype, result_type
 from ..autograd.function import Function
+from . import simd
 from ._layout import contiguous, like, pointwise_rules
 from ._rules import fused, rule
 from ._util import cast, check_broadcast, clip, fma, fmath, operand, promoted, remainder
@@ -292,8 +293,15 @@ Cosh: type[Rule] = rule("CoshBackward0", lambda self: fmath.cosh(_f(self)),
             jvp="auto_element_wise",
             words="The slope of cosh is sinh.")
 
+def _tanh_backward(grad_output, output):
+    """``g · (1 − y²)``; ATen's SIMD build fuses ``1 − y·y`` into one rounding (``simd.mul_add``)."""
+    if output.dtype.kind != "f" or output.dtype.itemsize < 4 or simd.cpu_capability() == "DEFAULT":
+        return grad_output * (1 - output * output)
+    return grad_output * simd.mul_add(-output, output, 1, output.dtype, True)
+
+
 TanhBackward: type[Rule] = fused("tanh_backward", rule(
-    "TanhBackwardBackward0", lambda grad_output, output: grad_output * (1 - output * output),
+    "TanhBackwardBackward0", _tanh_backward,
     grad_output=("g · (1 − output²)", lambda xp, g, output: xp.tanh_backward(g, output)),
     output=("−2 · g · grad_output · output",
             lambda xp, g, grad_output, output: g * (xp.mul_scalar(output, -2) * grad_output)),
@@ -309,11 +317,12 @@ Tanh: type[Rule] = rule("TanhBackward0", lambda self: fmath.tanh(_f(self)),
 
 def _sigmoid(self):
     a = _f(self)
-    return (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
+    y = (1 / (1 + fmath.exp(-a))).astype(a.dtype, copy=False)
+    return simd.sigmoid_f32(a, y) if a.dtype == np.float32 else y      # PyTorch's SIMD lanes (ops/simd.py)
 
 
 SigmoidBackward: type[Rule] = fused("sigmoid_backward", rule(
-    "SigmoidBackwardBackward0", lambda grad_output, output: grad_output * (output * (1 - output)),
+    "SigmoidBackwardBackward0", lambda grad_output, output: grad_output * (1 - output) * output,
     grad_output=("g · output · (1 − output)", lambda xp, g, output: xp.sigmoid_backward(g, output)),
     output=("g · grad_output · (1 − 2 · output)",
             lambda xp, g, grad_output, output: g * grad_output * xp.add_scalar(xp.mul_scalar(output, -2), 1)),
@@ -598,9 +607,10 @@ def _div_rounding(self, other, rounding_mode):
     return q
 
 
-# (self and other are saved, unused, as PyTorch's formulas save them: an in-place write to either is caught)
+# (self and other are saved, unused, as PyTorch's formulas save them: an in-place write to either is caught --
+# other for either gradient, self only for other's: div_tensor_self_backward(grad, other) does not read self)
 DivRounding: type[Rule] = rule("DivBackward2", _div_rounding, arrays=False,
-                   self=("0", lambda xp, g, self, other: xp.zeros_like(g)),
+                   self=("0", lambda xp, g, other: xp.zeros_like(g)),
                    other=("0", lambda xp, g, self, other: xp.zeros_like(g)),
                    jvp="auto_element_wise",
                    words="A rounded quotient is a step function: the gradient is 0.")
@@ -711,8 +721,12 @@ MaskedFillTensor: type[Rule] = fused("masked_fill_tensor", rule(
 
 
 def _clone(self, memory_format=None):
-    """A copy laid out as ``self`` (PyTorch's default ``preserve_format``) or row-major (``"contiguous"``:
-    ``contiguous()``, ``reshape``'s copy)."""
+    """A copy laid out as ``self`` (PyTorch's default ``preserve_format``), row-major (``"contiguous"``:
+    ``contiguous()``, ``reshape``'s copy) or NHWC (``"channels_last"``, 4-d)."""
+    if memory_format == "channels_last":
+        out = np.empty(tuple(self.shape[d] for d in (0, 2, 3, 1)), self.dtype).transpose(0, 3, 1, 2)
+        out[...] = self
+        return out
     return self.copy() if memory_format == "contiguous" else like(self.copy(), self)
 
 

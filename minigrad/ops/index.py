@@ -34,10 +34,14 @@ class Index(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, key: Any) -> Any:
         ctx.indices, ctx.self_sym_sizes = key, tuple(x.shape)
+        # PyTorch saves the index tensors (SavedVariables): a second backward without retain_graph raises
+        make = _tensor.Tensor._make
+        ctx.save_for_backward(*(make(k) for k in key if isinstance(k, np.ndarray)))
         return x._data[key]
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
+        _ = ctx.saved_tensors               # (freed after a backward without retain_graph: raises)
         return IndexPutImpl.apply(_zeros(ctx.self_sym_sizes, grad), grad, ctx.indices), None
 
 
@@ -635,13 +639,18 @@ def setitem(t: Any, key: Any, value: Any) -> None:
         check_advanced(key, dst.shape)      # (a boolean's index [] or [0] must broadcast with the others)
         check_assignable(dst._data, key, value)
         written: Any = False
-        if has_overlap(dst._data):          # an expand
-            warnings.warn(_INDEX_PUT_EXPANDED, UserWarning, stacklevel=3)
-            if value.numel() == 1 and _one_mask(key):      # index_put_ runs masked_fill_, which warns too
-                warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
+        expanded = has_overlap(dst._data)
+        if expanded:                        # an expand: as PyTorch, each written element's memory gets the value
             written = np.zeros(dst.shape, dtype=bool)
-            written[key] = True             # then, as PyTorch, each written element's memory gets the value
-        dst._inplace(lambda x, v: IndexPut.apply(x, key, v.to(x.dtype)), value, fill=written)
+            written[key] = True
+
+        def put(x, v):
+            if expanded:                    # the kernel's warnings: after autograd's checks (a view of a leaf raises)
+                warnings.warn(_INDEX_PUT_EXPANDED, UserWarning, stacklevel=7)
+                if value.numel() == 1 and _one_mask(key):  # index_put_ runs masked_fill_, which warns too
+                    warnings.warn(MASKED_FILL_EXPANDED, UserWarning, stacklevel=7)
+            return IndexPut.apply(x, key, v.to(x.dtype))
+        dst._inplace(put, value, fill=written)
         return
     check_assignable(t._data, key, value)
     dst = t if _trivial(key, t.shape) else t[key]

@@ -167,11 +167,11 @@ Bmm: type[Rule] = rule("BmmBackward0", _bmm, arrays=False,
 
 def _addmm(self, mat1, mat2, beta=1, alpha=1):
     a, b = mat1._data, mat2._data
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
-    if self._data.dtype != b.dtype or a.dtype != b.dtype:
+    if self._data.dtype != b.dtype or a.dtype != b.dtype:     # PyTorch's addmm meta: dtypes before shapes
         _same_dtype(self, mat2, "addmm_bias")
         _same_dtype(mat1, mat2, "addmm")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (%s and %s)" % (_dims(a.shape), _dims(b.shape)))
     if self._data.shape != (a.shape[0], b.shape[1]) and self._data.shape != (b.shape[1],):
         _checks.expandable(self._data.shape, (a.shape[0], b.shape[1]))
     out = _product(a, b)
@@ -219,7 +219,9 @@ def matmul(x: Any, y: Any) -> Any:
     if x.ndim == 1 and y.ndim == 2:
         if x.shape[0] != y.shape[0]:
             raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (1x%d and %s)" % (x.shape[0], _dims(y.shape)))
-        return SqueezeMatmul.apply(Mm.apply(x.unsqueeze(0), y), 0)
+        out = SqueezeMatmul.apply(Mm.apply(x.unsqueeze(0), y), 0)
+        out._version_counter[0] += 1        # PyTorch's squeeze_ is in place: the result is at version 1
+        return out
     if x.ndim == 2 and y.ndim == 2:
         return Mm.apply(x, y)
     if _should_fold(x, y):
@@ -436,9 +438,23 @@ def _einsum_grad(grad, output, terms, operands, shapes, i):
     tensors = [grad] + [t for j, t in enumerate(operands) if j != i]
     known = set("".join(subs))
     free = iter(c for c in _LETTERS if c not in known and c not in terms[i])
+    elsewhere = {}                  # a label's size in grad and the other operands, where it is not 1
+    for term, shape in zip(subs, [t.shape for t in tensors]):
+        for label, size in zip(term, shape):
+            if size != 1:
+                elsewhere[label] = size
     target = []
     for label, size in zip(terms[i], shapes[i]):
-        if label in target:
+        if label in known and label not in target and size != elsewhere.get(label, 1):
+            if size == 1:           # broadcast in the forward: summed over here, kept as a dim of 1
+                fresh = next(free)
+                subs.append(fresh)
+                tensors.append(Tensor._make(np.ones(1, dtype=dtype)))
+                label = fresh
+            else:                   # the others' dim of 1 was broadcast to this one: the gradient has its size
+                subs.append(label)
+                tensors.append(Tensor._make(np.ones(size, dtype=dtype)))
+        elif label in target:
             fresh = next(free)
             subs.append(label + fresh)
             tensors.append(Tensor._make(np.eye(size, dtype=dtype)))

@@ -27,6 +27,7 @@ from . import elementwise
 from ._layout import contiguous, like, pointwise_rules
 from ._rules import NP, fused, rule
 from ._util import clip, fmath, promoted
+from .fused import FusedBackward
 
 NONE, MEAN, SUM = 0, 1, 2
 
@@ -447,7 +448,13 @@ def _gelu(self, approximate):
     if approximate == "tanh":
         return (0.5 * a * (1 + fmath.tanh(_SQRT_2_OVER_PI * (a + _KAPPA * a * a * a)))).astype(a.dtype, copy=False)
     # erf rounded to a's dtype first, as PyTorch computes it: gelu(-5.8) in float32 is 1 + erf = 1 - 1 = 0, so -0.
-    return (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)).astype(a.dtype, copy=False))).astype(a.dtype, copy=False)
+    out = (a * 0.5 * (1 + _erf(a * math.sqrt(0.5)).astype(a.dtype, copy=False))).astype(a.dtype, copy=False)
+    if a.dtype == np.float32 and a.size > 1 and a.flags.c_contiguous:
+        # PyTorch hands a contiguous float32 tensor of more than one element to oneDNN's gelu_erf, which
+        # computes 0.5x + 0.5x · erf(x/√2) in one fused step: every zero it returns is +0 (-0 + +0),
+        # gelu(-0.) and gelu(-10.) included; other layouts (and one element) keep -0. as the formula above.
+        out[out == 0] = 0
+    return out
 
 
 def _gelu_backward(grad_output, self, approximate):
@@ -555,6 +562,14 @@ def _elu_backward(grad_output, self_or_result, alpha, scale=1.0, input_scale=1.0
     return np.where(self <= 0, neg, grad_output if scale == 1 else grad_output * t(scale))
 
 
+def _elu_double_backward(xp, g, grad_output, self_or_result, alpha, scale, input_scale):
+    """PyTorch's elu_double_backward: ``elu_backward(g · grad_output · input_scale, self) · (self < 0)`` -- a
+    PRODUCT with the mask, so an inf or nan ``g · grad_output`` at x ≥ 0 gives nan there, not 0."""
+    a = xp.value(self_or_result)
+    return (xp.elu_backward(g * grad_output * input_scale, self_or_result, alpha, scale, input_scale)
+            * xp.const((a < 0).astype(a.dtype)))
+
+
 EluBackward: type[Rule] = fused("elu_backward", rule(
     "EluBackwardBackward0", _elu_backward,
     grad_output=("g · scale · [self_or_result > 0] + g · input_scale · alpha · scale · exp(input_scale · "
@@ -564,9 +579,7 @@ EluBackward: type[Rule] = fused("elu_backward", rule(
     self_or_result=("g · grad_output · alpha · scale · input_scale² · exp(input_scale · self_or_result) · "
                     "[self_or_result < 0]",
                     lambda xp, g, grad_output, self_or_result, alpha, scale, input_scale:
-                    xp.where(xp.mask(self_or_result < 0), g * grad_output * (alpha * scale * input_scale * input_scale)
-                             * xp.exp(xp.minimum0(self_or_result) * input_scale if input_scale != 1
-                                      else xp.minimum0(self_or_result)), 0)),
+                    _elu_double_backward(xp, g, grad_output, self_or_result, alpha, scale, input_scale)),
     name="EluBackward",
     jvp="auto_element_wise",
     words="ELU's backward as one op: linear in the gradient; curved (α eˣ) only for x ≤ 0."))
@@ -709,9 +722,14 @@ def _pad_widths(pad, ndim):
 
 
 class Trilinear(Function):
-    """``out[b, o] = Σᵢⱼ x1[b, i] W[o, i, j] x2[b, j]`` (what ``nn.Bilinear`` records).
+    """``_trilinear``: a product of three tensors summed over some indices, an einsum such as
+    ``"bi,oij,bj->bo"`` (``out[b, o] = Σᵢⱼ x1[b, i] W[o, i, j] x2[b, j]``, what ``F.bilinear`` records).
 
-    Backward: contract ``grad`` with the other two factors, for each of the three.
+    Backward (PyTorch's ``_trilinear_backward``): each input's gradient is again a ``_trilinear``, of
+    ``grad`` in that input's place with the other two -- so the node's derivatives are differentiable to
+    any order, and under create_graph each one records a ``TrilinearBackward0`` (with ``grad``'s edge in the
+    input's slot, as PyTorch's).  Values: the first two factors are contracted first, then the third (as
+    PyTorch's sumproduct_pair order: an inf in ``x2`` meets the finite Σᵢ x1 W, not each product).
     """
 
     node_name: str = "TrilinearBackward0"
@@ -719,26 +737,37 @@ class Trilinear(Function):
     saved_names: tuple[str, ...] = ("i1", "i2", "i3")
 
     @staticmethod
-    def forward(ctx: Any, x1: Tensor, w: Tensor, x2: Tensor) -> Any:
-        ctx.save_for_backward(x1, w, x2)
-        # PyTorch's _trilinear order: x1 with W first (over i), then with x2 (over j) -- so an inf in x2 meets
-        # the finite Σᵢ x1 W, not each product (inf - inf would be nan)
-        x1_w = np.einsum("bi,oij->boj", x1._data, w._data)
-        return np.einsum("boj,bj->bo", x1_w, x2._data)
+    def forward(ctx: Any, i1: Tensor, i2: Tensor, i3: Tensor, spec: str = "bi,oij,bj->bo") -> Any:
+        need = ctx.needs_input_grad
+        # PyTorch's wrap_opt_if: a factor is kept only if another factor's gradient needs it
+        ctx.save_for_backward(*(t if any(need[j] for j in range(3) if j != k) else None
+                                for k, t in enumerate((i1, i2, i3))))
+        ctx.spec = spec
+        return _contract3(spec, i1._data, i2._data, i3._data)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        x1, w, x2 = ctx.saved_tensors
-        n_out, n1, n2 = w.shape
-        g1 = gw = g2 = None
-        if ctx.needs_input_grad[0] or ctx.needs_input_grad[2]:
-            gW = grad.mm(w.reshape(n_out, n1 * n2)).reshape(-1, n1, n2)  # Σₒ grad[b, o] W[o]
-            g1 = gW.bmm(x2.unsqueeze(2)).squeeze(2) if ctx.needs_input_grad[0] else None
-            g2 = x1.unsqueeze(1).bmm(gW).squeeze(1) if ctx.needs_input_grad[2] else None
-        if ctx.needs_input_grad[1]:
-            outer = (x1.unsqueeze(2) * x2.unsqueeze(1)).reshape(-1, n1 * n2)  # x1[b, i] x2[b, j]
-            gw = grad.t().mm(outer).reshape(n_out, n1, n2)
-        return g1, gw, g2
+        tensors = ctx.saved_tensors
+        ins, out = ctx.spec.split("->")
+        subs = ins.split(",")
+        grads = []
+        for k in range(3):
+            if not ctx.needs_input_grad[k]:
+                grads.append(None)
+                continue
+            args = [grad if i == k else t for i, t in enumerate(tensors)]
+            spec = "%s->%s" % (",".join(out if i == k else s for i, s in enumerate(subs)), subs[k])
+            grads.append(Trilinear.apply(*args, spec))
+        return (*grads, None)
+
+
+def _contract3(spec, a, b, c):
+    """``np.einsum(spec, a, b, c)`` as two pairwise contractions: ``a`` with ``b``, then with ``c``."""
+    ins, out = spec.split("->")
+    sa, sb, sc = ins.split(",")
+    keep = "".join(dict.fromkeys(i for i in sa + sb if i in sc + out))
+    ab = np.einsum("%s,%s->%s" % (sa, sb, keep), a, b, optimize=True)
+    return np.ascontiguousarray(np.einsum("%s,%s->%s" % (keep, sc, out), ab, c, optimize=True))
 
 
 # -- normalisation ------------------------------------------------------------------------------
@@ -950,22 +979,66 @@ class NativeBatchNorm(Function):
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
         x, weight = ctx.saved_tensors
-        weight, needs = _defined(weight), ctx.needs_input_grad
-        dims, shape = _batch_dims(x.ndim), _channel_shape(x.ndim, x.shape[1])
-        if ctx.training:
-            x_hat, rstd = _standardized(x, dims, ctx.eps)
+        needs = ctx.needs_input_grad
+        mask = (needs[0], needs[1], needs[2])
+        if grad_mode.is_grad_enabled():      # create_graph: PyTorch's one node, NativeBatchNormBackwardBackward0
+            stats = [UNDEFINED if a is None else Tensor._make(a) for a in (ctx.running_mean, ctx.running_var)]
+            grads = NativeBatchNormBackward.apply(grad, x, weight, *stats, _batch_norm_attrs(ctx, x, mask))
         else:
-            rstd = _const(1 / np.sqrt(ctx.running_var.reshape(shape) + ctx.eps), x)
-            x_hat = (x - _const(ctx.running_mean.reshape(shape), x)) * rstd
-        grad_x = grad_w = grad_b = None
-        if needs[0]:
-            g = grad if weight is None else grad * weight.reshape(shape)
-            grad_x = _standardize_backward(g, x_hat, rstd, dims) if ctx.training else g * rstd
-        if needs[1]:
-            grad_w = (grad * x_hat).sum(dims)
-        if needs[2]:
-            grad_b = grad.sum(dims)
-        return grad_x, grad_w, grad_b, None, None, None, None
+            grads = _batch_norm_backward(grad, x, _defined(weight), ctx.running_mean, ctx.running_var, ctx.training,
+                                         ctx.eps, mask)
+        return (*(g if m else None for g, m in zip(grads, mask)), None, None, None, None)
+
+
+def _batch_norm_backward(grad, x, weight, running_mean, running_var, training, eps, mask):
+    """native_batch_norm_backward in Tensor ops: (d/dinput, d/dweight, d/dbias), each if ``mask`` asks.
+
+    Training: x̂ from the batch's statistics and d/dx = rstd (g − mean g − x̂ mean(g x̂)), g = grad · weight;
+    evaluation: the running ones (arrays, constants) and d/dx = g · rstd.  d/dweight = Σ grad x̂, d/dbias = Σ grad.
+    """
+    dims, shape = _batch_dims(x.ndim), _channel_shape(x.ndim, x.shape[1])
+    if training:
+        x_hat, rstd = _standardized(x, dims, eps)
+    else:
+        rstd = _const(1 / np.sqrt(running_var.reshape(shape) + eps), x)
+        x_hat = (x - _const(running_mean.reshape(shape), x)) * rstd
+    grad_x = grad_w = grad_b = None
+    if mask[0]:
+        g = grad if weight is None else grad * weight.reshape(shape)
+        grad_x = _standardize_backward(g, x_hat, rstd, dims) if training else g * rstd
+    if mask[1]:
+        grad_w = (grad * x_hat).sum(dims)
+    if mask[2]:
+        grad_b = grad.sum(dims)
+    return grad_x, grad_w, grad_b
+
+
+def _batch_norm_attrs(ctx, x, mask):
+    """What ``NativeBatchNormBackward`` needs and shows (PyTorch's ``_saved_save_mean``/``_saved_save_invstd``:
+    the batch's mean and 1/√(var + eps) in training, empty in evaluation)."""
+    if ctx.training:
+        dims = _batch_dims(x.ndim)
+        mean, rstd = _mean_rstd(x._data, dims, ctx.eps)
+        save = (mean.reshape(-1), rstd.reshape(-1))
+    else:
+        save = (np.empty(0, x._data.dtype),) * 2
+    return {"train": ctx.training, "eps": ctx.eps, "mask": mask,
+            "save_mean": Tensor._make(save[0]), "save_invstd": Tensor._make(save[1])}
+
+
+class NativeBatchNormBackward(FusedBackward):
+    """``native_batch_norm_backward`` as one node (PyTorch's, under create_graph): inputs (grad_out, input,
+    weight, running_mean, running_var), outputs the three gradients; its backward is the vector-Jacobian
+    product of the same formula (PyTorch's ``batchnorm_double_backward``)."""
+
+    node_name: str = "NativeBatchNormBackwardBackward0"
+    saved_names: tuple[str, ...] = ("grad_out", "input", "weight", "running_mean", "running_var")
+    saved_attrs: tuple[str, ...] = ("eps", "save_invstd", "save_mean", "train")
+
+    @staticmethod
+    def gradients(ctx: Any, grad: Tensor, x: Tensor, weight: Any, running_mean: Any, running_var: Any) -> Any:
+        stats = [None if t is None else t._data for t in (running_mean, running_var)]
+        return _batch_norm_backward(grad, x, weight, *stats, ctx.train, ctx.eps, ctx.mask)
 
 
 def _batch_dims(ndim):
@@ -1130,8 +1203,8 @@ _row(Embedding, ("weight",), ("zeros(weight) with g's rows added at indices",),
 _row(EmbeddingDenseBackward, ("grad_output",), ("g[indices] (padding rows 0)",),
      "The backward of embedding, as one op: its own gradient reads the rows back.")
 _row(ConstantPadNd, _SELF, ("g without the padding",), "Padding adds constants: the gradient drops the padded part.")
-_row(Trilinear, ("i1", "i2", "i3"), ("Σ g · W · x2", "Σ g · x1 · x2", "Σ g · x1 · W"),
-     "Bilinear form x1ᵀ W x2: each factor gets g contracted with the other two.")
+_row(Trilinear, ("i1", "i2", "i3"), ("_trilinear(g, i2, i3)", "_trilinear(i1, g, i3)", "_trilinear(i1, i2, g)"),
+     "A product of three factors summed (bilinear form x1ᵀ W x2): each factor gets g contracted with the other two.")
 _row(NativeLayerNorm, ("input", "weight", "bias"),
      ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
      "Layer norm: the input's gradient is centred and decorrelated from x̂; weight gets Σ g·x̂, bias Σ g.")
@@ -1141,6 +1214,9 @@ _row(NativeLayerNormBackward, ("grad_out", "input", "mean", "rstd", "weight", "b
 _row(NativeBatchNorm, ("input", "weight", "bias"),
      ("(weight · g − mean(weight · g) − x̂ · mean(weight · g · x̂)) / σ", "sum(g · x̂)", "sum(g)"),
      "Batch norm (training): as layer norm, per channel over the batch.")
+_row(NativeBatchNormBackward, ("grad_out", "input", "weight", "running_mean", "running_var"),
+     ("d(batch norm's gradients)/d grad_out · gg", "d(...)/d input · gg", "d(...)/d weight · gg", None, None),
+     "batch_norm's backward as one node: its own gradient is the vector-Jacobian product of that formula.")
 register_formula("BackwardHookFunctionBackward", ("tensors",), ("g",), (),
                  "The identity node module backward hooks attach to: g passes through.")
 

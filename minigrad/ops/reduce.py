@@ -16,6 +16,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype, get_default_dtype
 from ..autograd.function import Function
+from ._cascade import torch_sum
 from ._layout import contiguous, like
 from ._rules import NP, fused, rule
 from ._util import dims_tuple, fmath, wrap_dim
@@ -52,15 +53,22 @@ def _count(sizes, dims):
 
 # -- the derivative table: reductions ------------------------------------------------------------------
 
-Sum: type[Rule] = rule("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_type(self))),
+Sum: type[Rule] = rule("SumBackward0", lambda self: np.asarray(_fsum(self, tuple(range(self.ndim)))),
            values={"self_sym_sizes": lambda self: self.shape},
            self=("g", lambda xp, g, self_sym_sizes: xp.expand(g, self_sym_sizes)),
            jvp="auto_linear",
            words="Sum of all elements: every element gets the same gradient g (expanded to self's shape).")
 
 
+def _fsum(a, dims, keepdim=False):
+    """``a.sum(dims)``: floats in PyTorch's order (a cancelling float32 sum rounds as PyTorch's), integers as int64."""
+    if a.dtype.kind == "f":
+        return torch_sum(a, dims, keepdim)
+    return a.sum(axis=dims, keepdims=keepdim, dtype=_sum_type(a))
+
+
 def _sum_dim(self, dim, keepdim):
-    return np.asarray(self.sum(axis=dims_tuple(dim, self.ndim), keepdims=keepdim, dtype=_sum_type(self)))
+    return np.asarray(_fsum(self, dims_tuple(dim, self.ndim), keepdim))
 
 
 SumDim: type[Rule] = rule("SumBackward1", _sum_dim,
@@ -79,7 +87,7 @@ def _check_mean_dtype(a):
 
 def _mean(self):
     _check_mean_dtype(self)
-    return np.asarray(self.sum() / self.size, dtype=self.dtype)       # empty: nan, without a warning
+    return np.asarray(_fsum(self, tuple(range(self.ndim))) / self.size, dtype=self.dtype)   # empty: nan, no warning
 
 
 Mean: type[Rule] = rule("MeanBackward0", _mean,
@@ -94,7 +102,7 @@ Mean: type[Rule] = rule("MeanBackward0", _mean,
 def _mean_dim(self, dim, keepdim):
     _check_mean_dtype(self)
     dims = dims_tuple(dim, self.ndim)
-    return np.asarray(self.sum(axis=dims, keepdims=keepdim) / _count(self.shape, dims), dtype=self.dtype)
+    return np.asarray(_fsum(self, dims, keepdim) / _count(self.shape, dims), dtype=self.dtype)
 
 
 MeanDim: type[Rule] = rule("MeanBackward1", _mean_dim,
@@ -193,8 +201,8 @@ def _extreme(reduce, name):
         if not dim and self.size == 0:
             raise RuntimeError("%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                                "reduction dim with the 'dim' argument." % name)
-        for d in dims:
-            if self.ndim and self.shape[d] == 0:
+        for d in dim:               # as given: PyTorch names the dim the caller wrote (-1, not 1)
+            if self.ndim and self.shape[wrap_dim(int(d), self.ndim)] == 0:
                 raise IndexError("%s(): Expected reduction dim %d to have non-zero size." % (name, d))
         return np.asarray(reduce(self, axis=dims, keepdims=keepdim))
     return forward
@@ -348,8 +356,13 @@ def _variance(a, dims, dof, keepdim, take_sqrt=False):
     matters where the variance is all rounding (1 + 1e-8 against 1): its log's slope is 1 / var."""
     if not a.size:
         centered = a.astype(np.float64)
-    elif a.size == _count(a.shape, dims):                       # one output: PyTorch's all-reduce path
-        centered = a.astype(np.float64) - np.float64(a.mean())
+    elif a.size == _count(a.shape, dims):                       # one output: PyTorch's all-reduce path:
+        # mean() in a's dtype (its sum in PyTorch's order), then Σ (x − mean)² in double, one element after another
+        mean = np.float64(a.dtype.type(_fsum(a, tuple(range(a.ndim))) / a.size))
+        centered = np.ravel(a, order="K").astype(np.float64) - mean
+        out = np.cumsum(centered * centered)[-1] / max(dof, 0)
+        shape = [1 if d in dims else n for d, n in enumerate(a.shape) if keepdim or d not in dims]
+        return np.asarray(np.sqrt(out) if take_sqrt else out).astype(a.dtype).reshape(shape)
     elif _count(a.shape, dims) <= _WELFORD_MAX:
         return _welford(a, dims, dof, keepdim, take_sqrt)
     else:                                                       # long rows: the two-pass sum (float64 rounding)
@@ -477,12 +490,17 @@ def _others(xp, self, dim):
 
 
 def _prod_grad(xp, g, self, result, dim=None, keepdim=False):
-    if not self.ndim:
-        dim = None
+    if not self.ndim:                        # PyTorch's prod_backward returns g itself (prod(nan) too)
+        return g
     if dim is not None:                      # (a full product's 0-dim gradient broadcasts as it is)
         g, result = xp.restore(g, (dim,), keepdim), xp.restore(result, (dim,), keepdim)
-    if not np.any(xp.value(self) == 0):
+    zeros = np.count_nonzero(xp.value(self) == 0)
+    if not zeros:
         return g * (result / self)
+    if dim is None and zeros > 1 and xp is NP:
+        # two zeros make every "product of the others" 0: PyTorch writes exact zeros (outside create_graph),
+        # whatever g and the other elements are (a nan or inf elsewhere gives no 0 · inf = nan)
+        return xp.zeros_like(self)
     return g * _others(xp, self, dim)
 
 
@@ -501,14 +519,14 @@ ProdDim: type[Rule] = rule("ProdBackward1",
                words="Product over dim: each element gets g times the product of the others.")
 
 
-def _check_norm_identity(self, ord, dim, dims):
+def _check_norm_identity(self, ord, dim):
     """PyTorch's error for a max/min-like norm (inf, -inf, ord < 0) over an empty dimension."""
     name = ("-inf" if ord < 0 else "inf") if math.isinf(ord) else "%g" % ord
     if dim is None:
         raise RuntimeError("linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation "
                            "does not have an identity" % name)
-    for d in dims:
-        if self.shape[d] == 0:
+    for d in (dim,) if isinstance(dim, (int, np.integer)) else dim:     # as given, as PyTorch names it
+        if self.shape[wrap_dim(int(d), self.ndim)] == 0:
             raise RuntimeError("linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this "
                                "dimension is empty and the operation does not have an identity" % (name, d))
 
@@ -519,7 +537,7 @@ def _norm(self, ord, dim, keepdim):
                            % _legacy(self))
     dims = dims_tuple(dim, self.ndim)
     if self.size == 0 and (ord < 0 or ord == math.inf):
-        _check_norm_identity(self, ord, dim, dims)
+        _check_norm_identity(self, ord, dim)
     a = np.abs(self)
     # one element per norm: |x| (PyTorch: no 1e30² overflow) -- except a 0-d tensor with a dim, which PyTorch
     # sends through its reduction kernel (norm(tensor(-1e30), dim=-1) is inf)
@@ -617,6 +635,12 @@ Cumprod: type[Rule] = rule("CumprodBackward0", _cumprod, values={"dim": lambda s
 
 
 # -- reductions that return values and indices: classes (the gradient goes back to the indices) ----------
+
+# PyTorch's reductions allocate their result row-major; numpy's keep the input's order (a sum over dim 1 of a
+# transposed tensor is column-major), so a ``view`` of the result would raise where PyTorch's works.
+for _reduction in (SumDim, MeanDim, Amax, Amin, LogSumExp, ProdDim, Norm):
+    _reduction._layout = staticmethod(lambda out, args: contiguous(out))
+
 
 class MaxDim(Function):
     """``max(dim)``: values and indices.  Backward: grad to the (first) position of each max."""
@@ -756,9 +780,10 @@ class Sort(Function):
         a = x._data if x.ndim else x._data.reshape(1)
         order = _argsort(a, ctx.axis, descending)
         if k is not None:
-            order = np.take(order, np.arange(k), axis=ctx.axis)
+            order = contiguous(np.take(order, np.arange(k), axis=ctx.axis))
         values = np.take_along_axis(a, order, axis=ctx.axis)
-        values, order = like(values, a), like(order, a)     # laid out as the input, as PyTorch's
+        if k is None:                                       # sort: laid out as the input, as PyTorch's;
+            values, order = like(values, a), like(order, a)  # topk: row-major
         if not x.ndim:
             values, order = values.reshape(()), order.reshape(())
         ctx.save_for_backward(order)

@@ -324,20 +324,20 @@ class Expand(Function):
                                "be greater or equal to the number of dimensions in the tensor (%d)"
                                % (x.dtype._legacy, ", ".join(map(str, have)), ", ".join(map(str, shape)), len(shape),
                                   len(have)))
-        if -1 in shape:
-            for i, s in enumerate(shape[:lead]):
-                if s == -1:
+        # PyTorch's inferExpandGeometry: from the last dim to the first, so the error names the last mismatch
+        target = list(shape)
+        for i in range(len(shape) - 1, -1, -1):
+            size = have[i - lead] if i >= lead else 1
+            if shape[i] == -1:
+                if i < lead:
                     raise RuntimeError("The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
                                        "dimension %d" % i)
-            target = tuple(have[i - lead] if s == -1 else s for i, s in enumerate(shape))
-        else:
-            target = shape
-        for i, s in enumerate(have):
-            if s != 1 and s != target[lead + i]:
+                target[i] = size
+            elif size != shape[i] and size != 1:
                 raise RuntimeError("The expanded size of the tensor (%d) must match the existing size (%d) at "
                                    "non-singleton dimension %d.  Target sizes: [%s].  Tensor sizes: [%s]"
-                                   % (target[lead + i], s, lead + i, ", ".join(map(str, shape)),
-                                      ", ".join(map(str, x.shape))))
+                                   % (shape[i], size, i, ", ".join(map(str, shape)), ", ".join(map(str, x.shape))))
+        target = tuple(target)
         return _broadcast_view(x._data, target)
 
     @staticmethod
@@ -678,10 +678,12 @@ class Trace(Function):
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Grads:
-        # PyTorch's trace_backward: zeros(rows · cols).index_fill_(0, arange(0, numel, cols + 1), grad).view(sizes)
+        # PyTorch's trace_backward: zeros(rows · cols).index_fill_(0, diagonal's flat indices, grad).view(sizes);
+        # only the min(rows, cols) diagonal slots (arange(0, numel, cols + 1) would wrap around a tall matrix:
+        # a 6 × 1 matrix's trace is x[0, 0] alone, not x[0] + x[2] + x[4])
         rows, cols = ctx.self_sym_sizes
         flat = _tensor.Tensor._make(np.zeros(rows * cols, dtype=grad._data.dtype))
-        index = np.arange(0, rows * cols, cols + 1, dtype=np.int64)
+        index = np.arange(min(rows, cols), dtype=np.int64) * (cols + 1)
         return IndexFillGrad.apply(flat, grad, index).view(ctx.self_sym_sizes)
 
 

@@ -1,5 +1,5 @@
-"""``minigrad.optim``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad`` and ``lr_scheduler``, as in
-``torch.optim``.
+"""``minigrad.optim``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, ``Adadelta``, ``NAdam``, ``RAdam``,
+``Adamax``, ``ASGD``, ``Rprop``, ``LBFGS`` and ``lr_scheduler``, as in ``torch.optim``.
 
 The training loop is PyTorch's:
 
@@ -19,9 +19,14 @@ from . import lr_scheduler
 from .adadelta import Adadelta, NAdam, RAdam
 from .adagrad import Adagrad
 from .adam import Adam
+from .adamax import Adamax  # nn5
 from .adamw import AdamW
+from .asgd import ASGD  # nn5
+from .lbfgs import LBFGS  # nn5
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
+from .rprop import Rprop  # nn5
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "NAdam", "RAdam", "lr_scheduler"]
+__all__ += ["Adamax", "ASGD", "Rprop", "LBFGS"]

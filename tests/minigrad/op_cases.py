@@ -224,7 +224,8 @@ def _setitem_through_view(a, b):
 
 # einsum cases whose output node is not ViewBackward0 (the view of a contraction's product)
 _EINSUM_NODES = {"outer": "EinsumBackward0", "trace": "EinsumBackward0", "diagonal": "EinsumBackward0",
-                 "diagonal_times": "EinsumBackward0", "transpose": "PermuteBackward0", "sum": "SumBackward1"}
+                 "diagonal_times": "EinsumBackward0", "transpose": "PermuteBackward0", "sum": "SumBackward1",
+                 "broadcast_label_kept": "EinsumBackward0"}
 
 
 def _dot_twice(a, b):
@@ -654,6 +655,9 @@ CASES: list[OpCase] = [
             ("three", lambda a, b, c: lib(a).einsum("ij,jk,kl->il", a, b, c), ((2, 3), (3, 2), (2, 2))),
             ("bilinear", lambda a, b, c: lib(a).einsum("bn,anm,bm->ba", a, b, c), ((2, 3), (2, 3, 2), (2, 2))),
             ("label_only_here", lambda a, b: lib(a).einsum("ij,k->i", a, b), ((2, 3), (2,))),
+            # a size-1 dim of one operand broadcast against the other's: summed back (or broadcast) in backward
+            ("broadcast_label", lambda a, b: lib(a).einsum("ij,j->i", a, b), ((3, 1), (3,))),
+            ("broadcast_label_kept", lambda a, b: lib(a).einsum("ij,ij->ij", a, b), ((2, 1), (2, 3))),
             ("diagonal_times", lambda a, b: lib(a).einsum("ii,i->i", a, b), ((3, 3), (3,))),
             ("list", lambda a, b: lib(a).einsum("ij,jk", [a, b]), ((2, 3), (3, 2))),
             ("sublist", lambda a, b: lib(a).einsum(a, [0, 1], b, [1, 2], [0, 2]), ((2, 3), (3, 2))),
@@ -931,10 +935,9 @@ CASES += [
            shapes=((2, 4, 3),)),
     OpCase("group_norm_affine", lambda a, w, b: lib(a).nn.functional.group_norm(a, 3, w, b),
            node="NativeGroupNormBackward0", arity=3, shapes=((2, 6, 2), (6,), (6,))),
-    # conv1d: under create_graph PyTorch records one fused ConvolutionBackwardBackward0; minigrad's conv
-    # backward (as conv2d's) is composed of ops (same_graph=False)
+    # conv1d: under create_graph PyTorch's one fused ConvolutionBackwardBackward0, as minigrad's (ops/conv.py)
     OpCase("conv1d", lambda a, w, b: lib(a).nn.functional.conv1d(a, w, b, 2, 1, 1, 2),
-           node="ConvolutionBackward0", arity=3, shapes=((2, 4, 5), (2, 2, 3), (2,)), same_graph=False),
+           node="ConvolutionBackward0", arity=3, shapes=((2, 4, 5), (2, 2, 3), (2,))),
     OpCase("safe_softmax", lambda a: _safe_softmax(a, 1), node="SafeSoftmaxBackward0", shapes=((2, 4),)),
 ]
 
@@ -954,6 +957,129 @@ CASES += [
            node="GluBackwardBackward0", arity=2, shapes=((4, 3), (2, 3)), runs_under_no_grad=False),
     OpCase("rrelu_backward", _first_derivative(lambda a: lib(a).nn.functional.rrelu(a)),
            node="RreluWithNoiseBackwardBackward0", arity=2, elements=(NONZERO, FLOATS), runs_under_no_grad=False),
+]
+
+# -- nn4: baddbmm (MultiheadAttention's masked scores), PyTorch's fused CPU attention node -----------------
+
+
+def _baddbmm(m, a, b):
+    if lib(a).__name__ == "minigrad":
+        from minigrad.ops.baddbmm import Baddbmm
+
+        return Baddbmm.apply(m, a, b, 0.5, 2.0)
+    return lib(a).baddbmm(m, a, b, beta=0.5, alpha=2.0)
+
+
+CASES += [
+    OpCase("baddbmm", _baddbmm, node="BaddbmmBackward0", arity=3, shapes=((1, 2, 4), (3, 2, 3), (3, 3, 4))),
+    # 4-d q, k, v, no dropout: one ScaledDotProductFlashAttentionForCpuBackward0 node.  (PyTorch has no
+    # double backward for it -- "derivative ... is not implemented"; minigrad's backward is Tensor ops.)
+    OpCase("sdpa_flash", lambda q, k, v: lib(q).nn.functional.scaled_dot_product_attention(q, k, v, scale=0.8),
+           node="ScaledDotProductFlashAttentionForCpuBackward0", arity=3,
+           shapes=((1, 2, 3, 2), (1, 2, 4, 2), (1, 2, 4, 2))),
+    OpCase("sdpa_flash_causal", lambda q, k, v: lib(q).nn.functional.scaled_dot_product_attention(
+        q, k, v, is_causal=True), node="ScaledDotProductFlashAttentionForCpuBackward0", arity=3,
+        shapes=((2, 1, 3, 2), (2, 1, 3, 2), (2, 1, 3, 2))),
+]
+
+
+def _interp(mode, **kw):
+    return lambda a: lib(a).nn.functional.interpolate(a, mode=mode, **kw)
+
+
+CASES += [   # nn4: upsampling, one node each (its backward is a node too: ...BackwardBackward0)
+    OpCase("upsample_nearest1d", _interp("nearest", scale_factor=2), node="UpsampleNearest1DBackward0",
+           shapes=((1, 2, 3),)),
+    OpCase("upsample_nearest2d", _interp("nearest", size=(3, 5)), node="UpsampleNearest2DBackward0",
+           shapes=((1, 2, 2, 3),)),
+    OpCase("upsample_nearest3d", _interp("nearest", scale_factor=(2, 1, 1.5)), node="UpsampleNearest3DBackward0",
+           shapes=((1, 1, 2, 2, 2),)),
+    OpCase("upsample_nearest_exact2d", _interp("nearest-exact", size=(3, 2)),
+           node="UpsampleNearestExact2DBackward0", shapes=((1, 2, 2, 3),)),
+    OpCase("upsample_linear1d", _interp("linear", size=5, align_corners=True), node="UpsampleLinear1DBackward0",
+           shapes=((2, 1, 3),)),
+    OpCase("upsample_bilinear2d", _interp("bilinear", scale_factor=1.5), node="UpsampleBilinear2DBackward0",
+           shapes=((1, 2, 2, 3),)),
+    OpCase("upsample_bicubic2d", _interp("bicubic", size=(3, 4)), node="UpsampleBicubic2DBackward0",
+           shapes=((1, 1, 3, 3),)),
+    OpCase("upsample_trilinear3d", _interp("trilinear", size=(3, 2, 3)), node="UpsampleTrilinear3DBackward0",
+           shapes=((1, 1, 2, 2, 2),)),
+]
+
+CASES += [   # nn4: adaptive max pooling (GRID: no ties)
+    OpCase("adaptive_max_pool2d", lambda a: lib(a).nn.functional.adaptive_max_pool2d(a, (2, 3)),
+           node="AdaptiveMaxPool2DBackward0", elements=GRID, unique=True, shapes=((1, 2, 3, 5),)),
+    OpCase("adaptive_max_pool1d", lambda a: lib(a).nn.functional.adaptive_max_pool1d(a, 2),
+           node="SqueezeBackward1", elements=GRID, unique=True, shapes=((2, 5),)),
+]
+
+
+# -- nn5: torch.linalg decompositions and products (minigrad/ops/decomp_nn5.py) --
+def _spd(a):
+    """A well-conditioned symmetric positive-definite matrix built from ``a`` (graph: mm, add)."""
+    return a @ a.transpose(-2, -1) + 2 * lib(a).eye(a.shape[-1], dtype=a.dtype)
+
+
+def _sym(a):
+    return a + a.transpose(-2, -1)
+
+
+def _gapped(a):
+    """Eigenvalues of a + aᵀ at least 0.2 apart (eigh's gradient divides by the gaps)."""
+    w = np.linalg.eigvalsh(a + np.swapaxes(a, -1, -2))
+    return bool(np.all(np.diff(w, axis=-1) > 0.2))
+
+
+def _well_conditioned(a):
+    s = np.linalg.svd(a, compute_uv=False)
+    return bool(np.all(s > 0.2))
+
+
+def _qr_smooth(a):
+    """Well-conditioned and away from Householder's sign switch (a reflected entry crossing 0 flips Q's column
+    and R's row): R's diagonal signs survive perturbations of 1e-3."""
+    if not _well_conditioned(a):
+        return False
+    signs = np.sign(np.diagonal(np.linalg.qr(a)[1], 0, -2, -1))
+    rng = np.random.default_rng(0)
+    return all(np.array_equal(signs, np.sign(np.diagonal(np.linalg.qr(a + 1e-3 * rng.standard_normal(a.shape))[1],
+                                                           0, -2, -1))) for _ in range(8)) and bool(
+        np.all(np.abs(np.diagonal(np.linalg.qr(a)[1], 0, -2, -1)) > 0.1))
+
+
+CASES += [
+    OpCase("linalg_cholesky", lambda a: lib(a).linalg.cholesky(_spd(a)), node="LinalgCholeskyExBackward0",
+           shapes=((3, 3),)),
+    OpCase("linalg_cholesky_upper", lambda a: lib(a).linalg.cholesky(_spd(a), upper=True),
+           node="LinalgCholeskyExBackward0", shapes=((2, 3, 3),)),
+    OpCase("linalg_qr", lambda a: lib(a).linalg.qr(a)[0] + lib(a).linalg.qr(a)[1].sum(), node="AddBackward0",
+           shapes=((4, 3),), valid=_qr_smooth),
+    OpCase("linalg_qr_wide_R", lambda a: lib(a).linalg.qr(a)[1], node="LinalgQrBackward0", shapes=((2, 4),),
+           valid=_qr_smooth),
+    OpCase("linalg_qr_Q", lambda a: lib(a).linalg.qr(a)[0], node="LinalgQrBackward0", shapes=((3, 3),),
+           valid=_qr_smooth),
+    OpCase("linalg_eigvalsh", lambda a: lib(a).linalg.eigvalsh(_sym(a)), node="LinalgEighBackward0",
+           shapes=((3, 3),), valid=_gapped),
+    # eigenvectors have no fixed sign: a sign-invariant function of them (outer products v vᵀ)
+    OpCase("linalg_eigh_vectors", lambda a: lib(a).linalg.eigh(_sym(a))[1] * lib(a).linalg.eigh(_sym(a))[1],
+           node="MulBackward0", shapes=((3, 3),), valid=_gapped),
+    OpCase("linalg_pinv", lambda a: lib(a).linalg.pinv(a), node="LinalgPinvBackward0", shapes=((3, 2),),
+           valid=_well_conditioned),
+    OpCase("linalg_pinv_wide", lambda a: lib(a).linalg.pinv(a), node="LinalgPinvBackward0", shapes=((2, 4),),
+           valid=_well_conditioned),
+    OpCase("linalg_lstsq", lambda a, b: lib(a).linalg.lstsq(a, b).solution, node="LinalgLstsqBackward0",
+           arity=2, shapes=((4, 2), (4, 3)), valid=lambda a, b: _well_conditioned(a)),
+    OpCase("linalg_lstsq_residuals", lambda a, b: lib(a).linalg.lstsq(a, b, driver="gelsd").residuals,
+           node="LinalgLstsqBackward0", arity=2, shapes=((4, 2), (4, 3)), valid=lambda a, b: _well_conditioned(a)),
+    OpCase("linalg_cross", lambda a, b: lib(a).linalg.cross(a, b), node="LinalgCrossBackward0", arity=2,
+           shapes=((2, 3), (1, 3))),
+    OpCase("linalg_matrix_exp", lambda a: lib(a).linalg.matrix_exp(a), node="LinalgMatrixExpBackward0",
+           shapes=((3, 3),)),
+    OpCase("vdot", lambda a, b: lib(a).vdot(a, b), node="VdotBackward0", arity=2, shapes=((4,), (4,))),
+    OpCase("linalg_multi_dot", lambda a, b, c: lib(a).linalg.multi_dot([a, b, c]), node="MmBackward0", arity=3,
+           shapes=((2, 3), (3, 4), (4, 1))),
+    OpCase("linalg_matrix_power", lambda a: lib(a).linalg.matrix_power(a, 5), node="MmBackward0",
+           shapes=((3, 3),)),
 ]
 
 CASES_BY_NAME = {case.name: case for case in CASES}

@@ -23,6 +23,7 @@ from minigrad.autograd.formulas import table_markdown
 from minigrad.autograd.function import BackwardCFunction, Function
 from minigrad.autograd.graph import AccumulateGrad
 from minigrad.ops._rules import RULES, Rule
+from minigrad.ops.fused import FusedBackward
 
 
 def _subclasses(cls):
@@ -45,7 +46,8 @@ def recordable_node_classes():
     out = {}
     for node_cls in _subclasses(BackwardCFunction):
         forward = node_cls._forward_cls
-        if forward is None or forward in (Function, Rule) or not forward.__module__.startswith("minigrad."):
+        if forward is None or forward in (Function, Rule, FusedBackward) or \
+                not forward.__module__.startswith("minigrad."):
             continue
         out[node_cls.__name__, forward.__name__] = node_cls      # (two ops may record one name: ConvolutionBackward0)
     return [(name, out[name, op]) for name, op in sorted(out)]

@@ -185,6 +185,19 @@ def test_variable_is_a_tensor(lib):
     assert repr(v) == "tensor([1., 1.], requires_grad=True)"
 
 
+def test_variable_is_a_detached_copy(lib):
+    """``Variable(t, requires_grad=True)`` shares t's memory but not its flag or history (MorvanZhou's tutorial
+    prints ``t`` after it: no ``requires_grad=True``)."""
+    t = lib.ones(2)
+    v = lib.autograd.Variable(t, requires_grad=True)
+    assert v is not t
+    assert (t.requires_grad, v.requires_grad, v.is_leaf) == (False, True, True)
+    assert v.data_ptr() == t.data_ptr()
+    y = lib.ones(2, requires_grad=True) * 2
+    w = lib.autograd.Variable(y)
+    assert (w.grad_fn, w.requires_grad, y.requires_grad) == (None, False, True)
+
+
 def test_minigrad_modes_are_cheap_objects():
     """The modes are plain context managers: entering does not copy or touch tensors."""
     x = minigrad.ones(3, requires_grad=True)

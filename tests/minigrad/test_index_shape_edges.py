@@ -152,11 +152,25 @@ def test_setitem_with_index_tensors_writes_through_the_basic_view(lib, code, nam
     assert _first_chain(target.grad_fn, 1) == [name]
 
 
+@pytest.mark.parametrize("write", ["masked_fill_", "setitem_mask", "setitem_index"])
+def test_an_expanded_view_of_a_leaf_raises_before_the_kernel_warns(lib, write):
+    """PyTorch's autograd check (a view of a leaf) runs before the kernel that warns about an expand."""
+    e = lib.zeros(1, 3, requires_grad=True).expand(2, 3)
+    m = lib.ones(2, 3) > 0
+    writes = {"masked_fill_": lambda: e.masked_fill_(m, 0.0), "setitem_mask": lambda: e.__setitem__(m, 0.0),
+              "setitem_index": lambda: e.__setitem__(lib.tensor([0]), 1.0)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+            writes[write]()
+
+
 def test_masked_write_of_one_value_into_an_expand_warns_as_masked_fill_too(lib):
     t = (lib.tensor([1.0, -1.0, 2.0], requires_grad=True) * 1).expand(2, 3)
     with pytest.warns(UserWarning, match="on expanded tensors is deprecated") as record:
         t[t > 0] = 0.0
     assert [str(w.message)[:22] for w in record] == ["Use of index_put_ on e", "Use of masked_fill_ on"]
+    assert {w.filename for w in record} == {__file__}           # the warning points at the caller's line
     assert t.tolist() == [[0.0, -1.0, 0.0], [0.0, -1.0, 0.0]]
     e = lib.zeros(2, 2, 0) / lib.ones(1, 1, 0)       # broadcast, but empty: no element shares memory
     with warnings.catch_warnings():

@@ -16,7 +16,11 @@ import pytest
     ("xt.softmax(0)", (3, 1)), ("xt.log_softmax(1)", (3, 1)), ("xt.cumsum(0)", (3, 1)), ("xt.cumprod(1)", (3, 1)),
     ("xt.masked_fill(xt > 2, 0.0)", (3, 1)), ("lib.cat([xt, xt])", (3, 1)), ("lib.stack([xt, xt])", (12, 3, 1)),
     ("xt.roll(1, 0)", (3, 1)), ("F.pad(xt, (1, 1))", (5, 1)), ("xt.tril()", (3, 1)), ("xt.repeat(1, 2)", (6, 1)),
-    ("xt.contiguous()", (3, 1)), ("2.0 ** xt", (3, 1)),
+    ("xt.contiguous()", (3, 1)), ("2.0 ** xt", (3, 1)), ("F.rrelu(xt)", (3, 1)),
+    # reductions: a row-major result (numpy's keeps the input's order)
+    ("p.sum(1)", (2, 1)), ("p.mean(1, keepdim=True)", (2, 2, 1)), ("p.amax(1)", (2, 1)), ("p.amin((0, 1))", (1,)),
+    ("p.logsumexp(1)", (2, 1)), ("p.prod(1)", (2, 1)), ("p.norm(dim=1)", (2, 1)), ("p.topk(2, 1)[0]", (4, 2, 1)),
+    ("p.topk(2, 1)[1]", (4, 2, 1)), ("(p > 3).any(1)", (2, 1)), ("(p > 3).all(1)", (2, 1)),
     # laid out as the input (MemoryFormat::Preserve)
     ("xt.clone()", (1, 4)), ("xt.flip(0)", (1, 4)), ("xt.sort(0)[0]", (1, 4)), ("lib.zeros_like(xt)", (1, 4)),
     ("F.pad(xt, (-1, 0))", (1, 4)), ("e.clone()", (3, 1)),
@@ -30,6 +34,7 @@ def test_result_layout_is_pytorchs(lib, code, strides):
     xt, c = x.t(), x.t().contiguous()  # noqa: F841
     s, b = lib.tensor([[2.0, 1.0], [1.0, 3.0]]), lib.tensor([[[2.0, 1.0], [1.0, 3.0]]] * 2)  # noqa: F841
     e = lib.ones(1, 3).expand(2, 3)  # noqa: F841
+    p = lib.arange(24.0).reshape(2, 3, 4).permute(2, 1, 0)  # noqa: F841
     assert tuple(eval(code).stride()) == strides
 
 

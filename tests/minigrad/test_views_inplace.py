@@ -80,6 +80,33 @@ def test_a_view_of_a_base_that_starts_requiring_grad(lib):
     assert type(v.grad_fn.next_functions[0][0]).__name__ == "AddBackward0"
 
 
+@pytest.mark.parametrize("how", ["requires_grad_", "no_grad_view"])
+def test_a_view_that_requires_grad_only_through_its_base_has_no_edge(lib, how):
+    """PyTorch: the view's requires_grad reads its base, but its grad accumulator reads its own flag, so an op on
+    it records a node whose edge to it is (None, 0); backward reaches neither the view nor the base."""
+    if how == "requires_grad_":
+        x = lib.zeros(2, 2)
+        v = x.t()
+        x.requires_grad_()
+    else:
+        x = lib.zeros(2, 2, requires_grad=True)
+        with lib.no_grad():
+            v = x.t()
+    assert v.requires_grad
+    assert v.is_leaf
+    assert v.grad_fn is None
+    y = v * lib.ones(2, 2)
+    assert type(y.grad_fn).__name__ == "MulBackward0"
+    assert [f for f, _ in y.grad_fn.next_functions] == [None, None]
+    y.sum().backward()
+    assert x.grad is None
+    assert v.grad is None
+    # an mm saving that view (F.linear's weight.t()) gives a gradient that requires grad under create_graph
+    a = lib.ones(3, 2, requires_grad=True)
+    (g,) = lib.autograd.grad(a.mm(v).sum(), a, create_graph=True)
+    assert g.requires_grad
+
+
 def test_retain_grad_moves_to_the_new_version(lib):
     x = lib.ones(2, requires_grad=True)
     y = x * 1

@@ -59,8 +59,12 @@ from .padding import (  # nn2: padding layers
 from .paramcontainers import ParameterDict, ParameterList  # nn3
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d  # nn2
+from .pooling_adaptive_max import AdaptiveMaxPool1d, AdaptiveMaxPool2d  # nn4
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # nn2: recurrent layers
 from .sparse import Embedding
+from .transformer import *  # noqa: F403 - nn4: MultiheadAttention, Transformer, TransformerEncoderLayer...
+from .transformer import __all__ as _transformer_all
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # nn4
 
 __all__ = [
     "Module",
@@ -146,4 +150,10 @@ __all__ = [
     "Conv1d",
     *_activation_extra_all,
     *_loss_extra_all,
+    *_transformer_all,  # nn4
+    "Upsample",
+    "UpsamplingNearest2d",
+    "UpsamplingBilinear2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
 ]

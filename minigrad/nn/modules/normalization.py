@@ -34,7 +34,7 @@ class LayerNorm(Module):
     weight: Tensor
     bias: Tensor | None
 
-    def __init__(self, normalized_shape: tuple[int, ...], eps: float = 1e-05, elementwise_affine: bool = True,
+    def __init__(self, normalized_shape: int | tuple[int, ...], eps: float = 1e-05, elementwise_affine: bool = True,
                  bias: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
         if isinstance(normalized_shape, int):
