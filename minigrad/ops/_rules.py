@@ -300,16 +300,16 @@ class RuleNode(BackwardCFunction):
     def saved_tensors(self) -> tuple[Any, ...]:
         if self._packed is _FREED_PACKED:
             raise RuntimeError(_FREED)
-        return tuple(self._saved_entry(i) and self._saved_entry(i).unpack(self) for i in range(len(self._packed) // 2))
+        return tuple(s and s.unpack(self) for s in map(self._packed_entry, range(len(self._packed) // 2)))
 
-    def _saved_entry(self, i: int) -> Any:
+    def _packed_entry(self, i: int) -> Any:
         """Saved tensor ``i`` as a SavedTensor (None: not saved); ``_packed`` holds two entries per saved tensor."""
         x = self._packed[2 * i]
         return None if x is None else SavedTensor.of_pair(x, self._packed[2 * i + 1])
 
-    def _saved_objects(self) -> tuple[Any, ...]:
+    def _packed_objects(self) -> tuple[Any, ...]:
         """The saved tensors as SavedTensor objects that stay the node's (an in-place op rebinds a saved output)."""
-        objects = tuple(self._saved_entry(i) for i in range(len(self._packed) // 2))
+        objects = tuple(self._packed_entry(i) for i in range(len(self._packed) // 2))
         if objects:                     # (not once released: ``_FREED_PACKED`` stays)
             self._packed = tuple(itertools.chain.from_iterable((s, None) for s in objects))
         return objects
