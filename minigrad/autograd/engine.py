@@ -82,6 +82,20 @@ class SavedTensor:
             # forward AD: the output's tangents (pushed after it is saved) come back with it
             self.fw_grads = tensor.__dict__.setdefault("_fw_grads", {}) if _forward_ad._levels else None
 
+    @classmethod
+    def of_pair(cls, x: Any, v: Any) -> Any:
+        """The SavedTensor a rule node's pair of ``_packed`` entries stands for (``_pack`` in ops/_rules.py):
+        ``(input, its version)``, ``(output's array, its version counter)`` or ``(SavedTensor, None)``."""
+        if v is None:
+            return x
+        saved = object.__new__(cls)
+        saved.hooks, saved.tensor, saved.data, saved.version_counter = None, None, None, v
+        if type(v) is list:             # an output: its array and counter, at the version it was made with (0)
+            saved.data, saved.version, saved.output_nr, saved.requires_grad, saved.fw_grads = x, 0, 0, True, None
+        else:
+            saved.tensor, saved.version_counter, saved.version, saved.output_nr = x, x._version_counter, v, None
+        return saved
+
     def unpack_data(self, node: Any) -> Any:
         """The saved array itself (a plain backward: no tensor is rebuilt)."""
         if self.hooks is not None:

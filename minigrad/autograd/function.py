@@ -127,6 +127,14 @@ class BackwardCFunction(Node, _CtxMethods):
             state.grad_enabled = enabled          # a backward cannot leave the grad mode changed
         return _check_grads(self, grads)
 
+    def _packed_entry(self, i: int) -> Any:
+        """Saved tensor ``i``: its SavedTensor, or None (a rule node packs them otherwise: ``RuleNode``)."""
+        return self._packed[i]
+
+    def _packed_objects(self) -> tuple[Any, ...]:
+        """The SavedTensor objects (None: not saved), which an in-place op may rebind (ops/inplace.py)."""
+        return self._packed
+
     def _release(self) -> bool:
         if not self._packed:              # nothing saved: it may run again, so keep what it needs, shared
             _compact(self)
@@ -144,7 +152,7 @@ class BackwardCFunction(Node, _CtxMethods):
             if key in names:
                 if self._released:
                     raise RuntimeError(_FREED)
-                saved = self._packed[names.index(key)]
+                saved = self._packed_entry(names.index(key))
                 return saved.unpack(self) if saved is not None else None
             if key in type(self)._value_fields:
                 try:

@@ -43,6 +43,7 @@ from ..autograd import _fast, forward_ad, grad_mode
 from ..autograd.formulas import register_formula
 from ..autograd.function import _FREED, BackwardCFunction, Function, SavedTensor, _is_array, _shared
 from ..autograd.graph import _NRS, _ExtAttr, _node_created_hooks, _notify_node_created, _sequence
+from ..autograd.graph import _saved_tensors_hooks_stack as _hooks_stack
 from ..autograd.graph import _shared_nrs as _nrs_of  # (a short name: Rule.apply's line)
 from ._util import clip, fmath
 
@@ -58,6 +59,7 @@ __all__ = ["rule", "fused", "Rule", "NP", "T", "RULES"]
 _NO_EDGE = (None, 0)
 _BARE = (None, False, ())   # a new rule node: no hooks or metadata (_ext), not hooked, nothing saved yet
 _SHARED_NEEDS = {flags: flags for n in (1, 2, 3) for flags in itertools.product((False, True), repeat=n)}
+_METAS: dict[Any, Any] = {}     # one copy of each ``_input_meta`` for all nodes (``_metas``; edges: graph.py)
 
 
 # np.errstate(all="ignore") without its cost: ``token = _quiet_set(_QUIET)`` ... ``_quiet_reset(token)`` (_fast.py)
@@ -298,7 +300,19 @@ class RuleNode(BackwardCFunction):
     def saved_tensors(self) -> tuple[Any, ...]:
         if self._packed is _FREED_PACKED:
             raise RuntimeError(_FREED)
-        return tuple(s.unpack(self) if s is not None else None for s in self._packed)
+        return tuple(s and s.unpack(self) for s in map(self._packed_entry, range(len(self._packed) // 2)))
+
+    def _packed_entry(self, i: int) -> Any:
+        """Saved tensor ``i`` as a SavedTensor (None: not saved); ``_packed`` holds two entries per saved tensor."""
+        x = self._packed[2 * i]
+        return None if x is None else SavedTensor.of_pair(x, self._packed[2 * i + 1])
+
+    def _packed_objects(self) -> tuple[Any, ...]:
+        """The saved tensors as SavedTensor objects that stay the node's (an in-place op rebinds a saved output)."""
+        objects = tuple(self._packed_entry(i) for i in range(len(self._packed) // 2))
+        if objects:                     # (not once released: ``_FREED_PACKED`` stays)
+            self._packed = tuple(itertools.chain.from_iterable((s, None) for s in objects))
+        return objects
 
     def _apply_arrays(self, grad):
         """The plain backward: each input's gradient expression on raw arrays (``xp`` is :data:`NP`).
@@ -307,9 +321,10 @@ class RuleNode(BackwardCFunction):
         if self._packed is _FREED_PACKED:
             raise RuntimeError(_FREED)
         cls, out, values = self._forward_cls, [], []
-        for s in self._packed:          # what the formulas use: the saved arrays (None: not saved), then the saved
-            values.append(s and s.unpack_data(self))                # (a loop: cheaper than a comprehension)
-        values += map(getattr, itertools.repeat(self), cls._attr_names)     # values (alpha, dim...)
+        for x, v in zip(pairs := iter(self._packed), pairs):   # what the formulas use: the saved arrays, checked
+            values.append(x if x is None or (type(v) is list and not v[0]) else x._data if type(v) is int and
+                          v == x._version_counter[0] else _unpack_data(self, x, v))   # (not written to since)
+        values += map(getattr, itertools.repeat(self), cls._attr_names)     # then the saved values (alpha, dim...)
         token = _quiet_set(_QUIET)                       # inf and nan are values: no numpy warnings
         try:
             for (fn, uses), needed, meta in zip(cls._plan, self.needs_input_grad, self._input_meta):
@@ -345,7 +360,7 @@ class RuleNode(BackwardCFunction):
         backward through the node raises."""
         fields = type(self)._value_fields
         if not self._packed and any(_is_array(getattr(self, name, None)) for name in fields):
-            self._packed = (None,)                  # (released below like a node that saved a tensor)
+            self._packed = (None, None)             # (released below like a node that saved a tensor)
         if not RuleNode._release(self):
             return False
         for name in fields:
@@ -452,13 +467,12 @@ class Rule(Function):
                     metas.append(None)
             if True not in needs:
                 return result
-        node, needs = cls._node_cls(), _SHARED_NEEDS.get(needs := tuple(needs), needs)
+        node, needs, metas = cls._node_cls(), _SHARED_NEEDS.get(needs := tuple(needs), needs), tuple(metas)
         node.needs_input_grad, node._seq, (node._ext, node._hooked, node._packed) = needs, next(_sequence), _BARE
-        node._input_meta, (node._next, nrs), result._grad_fn = tuple(metas), zip(*edges), node  # (edges: graph.py)
+        node._input_meta, (node._next, nrs), result._grad_fn = _METAS.get(metas) or _metas(metas), zip(*edges), node
         node._output_ref, node._nrs, result._requires_grad = weakref.ref(result), _NRS.get(nrs) or _nrs_of(nrs), True
-        if cls._saves:              # an output is saved without a reference cycle, and always (as PyTorch's codegen)
-            node._packed = tuple([SavedTensor(result, 0) if s == -1 else None if s is None or args[s] is None else
-                                  SavedTensor(args[s]) for s in cls._save_plans.get(needs) or _save_plan(cls, needs)])
+        if cls._saves:
+            node._packed = _pack(cls._save_plans.get(needs) or _save_plan(cls, needs), args, result)
         for name, i, default in cls._attr_spec:             # the row's saved values (alpha, dim...)
             setattr(node, name, args[i] if i < len(args) else default)
         if cls._derived:
@@ -504,6 +518,37 @@ def _save_plan(cls, needs):
     plan = cls._save_plans[needs] = tuple(src if src < 0 or True in [needs[i] for i in users] else None
                                           for src, users in cls._saves)
     return plan
+
+
+def _pack(plan, args, result):
+    """What a node saves (``plan``: ``_save_plan``), two entries per saved tensor: an input and its version, or the
+    output's array and its version counter (not the output: no reference cycle; always saved, as PyTorch's codegen),
+    ``(None, None)`` where nothing is saved.  Under saved-tensor hooks or forward AD, and for an inference tensor
+    (an error), ``(SavedTensor, None)``: the object keeps what they need (engine.py).  So a node saves no object of
+    its own per tensor (a long graph is cheaper for the garbage collector)."""
+    packed = []
+    if _hooks_stack.items or forward_ad._levels:
+        for s in plan:
+            packed += (SavedTensor(result, 0) if s == -1 else None if s is None or args[s] is None else
+                       SavedTensor(args[s]), None)
+        return tuple(packed)
+    for s in plan:
+        a = result if s == -1 else None if s is None else args[s]
+        packed += ((None, None) if a is None else (a._data, a._version_counter) if s == -1 else
+                   (a, a._version_counter[0]) if not a._is_inference else (SavedTensor(a), None))
+    return tuple(packed)
+
+
+def _unpack_data(node, x, v):
+    """A saved pair's array, version-checked (``_apply_arrays``, where the common cases are inline)."""
+    return SavedTensor.of_pair(x, v).unpack_data(node)
+
+
+def _metas(metas):
+    """One copy of each tuple of input metas (``((shape, dtype), ...)``) for all nodes: a graph of ops on like
+    tensors holds one.  (A tuple holding a dtype stays tracked by the garbage collector, which visits every such
+    tuple at each full collection: a copy per node made long chains of ops pay twice for their graph.)"""
+    return _METAS.setdefault(metas, metas) if len(_METAS) < 4096 else metas
 
 
 def _derive(cls, node, args):

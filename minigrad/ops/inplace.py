@@ -119,7 +119,7 @@ def _save_as_output(fn, result, t, on_view=False):
     that error names the view's new node (``output 0 of AsStrided``), as PyTorch's ``is_inplace_on_view``.
     """
     data = t._data
-    for saved in getattr(fn, "_packed", ()):
+    for saved in getattr(fn, "_packed_objects", tuple)():
         if saved is not None and saved.output_nr is not None and saved.hooks is None \
                 and saved.data is result._data and saved.data.dtype == data.dtype and saved.data.shape == data.shape:
             saved.data, saved.version_counter, saved.version = data, t._version_counter, t._version_counter[0]
