@@ -14,7 +14,9 @@ from deep inside.  The ops call these few helpers first; each is one check on th
 
 from __future__ import annotations
 
+import functools
 import operator
+import re
 
 import numpy as np
 
@@ -205,9 +207,6 @@ def python_args(fn=None, *, method: bool = True):
     positional arguments: "dim1"`` (sic: PyTorch's plural is the wrong way round), ``transpose() takes 2 positional
     arguments but 3 were given`` (a method's count leaves out self).  Only errors raised by the call itself, not
     from inside ``fn``, are rewritten; a successful call costs one frame."""
-    import functools
-    import re
-
     def wrap(f):
         name = f.__name__
 

@@ -13,6 +13,7 @@ from . import _checks, _dtype, _random
 from ._tensor import Tensor, _to_nested
 from .autograd import grad_mode
 from .ops import elementwise as E
+from .ops import inplace as P
 from .ops import ranges
 from .ops._layout import like
 from .ops._util import broadcast_shape, operand
@@ -656,7 +657,6 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator: Generator | N
                                "be improved?  If so, please report an enhancement request to PyTorch.)")
         data = _random.bernoulli_tensor(g, probs, probs.dtype)
     if out is None and input.requires_grad and grad_mode.is_grad_enabled():   # PyTorch records a node
-        from .ops import inplace as P
         return (P.BernoulliP if p is not None else P.Bernoulli).apply(input, data)
     return _random_result(data, False, out)
 

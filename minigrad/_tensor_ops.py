@@ -897,13 +897,11 @@ class TensorOps:
 
     def clamp_min_(self: Tensor, min: TensorOrNumber) -> Tensor:
         """In-place ``clamp_min``: writes the result into this tensor (same gradient as ``clamp_min``)."""
-        W.check_clamp_scalars(self, min)
-        return self._inplace(lambda x: x.clamp_min(min))
+        return W.clamp_bound_(self, "clamp_min", min)
 
     def clamp_max_(self: Tensor, max: TensorOrNumber) -> Tensor:
         """In-place ``clamp_max``: writes the result into this tensor (same gradient as ``clamp_max``)."""
-        W.check_clamp_scalars(self, max)
-        return self._inplace(lambda x: x.clamp_max(max))
+        return W.clamp_bound_(self, "clamp_max", max)
 
     def addcmul_(self: Tensor, t1: Tensor, t2: Tensor, *, value: Number = 1) -> Tensor:
         return self._inplace(lambda x, a, b: P.Addcmul.apply(x, a, b, value), operand(t1), operand(t2))

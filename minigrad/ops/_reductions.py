@@ -122,7 +122,7 @@ def norm(x: Tensor, p: Any, dim: Any, keepdim: bool) -> Tensor:
     if isinstance(p, str) and p not in ("fro", "nuc"):
         raise RuntimeError("linalg.matrix_norm: Order %s not supported." % p)
     if p == "nuc":
-        from .. import linalg
+        from .. import linalg  # at call time: minigrad.linalg (torch.linalg) is a higher layer
         return linalg.matrix_norm(x, "nuc", list(range(x.ndim)) if dim is None else dim, keepdim)
     p = 2 if p in ("fro", None) else p
     return R.Norm.apply(x, float(p), dim, keepdim)

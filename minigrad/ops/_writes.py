@@ -113,3 +113,9 @@ def fill_random(t: Tensor, values: Any, node: str | None = None) -> Tensor:
     with grad_mode.no_grad():
         P.inplace(t, lambda x: type(t)._make(np.asarray(values, dtype=x._data.dtype)))
     return t
+
+
+def clamp_bound_(x: Any, name: str, bound: Any) -> Any:
+    """``clamp_min_`` / ``clamp_max_``: PyTorch's scalar checks, then the op written into ``x``."""
+    check_clamp_scalars(x, bound)
+    return x._inplace(lambda t: getattr(t, name)(bound))
