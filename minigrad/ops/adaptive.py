@@ -66,6 +66,7 @@ class AdaptiveAvgPool2dBackward(Function):
     gets zeros."""
 
     node_name: str = "AdaptiveAvgPool2DBackwardBackward0"
+    jvp = "from_vjp"                           # linear in grad_output: the vjp of the vjp
     saved_attrs: tuple[str, ...] = ("grad_output_sym_argsize_minus_1", "grad_output_sym_argsize_minus_2")
 
     @staticmethod

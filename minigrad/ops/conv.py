@@ -325,6 +325,7 @@ class MaxPool2dBackward(Function):
     (PyTorch's ``max_pool_double_backward``); self gets zeros (the argmaxes are piecewise constant)."""
 
     node_name: str = "MaxPool2DWithIndicesBackwardBackward0"
+    jvp = "from_vjp"                           # linear in grad_output: the vjp of the vjp
     saved_attrs: tuple[str, ...] = ("indices",)
 
     @staticmethod
@@ -399,6 +400,7 @@ class AvgPool2dBackward(Function):
     It is linear in grad_output, which gets back ``avg_pool2d(gg)`` with the same arguments; self gets zeros."""
 
     node_name: str = "AvgPool2DBackwardBackward0"
+    jvp = "from_vjp"                           # linear in grad_output: the vjp of the vjp
     saved_attrs = ("ceil_mode", "count_include_pad", "divisor_override", "kernel_size", "padding", "stride")
 
     @staticmethod

@@ -325,6 +325,7 @@ class Bernoulli(Function):
     (derivatives.yaml: ``self: zeros_like(grad)``), ``BernoulliBackward0``."""
 
     node_name: str = "BernoulliBackward0"
+    jvp = staticmethod(lambda ctx, t, _values: t * 0)         # the draw does not move with the probabilities
 
     @staticmethod
     def forward(ctx: Any, probs: Tensor, values: Any) -> Any:
@@ -340,6 +341,7 @@ class BernoulliP(Function):
     records ``NotImplemented``, whose backward raises."""
 
     node_name: str = "NotImplemented"
+    jvp = "from_vjp"                                            # (raises, as the backward does)
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, values: Any) -> Any:

@@ -354,7 +354,12 @@ Xlog1py = rule("SpecialXlog1PyBackward0", _xlog1py, arrays=False,
                jvp="auto_element_wise",
                words="x · log(1 + y): log(1 + y) for x (0 where x = 0 and y ≤ −1), x / (1 + y) for y.")
 
-Exp2 = rule("Exp2Backward0", lambda self: np.exp2(_f(self)),
+def _exp2(a):
+    """2 ** a, float32 through float64 and rounded once (the CPU-independent result, as ``_util.fmath``)."""
+    return np.exp2(a, dtype=np.float64).astype(a.dtype) if a.dtype == np.float32 else np.exp2(a)
+
+
+Exp2 = rule("Exp2Backward0", lambda self: _exp2(_f(self)),
             self=("g · result · ln 2", lambda xp, g, result: g * xp.mul_scalar(result, math.log(2.0))),
             jvp="auto_element_wise",
             words="2^x has slope 2^x · ln 2: the node reuses its output.")

@@ -133,7 +133,8 @@ BLAS_CASES = {"mm", "mm_big", "mv", "dot", "bmm", "einsum", "linear", "conv2d", 
               "inverse"}
 #: The op table's rows that reach the BLAS (einsum's contractions go through tensordot, its outer product too).
 BLAS_ROWS = re.compile(r"(addmm|bmm|einsum|matmul|mm|mv|dot|tensordot|linear|bilinear|conv|det|inverse|inv|slogdet|"
-                       r"logdet|solve|svd|linalg)")
+                       r"logdet|solve|svd|linalg|baddbmm|sdpa|vdot|"
+                       r"upsample_bi)")     # (bilinear/bicubic upsampling are weight-matrix products in minigrad)
 
 
 def _from_blas(key: str) -> bool:
@@ -266,6 +267,12 @@ ALLOWED = {
                                   "is reproduced with float32 polynomials, no numpy transcendental)",
     ("minigrad/_creation.py", "logspace"): "np.logspace in float64, then cast to the dtype",
     ("minigrad/ops/_rules.py", "T"): "the create_graph namespace: ``**`` of tensors is minigrad's pow (fmath)",
+    ("minigrad/ops/simd.py", "*"): "PyTorch's SIMD kernels: SLEEF emulated with exact IEEE operations; the "
+                                   "default build's C functions called with dtype=float64",
+    ("minigrad/ops/_util.py", "_int_power"): "integer powers (exact in every kernel)",
+    ("minigrad/ops/special.py", "*"): "torch.special's series and recurrences, evaluated in float64 (nn5)",
+    ("minigrad/ops/decomp_nn5.py", "expm"): "log2 of the matrix norm: a float64 scalar (the scaling steps)",
+    ("minigrad/ops/decomp_nn5.py", "Lstsq"): "residuals ``(x @ sol - y) ** 2``: a square, exact in every kernel",
 }
 
 
