@@ -218,7 +218,7 @@ class Tensor(TensorOps):
             raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter[0]
 
-    def _gradient_edge(self) -> tuple[Node, int]:
+    def _gradient_edge(self) -> tuple[Node | None, int]:
         """``(node, input_nr)`` through which a gradient reaches this tensor."""
         if (grad_fn := self._grad_fn if self._base is None else self.grad_fn) is not None or self._borrowed_grad:
             return grad_fn, self._output_nr          # (a borrowed view: None, 0 -- see _borrowed_grad)

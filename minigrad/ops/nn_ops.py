@@ -1050,8 +1050,8 @@ class NativeBatchNormBackward(FusedBackward):
 
     @staticmethod
     def gradients(ctx: Any, grad: Tensor, x: Tensor, weight: Any, running_mean: Any, running_var: Any) -> Any:
-        stats = [None if t is None else t._data for t in (running_mean, running_var)]
-        return _batch_norm_backward(grad, x, weight, *stats, ctx.train, ctx.eps, ctx.mask)
+        mean, var = (None if t is None else t._data for t in (running_mean, running_var))
+        return _batch_norm_backward(grad, x, weight, mean, var, ctx.train, ctx.eps, ctx.mask)
 
 
 def _batch_dims(ndim):
