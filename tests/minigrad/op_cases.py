@@ -1076,7 +1076,7 @@ CASES += [
     OpCase("linalg_matrix_exp", lambda a: lib(a).linalg.matrix_exp(a), node="LinalgMatrixExpBackward0",
            shapes=((3, 3),)),
     OpCase("vdot", lambda a, b: lib(a).vdot(a, b), node="VdotBackward0", arity=2, shapes=((4,), (4,))),
-    OpCase("linalg_multi_dot", lambda a, b, c: lib(a).linalg.multi_dot([a, b, c]), node="MmBackward0", arity=3,
+    OpCase("linalg_multi_dot", lambda a, b, c: lib(a).linalg.multi_dot([a, b, c]), node="ViewBackward0", arity=3,
            shapes=((2, 3), (3, 4), (4, 1))),
     OpCase("linalg_matrix_power", lambda a: lib(a).linalg.matrix_power(a, 5), node="MmBackward0",
            shapes=((3, 3),)),
