@@ -112,6 +112,7 @@ _row(IX.IndexPut, ("self", "values"), ("g · [not indexed]", "g[indices]"),
 # -- in place ------------------------------------------------------------------------------------------
 _row(IP.Zero, _SELF, ("0",), "zero_ overwrites every element: the old values get a zero gradient.")
 _row(IP.Fill, _SELF, ("0",), "fill_ overwrites every element: the old values get a zero gradient.")
+_row(IP.Bernoulli, _SELF, ("0",), "bernoulli draws 0s and 1s: the probabilities get a zero gradient (PyTorch's).")
 _row(IP.FillTensor, ("self", "value"), ("0", "sum(g)"),
      "fill_ with a 0-dim tensor: it was copied everywhere, so it gets sum(g).")
 _row(IP.AsStrided, _SELF, ("zeros(base) with g in the view's slots",),
