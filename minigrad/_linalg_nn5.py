@@ -172,7 +172,7 @@ def matrix_rank(A: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: boo
         atol, rtol = tol, 0.0
     a, r = _tolerances(A, atol, rtol)
     x = A._data
-    s = np.abs(np.linalg.eigvalsh(x)) if hermitian else np.linalg.svd(x, compute_uv=False)
+    s = np.abs(np.linalg.eigvalsh(x)) if hermitian else D.svd_arrays(x, compute_uv=False)
     smax = np.max(s, axis=-1, keepdims=True, initial=0.0)
     tol_ = np.maximum(a[..., None], r[..., None] * smax)
     return Tensor._make(np.asarray((s > tol_).sum(-1), dtype=np.int64))

@@ -156,6 +156,16 @@ def _singular_message(name: str, info: np.ndarray, text: str) -> str:
     return "%s: %s%s" % (name, where, text % {"k": info.reshape(-1)[bad[0]]})
 
 
+def svd_arrays(x: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any:
+    """``np.linalg.svd``, refusing non-finite input first: LAPACK's gesdd never returns on an inf (numpy's
+    call hangs), and PyTorch raises for a nan.  (PyTorch returns nan singular values for an inf; minigrad
+    raises there too, in PyTorch's words, rather than guess LAPACK's vectors.)"""
+    if not np.isfinite(x).all():
+        raise LinAlgError("linalg.svd: The algorithm failed to converge because the input matrix contained "
+                          "non-finite values.")
+    return np.linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+
+
 class Det(Function):
     """``det(A)`` from the LU factors (PyTorch's).  Backward: g · det · A⁻ᵀ, as PyTorch solves it: Aᵀ X = g · det · I
     with the LU factors, a zero pivot replaced by eps (det is C¹: a singular matrix gets the limit, 0 for rank < n - 1);
@@ -314,7 +324,7 @@ class Svd(Function):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, full_matrices: Any) -> tuple[Any, ...]:
-        u, s, vh = np.linalg.svd(a._data, full_matrices=full_matrices)
+        u, s, vh = svd_arrays(a._data, full_matrices=full_matrices)
         dtype = a._data.dtype
         u, s, vh = column_major(u.astype(dtype)), s.astype(dtype), column_major(vh.astype(dtype))
         ctx.save_for_backward(u, s, vh)      # the outputs: under create_graph they carry this node, so the

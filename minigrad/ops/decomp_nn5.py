@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.function import Function
+from . import decomp as D
 from ._layout import column_major
 from .decomp import Solve, _const, _diag_embed, _mT
 
@@ -284,7 +285,7 @@ def pinv_array(x: np.ndarray, atol: Any, rtol: Any, hermitian: bool) -> np.ndarr
         s, u, vh = np.abs(w), v, np.swapaxes(v * np.sign(w)[..., None, :], -1, -2)
         smax = np.max(s, axis=-1, keepdims=True, initial=0.0)
     else:
-        u, s, vh = np.linalg.svd(x, full_matrices=False)
+        u, s, vh = D.svd_arrays(x, full_matrices=False)
         smax = s[..., :1] if s.shape[-1] else np.zeros((*s.shape[:-1], 1), dtype)
     tol = np.maximum(np.asarray(atol, dtype)[..., None], np.asarray(rtol, dtype)[..., None] * smax)
     with np.errstate(divide="ignore"):
@@ -337,7 +338,7 @@ class Lstsq(Function):
         ys = np.broadcast_to(y, batch + y.shape[-2:])
         eps = np.finfo(x.dtype).eps
         cut = rcond if rcond is not None else eps * max(m, n)
-        u, s, vh = np.linalg.svd(xs, full_matrices=False)
+        u, s, vh = D.svd_arrays(xs, full_matrices=False)
         smax = s[..., :1] if s.shape[-1] else np.zeros((*batch, 1), x.dtype)
         keep = s > cut * smax
         with np.errstate(divide="ignore"):
