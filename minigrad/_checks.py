@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 import operator
 import re
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -202,12 +204,15 @@ def dtype_name(d) -> str:
     return d._legacy
 
 
-def python_args(fn=None, *, method: bool = True):
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def python_args(fn: Any = None, *, method: bool = True) -> Any:
     """Give Python's own argument errors PyTorch's words (its argument parser's): ``transpose() missing 1 required
     positional arguments: "dim1"`` (sic: PyTorch's plural is the wrong way round), ``transpose() takes 2 positional
     arguments but 3 were given`` (a method's count leaves out self).  Only errors raised by the call itself, not
     from inside ``fn``, are rewritten; a successful call costs one frame."""
-    def wrap(f):
+    def wrap(f: _F) -> _F:
         name = f.__name__
 
         @functools.wraps(f)
@@ -229,5 +234,5 @@ def python_args(fn=None, *, method: bool = True):
                     raise TypeError("%s() takes %d positional arguments but %d were given"
                                     % (name, int(takes.group(1)) - 1, int(takes.group(2)) - 1)) from None
                 raise
-        return call
+        return cast(_F, call)
     return wrap(fn) if fn is not None else wrap
