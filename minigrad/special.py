@@ -76,7 +76,7 @@ def logit(input: Tensor, eps: float | None = None, *, out: Any = None) -> Tensor
 
 
 def gammaln(input: Tensor, *, out: Any = None) -> Tensor:
-    """ln |Γ(x)| (``LgammaBackward0``)."""
+    """``ln |Γ(x)|`` (``LgammaBackward0``)."""
     return S.Lgamma.apply(_tensor(input, "special_gammaln"))
 
 

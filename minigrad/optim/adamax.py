@@ -26,7 +26,9 @@ def _scalar(value: Any) -> Any:
 
 
 class Adamax(Optimizer):
-    """Adamax, PyTorch's single-tensor update. For each parameter ``p`` with gradient ``g``, at step ``t``::
+    """Adamax, PyTorch's single-tensor update.
+
+    For each parameter ``p`` with gradient ``g``, at step ``t``::
 
         g = g + weight_decay · p                     if weight_decay
         m = lerp(m, g, 1 − β₁)                       (state 'exp_avg')

@@ -15,7 +15,9 @@ __all__ = ["Rprop"]
 
 
 class Rprop(Optimizer):
-    """Rprop, PyTorch's single-tensor update. For each parameter ``p`` with gradient ``g``::
+    """Rprop, PyTorch's single-tensor update.
+
+    For each parameter ``p`` with gradient ``g``::
 
         s = sign(g · prev)                           (prev: state 'prev', the last gradient used)
         step_size = clamp(step_size · (etaplus if s > 0, etaminus if s < 0, 1 if s = 0), *step_sizes)
