@@ -323,7 +323,7 @@ class Lstsq(Function):
     node_name: str = "LinalgLstsqBackward0"
     jvp = "from_vjp"
     saved_names: tuple[str, ...] = ("self", "b")
-    saved_attrs = ("rcond", "driver")
+    saved_attrs: tuple[str, ...] = ()       # (rcond, driver: kept on ctx; PyTorch exposes neither)
     inputs: tuple[str, ...] = ("self", "b")
     grads: tuple[str, ...] = ("pinv_backward(g · bᵀ, pinv(self), self)", "pinv(self)ᵀ · g")
     words: str = "Least squares is X = A⁺ B: B gets A⁺ᵀ g, A the pseudo-inverse's gradient of g Bᵀ."
