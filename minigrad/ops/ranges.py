@@ -24,21 +24,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .simd import cpu_capability, get_num_threads, loop_lanes, mul_add, set_num_threads
+from .simd import cpu_capability, get_num_threads, loop_lanes, mul_add, set_num_threads, vector_width
 
 __all__ = ["cpu_capability", "arange_values", "linspace_values", "get_num_threads", "set_num_threads"]
-
-
-def _width(dtype: np.dtype, capability: str) -> int:
-    return (64 if capability == "AVX512" else 32) // dtype.itemsize
 
 
 def arange_values(start: float, step: float, n: int, dtype: np.dtype) -> np.ndarray:
     """``n`` values of ``torch.arange(start, start + n·step, step)`` in floating ``dtype``."""
     dtype = np.dtype(dtype)
-    capability = cpu_capability()
-    fused = capability != "DEFAULT"
-    first, lane = loop_lanes(n, _width(dtype, capability))
+    fused = cpu_capability() != "DEFAULT"
+    first, lane = loop_lanes(n, vector_width(dtype.itemsize))
     acc = np.float64 if dtype.itemsize <= 8 else dtype
     base = mul_add(float(step), first.astype(np.float64), float(start), acc, fused).astype(dtype)
     lanes = mul_add(np.maximum(lane, 0).astype(np.float64), float(step), base.astype(np.float64), acc, fused)
@@ -51,8 +46,7 @@ def linspace_values(start: float, end: float, steps: int, dtype: np.dtype) -> np
     dtype = np.dtype(dtype)
     if steps == 1:
         return np.array([start], dtype)
-    capability = cpu_capability()
-    fused = capability != "DEFAULT"
+    fused = cpu_capability() != "DEFAULT"
     t = dtype.type
     lo, hi = t(start), t(end)
     step = t((hi - lo) / t(steps - 1)) if steps > 1 else t(0)

@@ -134,6 +134,12 @@ def mul_add(a, b, c, dtype, fused: bool):
 
 # -- which elements are vector lanes ---------------------------------------------------------------
 
+def vector_width(itemsize: int) -> int:
+    """Elements per SIMD vector of ATen's kernels here: 64 bytes on AVX-512, 32 otherwise (AVX2, and the
+    default build's generic ``Vectorized``)."""
+    return (64 if cpu_capability() == "AVX512" else 32) // itemsize
+
+
 def loop_lanes(n: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     """For each element of a contiguous loop of ``n``: its vector's first element and its lane (−1: scalar).
 
@@ -160,7 +166,7 @@ def vector_lanes(a: np.ndarray) -> np.ndarray | None:
     """
     if cpu_capability() == "DEFAULT":
         return None
-    width = (64 if cpu_capability() == "AVX512" else 32) // a.itemsize
+    width = vector_width(a.itemsize)
     if a.size < 2 * width:
         return None
     if a.flags.c_contiguous:
@@ -319,35 +325,38 @@ def _rows_exp(a: np.ndarray, simd_build: bool) -> tuple[np.ndarray, np.ndarray]:
     return shifted, np.exp(shifted, dtype=np.float64).astype(np.float32)
 
 
+def _rows_exp_sum(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool] | None:
+    """The part softmax and log_softmax over the last dim share: each row's ``x − max``, its exp and
+    ``reduce_all(+)`` of that, and whether this is a SIMD build (None: not this kernel's input)."""
+    if a.dtype != _F32 or a.ndim == 0 or a.shape[-1] == 0 or a.size == 0:
+        return None
+    simd_build = cpu_capability() != "DEFAULT"
+    rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
+    shifted, e = _rows_exp(rows, simd_build)
+    return shifted, e, _lane_sum(e, vector_width(a.itemsize), simd_build), simd_build
+
+
 def softmax_lastdim_f32(a: np.ndarray) -> np.ndarray | None:
     """ATen's ``_vec_softmax_lastdim`` on a float32 array (softmax over the last dim; None: not this kernel).
 
     ``e = exp(x − max)``, ``s = reduce_all(+, e)``, then ``e · (1 / s)`` -- a multiply by the reciprocal,
     not a division.  The plain version is ``e / e.sum(-1)``.
     """
-    if a.dtype != _F32 or a.ndim == 0 or a.shape[-1] == 0 or a.size == 0:
-        return None
-    capability = cpu_capability()
-    width = (64 if capability == "AVX512" else 32) // a.itemsize
-    rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        _, e = _rows_exp(rows, capability != "DEFAULT")
-        s = _lane_sum(e, width, capability != "DEFAULT")
-        out = e * (np.float32(1) / s)[:, None]
-    return out.reshape(a.shape)
+        parts = _rows_exp_sum(a)
+        if parts is None:
+            return None
+        _, e, s, _ = parts
+        return (e * (np.float32(1) / s)[:, None]).reshape(a.shape)
 
 
 def log_softmax_lastdim_f32(a: np.ndarray) -> np.ndarray | None:
     """ATen's ``_vec_log_softmax_lastdim`` on float32: ``(x − max) − log(reduce_all(+, exp(x − max)))``,
     SLEEF's exp and log on SIMD builds, the C library's on the default one."""
-    if a.dtype != _F32 or a.ndim == 0 or a.shape[-1] == 0 or a.size == 0:
-        return None
-    capability = cpu_capability()
-    width = (64 if capability == "AVX512" else 32) // a.itemsize
-    rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        shifted, e = _rows_exp(rows, capability != "DEFAULT")
-        s = _lane_sum(e, width, capability != "DEFAULT")
-        log = logf_u10(s) if capability != "DEFAULT" else np.log(s, dtype=np.float64).astype(np.float32)
-        out = shifted - log[:, None]
-    return out.reshape(a.shape)
+        parts = _rows_exp_sum(a)
+        if parts is None:
+            return None
+        shifted, _, s, simd_build = parts
+        log = logf_u10(s) if simd_build else np.log(s, dtype=np.float64).astype(np.float32)
+        return (shifted - log[:, None]).reshape(a.shape)
